@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/* Interrupt controllers (chips) and flow handlers, for code that provides lines. */
+#ifndef IRQKIT_CHIP_H
+#define IRQKIT_CHIP_H
+
+#include <irqkit/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct irqkit_chip;
+struct irqkit_desc;
+
+/*
+ * struct irqkit_irq_data - the per-line data every chip operation receives
+ * (Linux's struct irq_data).
+ */
+struct irqkit_irq_data {
+	unsigned int		irq;		/* read-only: line number */
+	unsigned int		state;		/* private: IRQD_* bits, descriptor lock */
+	unsigned long		hwirq;		/* read-only: number within the chip */
+	struct irqkit_chip	*chip;		/* read-only */
+	void			*chip_data;	/* public: the chip's own */
+	unsigned int		cpu;		/* read-only: target (effective) CPU */
+	bool			has_domain;	/* read-only: hwirq is shown in /proc */
+	irqkit_cpumask		affinity;	/* read-only: requested CPUs */
+};
+
+/* Chip flags, Linux's IRQCHIP_* (include/linux/irq.h). */
+#define IRQKIT_CHIP_SET_TYPE_MASKED	(1u << 0)
+#define IRQKIT_CHIP_EOI_IF_HANDLED	(1u << 1)
+#define IRQKIT_CHIP_ONESHOT_SAFE	(1u << 5)
+#define IRQKIT_CHIP_EOI_THREADED	(1u << 6)
+
+/* irqkit_chip.irq_get_irqchip_state @which */
+#define IRQKIT_CHIPSTATE_PENDING	0
+#define IRQKIT_CHIPSTATE_ACTIVE		1
+#define IRQKIT_CHIPSTATE_MASKED		2
+
+/*
+ * struct irqkit_chip - an interrupt controller (Linux's struct irq_chip).
+ *
+ * Every operation is optional and is called with the descriptor lock held,
+ * interrupts off, from any thread; it must not block.  A chip signals a CPU
+ * with irqkit_cpu_signal() when one of its lines requests an interrupt.
+ */
+struct irqkit_chip {
+	const char	*name;
+	unsigned int	(*irq_startup)(struct irqkit_irq_data *d);
+	void		(*irq_shutdown)(struct irqkit_irq_data *d);
+	void		(*irq_enable)(struct irqkit_irq_data *d);
+	void		(*irq_disable)(struct irqkit_irq_data *d);
+	void		(*irq_ack)(struct irqkit_irq_data *d);
+	void		(*irq_mask)(struct irqkit_irq_data *d);
+	void		(*irq_mask_ack)(struct irqkit_irq_data *d);
+	void		(*irq_unmask)(struct irqkit_irq_data *d);
+	void		(*irq_eoi)(struct irqkit_irq_data *d);
+	int		(*irq_set_affinity)(struct irqkit_irq_data *d, irqkit_cpumask dest,
+					    bool force);
+	/* Return 1 when the chip re-raised the line, 0 when it cannot. */
+	int		(*irq_retrigger)(struct irqkit_irq_data *d);
+	/* Return 0 or -EINVAL; may switch the flow handler (irqkit_irq_set_handler_locked). */
+	int		(*irq_set_type)(struct irqkit_irq_data *d, unsigned int flow_type);
+	int		(*irq_get_irqchip_state)(struct irqkit_irq_data *d, int which,
+						 bool *state);
+	/*
+	 * irqkit addition, optional: called on the target CPU before the flow
+	 * handler of a signalled line.  Return false when the line no longer
+	 * requests an interrupt, and the signal is dropped (as a PLIC claim that
+	 * returns 0).  Not called under the descriptor lock.
+	 */
+	bool		(*irq_claim)(struct irqkit_irq_data *d);
+	unsigned long	flags;
+};
+
+/* A flow handler: runs one interrupt of a line through its chip and actions. */
+typedef void (*irqkit_flow_fn)(struct irqkit_desc *desc);
+
+/* The flow handlers of REFERENCE section 2. */
+IRQKIT_API void irqkit_handle_level_irq(struct irqkit_desc *desc);
+IRQKIT_API void irqkit_handle_edge_irq(struct irqkit_desc *desc);
+IRQKIT_API void irqkit_handle_fasteoi_irq(struct irqkit_desc *desc);
+IRQKIT_API void irqkit_handle_simple_irq(struct irqkit_desc *desc);
+IRQKIT_API void irqkit_handle_percpu_irq(struct irqkit_desc *desc);
+IRQKIT_API void irqkit_handle_untracked_irq(struct irqkit_desc *desc);
+IRQKIT_API void irqkit_handle_bad_irq(struct irqkit_desc *desc);
+
+/* A chip with no operations, as Linux's no_irq_chip: lines start with it. */
+IRQKIT_API extern struct irqkit_chip irqkit_no_irq_chip;
+/* A chip whose operations do nothing, as Linux's dummy_irq_chip. */
+IRQKIT_API extern struct irqkit_chip irqkit_dummy_irq_chip;
+
+/**
+ * irqkit_irq_set_chip_and_handler - attach a line to a chip and a flow handler
+ * @name: flow name shown after the trigger in /proc/interrupts, or NULL
+ * Context: process context.  Return: 0 or -EINVAL for a line with no descriptor.
+ */
+IRQKIT_API int irqkit_irq_set_chip_and_handler_name(unsigned int irq, struct irqkit_chip *chip,
+						    irqkit_flow_fn handle, const char *name);
+IRQKIT_API int irqkit_irq_set_chip_data(unsigned int irq, void *data);
+/** irqkit_irq_set_hwirq - the line's number within its chip, shown in /proc/interrupts. */
+IRQKIT_API int irqkit_irq_set_hwirq(unsigned int irq, unsigned long hwirq);
+/** Replace the flow handler from a chip's irq_set_type (descriptor lock held). */
+IRQKIT_API void irqkit_irq_set_handler_locked(struct irqkit_irq_data *d, irqkit_flow_fn handle);
+IRQKIT_API struct irqkit_irq_data *irqkit_irq_get_irq_data(unsigned int irq);
+IRQKIT_API unsigned int irqkit_irqd_get_trigger_type(const struct irqkit_irq_data *d);
+
+/**
+ * irqkit_cpu_signal - a line of a chip requests an interrupt on a virtual CPU
+ *
+ * Latches the line in the CPU's pending set and wakes the CPU if it sleeps.
+ * The CPU runs the line's flow handler when it can: at once if it is idle, or
+ * when the thread that has interrupts off on it turns them on.
+ * Context: any, the descriptor lock included; never delivers on the caller.
+ */
+IRQKIT_API void irqkit_cpu_signal(unsigned int cpu, unsigned int irq);
+
+/**
+ * irqkit_cpu_raise - a line requests an interrupt on @cpu, taken at once if possible
+ *
+ * As irqkit_cpu_signal(), except that a thread bound to @cpu, with interrupts
+ * on and outside hardirq context, runs the flow handler itself before this
+ * returns: the interrupt is taken at once, as by a CPU interrupted while it
+ * runs that thread.  Context: any, but never under a descriptor lock.
+ */
+IRQKIT_API void irqkit_cpu_raise(unsigned int cpu, unsigned int irq);
+
+/**
+ * irqkit_irq_set_default_type - program a line's trigger and record it as the
+ * line's default, as firmware or an irq domain mapping does in Linux (the
+ * type a shared request must match).  Return: 0 or -EINVAL.
+ */
+IRQKIT_API int irqkit_irq_set_default_type(unsigned int irq, unsigned int type);
+
+/** irqkit_irq_has_action - does the line have a handler now?  Context: any. */
+IRQKIT_API bool irqkit_irq_has_action(unsigned int irq);
+
+/**
+ * irqkit_generic_handle_irq - run a line's flow handler now, on the calling CPU
+ * Context: hardirq (a chained handler).  Return: 0, or -EINVAL without descriptor.
+ */
+IRQKIT_API int irqkit_generic_handle_irq(unsigned int irq);
+
+/**
+ * irqkit_deliver_pending - deliver the interrupts latched for the caller's CPU
+ *
+ * A delivery point: a thread bound to a CPU, with interrupts on and outside
+ * hardirq context, runs that CPU's pending flow handlers itself.  Otherwise
+ * nothing happens.  Context: any.
+ */
+IRQKIT_API void irqkit_deliver_pending(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IRQKIT_CHIP_H */

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Linux's <linux/interrupt.h> over irqkit: request_irq and friends, IRQF_*
+ * flags, and the 2.6 porting aids (the pt_regs handler, SA_* flags, and
+ * removed 2.4 interfaces that fail to compile with their replacement named).
+ */
+#ifndef IRQKIT_COMPAT_LINUX_INTERRUPT_H
+#define IRQKIT_COMPAT_LINUX_INTERRUPT_H
+
+#include <irqkit/irq.h>
+#include <linux/irqreturn.h>
+#include <linux/irqflags.h>
+#include <linux/hardirq.h>
+#include <linux/bottom_half.h>
+#include <linux/tqueue.h>
+
+typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
+
+#define IRQ_NOTCONNECTED	IRQKIT_NOTCONNECTED
+
+#define IRQF_TRIGGER_NONE	IRQKIT_F_TRIGGER_NONE
+#define IRQF_TRIGGER_RISING	IRQKIT_F_TRIGGER_RISING
+#define IRQF_TRIGGER_FALLING	IRQKIT_F_TRIGGER_FALLING
+#define IRQF_TRIGGER_HIGH	IRQKIT_F_TRIGGER_HIGH
+#define IRQF_TRIGGER_LOW	IRQKIT_F_TRIGGER_LOW
+#define IRQF_TRIGGER_MASK	IRQKIT_F_TRIGGER_MASK
+#define IRQF_TRIGGER_PROBE	IRQKIT_F_TRIGGER_PROBE
+#define IRQF_SHARED		IRQKIT_F_SHARED
+#define IRQF_PROBE_SHARED	IRQKIT_F_PROBE_SHARED
+#define __IRQF_TIMER		IRQKIT_F__TIMER
+#define IRQF_PERCPU		IRQKIT_F_PERCPU
+#define IRQF_NOBALANCING	IRQKIT_F_NOBALANCING
+#define IRQF_IRQPOLL		IRQKIT_F_IRQPOLL
+#define IRQF_ONESHOT		IRQKIT_F_ONESHOT
+#define IRQF_NO_SUSPEND		IRQKIT_F_NO_SUSPEND
+#define IRQF_FORCE_RESUME	IRQKIT_F_FORCE_RESUME
+#define IRQF_NO_THREAD		IRQKIT_F_NO_THREAD
+#define IRQF_EARLY_RESUME	IRQKIT_F_EARLY_RESUME
+#define IRQF_COND_SUSPEND	IRQKIT_F_COND_SUSPEND
+#define IRQF_NO_AUTOEN		IRQKIT_F_NO_AUTOEN
+#define IRQF_NO_DEBUG		IRQKIT_F_NO_DEBUG
+#define IRQF_COND_ONESHOT	IRQKIT_F_COND_ONESHOT
+#define IRQF_TIMER		IRQKIT_F_TIMER
+
+/*
+ * 2.6-era flags, accepted with their Linux meaning: SA_SHIRQ became
+ * IRQF_SHARED; SA_INTERRUPT became IRQF_DISABLED, a no-op since 2.6.35 (every
+ * handler runs with interrupts off); SA_SAMPLE_RANDOM became
+ * IRQF_SAMPLE_RANDOM, accepted and ignored (there is no entropy pool here).
+ */
+#define IRQF_DISABLED		IRQKIT_F_DISABLED
+#define IRQF_SAMPLE_RANDOM	IRQKIT_F_SAMPLE_RANDOM
+#define SA_SHIRQ		IRQF_SHARED
+#define SA_INTERRUPT		IRQF_DISABLED
+#define SA_SAMPLE_RANDOM	IRQF_SAMPLE_RANDOM
+
+/*
+ * request_irq() takes the modern handler irqreturn_t (*)(int, void *) and the
+ * 2.6.0-2.6.18 one with a third `struct pt_regs *` argument (which receives
+ * NULL).  A handler returning void, the 2.4 form, stops the build.
+ */
+#define IRQKIT__HANDLER_OK(h) _Generic((h),					\
+	irqreturn_t (*)(int, void *): 1,					\
+	irqreturn_t (*)(int, void *, struct pt_regs *): 1,			\
+	void *: 1,								\
+	default: 0)
+#define request_irq(irq, handler, flags, name, dev)				\
+	((void)sizeof(struct {							\
+		_Static_assert(IRQKIT__HANDLER_OK(handler),			\
+			"interrupt handlers return irqreturn_t since Linux 2.6: "	\
+			"declare it irqreturn_t handler(int irq, void *dev_id) "	\
+			"and return IRQ_HANDLED if your device interrupted, "	\
+			"IRQ_NONE if not");					\
+		int irqkit__unused;						\
+	}),									\
+	_Generic((handler),							\
+		irqreturn_t (*)(int, void *, struct pt_regs *): irqkit_request_irq_regs, \
+		default: irqkit_request_irq)((irq), (handler), (flags), (name), (dev)))
+
+#define free_irq(irq, dev_id)		irqkit_free_irq((irq), (dev_id))
+#define can_request_irq(irq, flags)	irqkit_can_request_irq((irq), (flags))
+#define disable_irq(irq)		irqkit_disable_irq(irq)
+#define disable_irq_nosync(irq)		irqkit_disable_irq_nosync(irq)
+#define disable_hardirq(irq)		irqkit_disable_hardirq(irq)
+#define enable_irq(irq)			irqkit_enable_irq(irq)
+#define irq_set_affinity(irq, mask)	irqkit_irq_set_affinity((irq), (mask))
+
+/*
+ * Bottom halves, removed in Linux 2.6: tasklets and softirqs replace them.
+ */
+__attribute__((unavailable("bottom halves are gone since Linux 2.6: schedule a tasklet "
+	"(tasklet_schedule()) or a work item (schedule_work()) instead of mark_bh()")))
+void irqkit__removed_mark_bh(void);
+__attribute__((unavailable("bottom halves are gone since Linux 2.6: declare a tasklet "
+	"with DECLARE_TASKLET()/tasklet_setup() instead of init_bh()")))
+void irqkit__removed_init_bh(void);
+__attribute__((unavailable("bottom halves are gone since Linux 2.6: use tasklet_kill() "
+	"instead of remove_bh()")))
+void irqkit__removed_remove_bh(void);
+#define mark_bh(nr)		irqkit__removed_mark_bh()
+#define init_bh(nr, routine)	irqkit__removed_init_bh()
+#define remove_bh(nr)		irqkit__removed_remove_bh()
+
+#endif

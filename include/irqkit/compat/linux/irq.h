@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/* Linux's <linux/irq.h> over irqkit: chips, flow handlers, line settings. */
+#ifndef IRQKIT_COMPAT_LINUX_IRQ_H
+#define IRQKIT_COMPAT_LINUX_IRQ_H
+
+#include <irqkit/chip.h>
+#include <irqkit/irq.h>
+#include <linux/irqreturn.h>
+
+#define irq_chip		irqkit_chip
+#define irq_data		irqkit_irq_data
+#define irq_desc		irqkit_desc
+typedef irqkit_flow_fn irq_flow_handler_t;
+
+#define IRQ_TYPE_NONE		IRQKIT_TYPE_NONE
+#define IRQ_TYPE_EDGE_RISING	IRQKIT_TYPE_EDGE_RISING
+#define IRQ_TYPE_EDGE_FALLING	IRQKIT_TYPE_EDGE_FALLING
+#define IRQ_TYPE_EDGE_BOTH	IRQKIT_TYPE_EDGE_BOTH
+#define IRQ_TYPE_LEVEL_HIGH	IRQKIT_TYPE_LEVEL_HIGH
+#define IRQ_TYPE_LEVEL_LOW	IRQKIT_TYPE_LEVEL_LOW
+#define IRQ_TYPE_LEVEL_MASK	IRQKIT_TYPE_LEVEL_MASK
+#define IRQ_TYPE_SENSE_MASK	IRQKIT_TYPE_SENSE_MASK
+
+#define IRQ_LEVEL		IRQKIT_IRQ_LEVEL
+#define IRQ_PER_CPU		IRQKIT_IRQ_PER_CPU
+#define IRQ_NOPROBE		IRQKIT_IRQ_NOPROBE
+#define IRQ_NOREQUEST		IRQKIT_IRQ_NOREQUEST
+#define IRQ_NOAUTOEN		IRQKIT_IRQ_NOAUTOEN
+#define IRQ_NO_BALANCING	IRQKIT_IRQ_NO_BALANCING
+#define IRQ_NESTED_THREAD	IRQKIT_IRQ_NESTED_THREAD
+#define IRQ_NOTHREAD		IRQKIT_IRQ_NOTHREAD
+#define IRQ_PER_CPU_DEVID	IRQKIT_IRQ_PER_CPU_DEVID
+#define IRQ_IS_POLLED		IRQKIT_IRQ_IS_POLLED
+#define IRQ_DISABLE_UNLAZY	IRQKIT_IRQ_DISABLE_UNLAZY
+#define IRQ_HIDDEN		IRQKIT_IRQ_HIDDEN
+
+#define IRQCHIP_SET_TYPE_MASKED	IRQKIT_CHIP_SET_TYPE_MASKED
+#define IRQCHIP_EOI_IF_HANDLED	IRQKIT_CHIP_EOI_IF_HANDLED
+#define IRQCHIP_ONESHOT_SAFE	IRQKIT_CHIP_ONESHOT_SAFE
+#define IRQCHIP_EOI_THREADED	IRQKIT_CHIP_EOI_THREADED
+#define IRQCHIP_STATE_PENDING	IRQKIT_CHIPSTATE_PENDING
+#define IRQCHIP_STATE_ACTIVE	IRQKIT_CHIPSTATE_ACTIVE
+#define IRQCHIP_STATE_MASKED	IRQKIT_CHIPSTATE_MASKED
+
+#define no_irq_chip		irqkit_no_irq_chip
+#define dummy_irq_chip		irqkit_dummy_irq_chip
+#define handle_level_irq	irqkit_handle_level_irq
+#define handle_edge_irq		irqkit_handle_edge_irq
+#define handle_fasteoi_irq	irqkit_handle_fasteoi_irq
+#define handle_simple_irq	irqkit_handle_simple_irq
+#define handle_percpu_irq	irqkit_handle_percpu_irq
+#define handle_untracked_irq	irqkit_handle_untracked_irq
+#define handle_bad_irq		irqkit_handle_bad_irq
+
+#define irq_set_chip_and_handler_name(irq, chip, handle, name) \
+	irqkit_irq_set_chip_and_handler_name((irq), (chip), (handle), (name))
+#define irq_set_chip_and_handler(irq, chip, handle) \
+	irqkit_irq_set_chip_and_handler_name((irq), (chip), (handle), NULL)
+#define irq_set_chip_data(irq, data)	irqkit_irq_set_chip_data((irq), (data))
+#define irq_set_handler_locked(d, h)	irqkit_irq_set_handler_locked((d), (h))
+#define irq_get_irq_data(irq)		irqkit_irq_get_irq_data(irq)
+#define irq_data_get_irq_chip_data(d)	((d)->chip_data)
+#define irq_data_get_irq_chip(d)	((d)->chip)
+#define irqd_to_hwirq(d)		((d)->hwirq)
+#define irqd_get_trigger_type(d)	irqkit_irqd_get_trigger_type(d)
+#define irq_set_irq_type(irq, type)	irqkit_irq_set_irq_type((irq), (type))
+#define irq_modify_status(irq, clr, set) irqkit_irq_modify_status((irq), (clr), (set))
+#define irq_set_status_flags(irq, set)	irqkit_irq_modify_status((irq), 0, (set))
+#define irq_clear_status_flags(irq, clr) irqkit_irq_modify_status((irq), (clr), 0)
+#define irq_set_noprobe(irq)		irqkit_irq_modify_status((irq), 0, IRQ_NOPROBE)
+#define irq_set_probe(irq)		irqkit_irq_modify_status((irq), IRQ_NOPROBE, 0)
+#define generic_handle_irq(irq)		irqkit_generic_handle_irq(irq)
+
+#endif

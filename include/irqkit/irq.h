@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: MIT */
+/* The interrupt API: requesting lines, per-line disable and synchronisation, chips. */
+#ifndef IRQKIT_IRQ_H
+#define IRQKIT_IRQ_H
+
+#include <irqkit/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * irqkit_request_irq - add a handler for an interrupt line
+ * @irq: the line
+ * @handler: called in hardirq context, interrupts off; returns IRQKIT_HANDLED
+ *           when its device raised the interrupt, IRQKIT_NONE otherwise
+ * @flags: IRQKIT_F_* (SHARED, trigger, NO_AUTOEN, ...)
+ * @name: shown in /proc/interrupts; must stay valid until free_irq
+ * @dev_id: cookie passed to the handler and used by free_irq; required if SHARED
+ *
+ * Behaves as Linux's request_irq(): request_threaded_irq() with no thread
+ * function and IRQF_COND_ONESHOT added (REFERENCE 1.2-1.7).  The line is started
+ * (unmasked) by the first handler unless IRQKIT_F_NO_AUTOEN.
+ *
+ * Context: process context; may sleep.
+ * Return: 0 on success;
+ * -ENOTCONN for IRQKIT_NOTCONNECTED;
+ * -EINVAL for a bad flag combination, an irq with no descriptor, a line marked
+ *  NOREQUEST or per-CPU-devid, or a NULL handler;
+ * -ENOSYS when the line has no chip;
+ * -EBUSY when the line is in use and cannot be shared with these flags;
+ * -ENOMEM when memory runs out.
+ */
+IRQKIT_API IRQKIT_MUST_CHECK int irqkit_request_irq(unsigned int irq, irqkit_handler_fn handler,
+						    unsigned long flags, const char *name,
+						    void *dev_id);
+
+/**
+ * irqkit_request_irq_regs - irqkit_request_irq() for a 2.6.0-2.6.18 handler
+ * whose third argument is `struct pt_regs *`; it receives NULL.
+ */
+IRQKIT_API IRQKIT_MUST_CHECK int irqkit_request_irq_regs(unsigned int irq,
+							 irqkit_handler_regs_fn handler,
+							 unsigned long flags, const char *name,
+							 void *dev_id);
+
+/**
+ * irqkit_free_irq - remove the handler registered with @dev_id
+ *
+ * Removes the first action whose dev_id equals @dev_id; shuts the line down if
+ * it was the last.  Waits for running handlers of the line (synchronize_irq), so
+ * on return the handler is not running and will not be called again.  Called
+ * from the line's own handler it warns, returns at once and frees the action
+ * when the handler returns, instead of deadlocking.
+ *
+ * Context: process context; may sleep.
+ * Return: the name given at request, or NULL (with the Linux warning) when no
+ * action has @dev_id.
+ */
+IRQKIT_API const char *irqkit_free_irq(unsigned int irq, void *dev_id);
+
+/**
+ * irqkit_can_request_irq - would a request with @flags find room on @irq?
+ *
+ * True when the irq exists and either has no action or the caller's flags and
+ * the first action's flags both have SHARED (REFERENCE 1.10).  Advisory only.
+ * Context: any.
+ */
+IRQKIT_API bool irqkit_can_request_irq(unsigned int irq, unsigned long flags);
+
+/**
+ * irqkit_disable_irq_nosync - disable a line without waiting
+ *
+ * Nests: depth++; the first disable marks the line disabled (lazily, REFERENCE
+ * 2.9).  Context: any, a handler of the same line included.
+ */
+IRQKIT_API void irqkit_disable_irq_nosync(unsigned int irq);
+
+/**
+ * irqkit_disable_irq - disable a line and wait for its running handlers
+ *
+ * Context: process context; may sleep.  Called from the line's own handler or
+ * while holding a lock that handler takes, Linux never returns; irqkit reports
+ * the deadlock and returns without waiting.
+ */
+IRQKIT_API void irqkit_disable_irq(unsigned int irq);
+
+/**
+ * irqkit_disable_hardirq - disable a line and wait for its hardirq handlers only
+ * Return: false if a threaded handler is still active or there is no descriptor.
+ */
+IRQKIT_API bool irqkit_disable_hardirq(unsigned int irq);
+
+/**
+ * irqkit_enable_irq - undo one disable
+ *
+ * depth 1 -> 0 restarts the line and replays an edge that arrived while it was
+ * disabled (REFERENCE 2.10, 4.4).  depth 0 warns "Unbalanced enable for IRQ %d".
+ * Context: any.
+ */
+IRQKIT_API void irqkit_enable_irq(unsigned int irq);
+
+/**
+ * irqkit_synchronize_irq - wait for running handlers of a line to finish
+ *
+ * Does not disable anything: new interrupts may start right after it returns.
+ * Context: process context; may sleep.  From the line's own handler it reports
+ * the deadlock instead of hanging.
+ */
+IRQKIT_API void irqkit_synchronize_irq(unsigned int irq);
+
+/** irqkit_synchronize_hardirq - wait for hardirq handlers only; false if threads run. */
+IRQKIT_API bool irqkit_synchronize_hardirq(unsigned int irq);
+
+/**
+ * irqkit_irq_set_irq_type - set the trigger type of a line (IRQKIT_TYPE_*)
+ * Return: 0, -EINVAL without descriptor or chip support for the type.
+ */
+IRQKIT_API int irqkit_irq_set_irq_type(unsigned int irq, unsigned int type);
+
+/**
+ * irqkit_irq_set_affinity - route a line to the first online CPU of @mask
+ * Return: 0; -EINVAL without descriptor, chip support, or online CPU in @mask.
+ */
+IRQKIT_API int irqkit_irq_set_affinity(unsigned int irq, irqkit_cpumask mask);
+
+/* Descriptor settings, Linux's IRQ_* status flags (include/linux/irq.h). */
+#define IRQKIT_IRQ_LEVEL		(1u << 8)
+#define IRQKIT_IRQ_PER_CPU		(1u << 9)
+#define IRQKIT_IRQ_NOPROBE		(1u << 10)
+#define IRQKIT_IRQ_NOREQUEST		(1u << 11)
+#define IRQKIT_IRQ_NOAUTOEN		(1u << 12)
+#define IRQKIT_IRQ_NO_BALANCING		(1u << 13)
+#define IRQKIT_IRQ_NESTED_THREAD	(1u << 15)
+#define IRQKIT_IRQ_NOTHREAD		(1u << 16)
+#define IRQKIT_IRQ_PER_CPU_DEVID	(1u << 17)
+#define IRQKIT_IRQ_IS_POLLED		(1u << 18)
+#define IRQKIT_IRQ_DISABLE_UNLAZY	(1u << 19)
+#define IRQKIT_IRQ_HIDDEN		(1u << 20)
+
+/** irqkit_irq_modify_status - clear then set IRQKIT_IRQ_* settings of a line. */
+IRQKIT_API void irqkit_irq_modify_status(unsigned int irq, unsigned long clr, unsigned long set);
+
+/*
+ * Diagnostic state of one line: the counters behind /proc/irq/N/spurious and a
+ * few descriptor fields, read under the descriptor lock.
+ */
+struct irqkit_irq_info {
+	unsigned int	depth;			/* disable nesting */
+	unsigned int	irq_count;		/* interrupts in the current spurious window */
+	unsigned int	irqs_unhandled;		/* unhandled in the current window */
+	unsigned long	last_unhandled;		/* jiffies of the last IRQ_NONE */
+	uint64_t	count;			/* all CPUs' counts, as /proc/interrupts */
+	unsigned int	nr_actions;
+	unsigned int	trigger;		/* IRQKIT_TYPE_* */
+	int		cpu;			/* target CPU */
+	bool		disabled;		/* IRQD_IRQ_DISABLED */
+	bool		masked;			/* IRQD_IRQ_MASKED */
+	bool		started;
+	bool		pending;		/* IRQS_PENDING */
+	bool		replay;			/* IRQS_REPLAY */
+	bool		spurious_disabled;	/* IRQS_SPURIOUS_DISABLED */
+	bool		inprogress;		/* a handler runs now */
+};
+
+/** irqkit_irq_get_info - snapshot a line's state.  Return: 0 or -EINVAL. */
+IRQKIT_API int irqkit_irq_get_info(unsigned int irq, struct irqkit_irq_info *info);
+
+/** irqkit_kstat_irqs_cpu - handled-interrupt count of @irq on @cpu (/proc/interrupts). */
+IRQKIT_API unsigned int irqkit_kstat_irqs_cpu(unsigned int irq, unsigned int cpu);
+
+/** irqkit_irq_err_count - stray interrupts, the ERR row of /proc/interrupts. */
+IRQKIT_API unsigned int irqkit_irq_err_count(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IRQKIT_IRQ_H */

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* irqkit: the Linux interrupt-handling model as a C library.  The one header to include. */
+#ifndef IRQKIT_IRQKIT_H
+#define IRQKIT_IRQKIT_H
+
+#include <irqkit/types.h>
+#include <irqkit/task.h>
+#include <irqkit/spinlock.h>
+#include <irqkit/irq.h>
+#include <irqkit/chip.h>
+#include <irqkit/runtime.h>
+#include <irqkit/swchip.h>
+#include <irqkit/proc.h>
+#include <irqkit/hosted.h>
+
+#endif /* IRQKIT_IRQKIT_H */

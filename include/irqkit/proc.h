@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/* The /proc/interrupts table and /proc/irq/N/spurious, written in Linux's format. */
+#ifndef IRQKIT_PROC_H
+#define IRQKIT_PROC_H
+
+#include <irqkit/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* irqkit_show_interrupts*() @flags */
+#define IRQKIT_SHOW_LINUX_ONLY	(1u << 0)	/* omit irqkit's own section */
+
+/*
+ * The table is Linux's /proc/interrupts (REFERENCE section 8, the 4.x-6.x
+ * format with GENERIC_IRQ_SHOW_LEVEL): a header of CPU columns, one row per
+ * line that has a handler or a nonzero count, the ERR row.  Then, unless
+ * IRQKIT_SHOW_LINUX_ONLY, a section that Linux does not have, opened by a line
+ * "irqkit:", with each shown line's unhandled count and whether it was
+ * disabled as spurious.
+ */
+
+/**
+ * irqkit_show_interrupts_buf - write the table into @buf
+ * Return: the length of the whole table (as snprintf: the output is cut, and
+ * NUL-terminated, when it is @size or more), or -EINVAL.
+ * Context: process context.
+ */
+IRQKIT_API int irqkit_show_interrupts_buf(char *buf, size_t size, unsigned int flags);
+
+/**
+ * irqkit_show_spurious_buf - /proc/irq/N/spurious: "count", "unhandled",
+ * "last_unhandled N ms" (REFERENCE 3.10).  Return: as above.
+ */
+IRQKIT_API int irqkit_show_spurious_buf(unsigned int irq, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IRQKIT_PROC_H */

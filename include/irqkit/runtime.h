@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/* Starting and stopping the runtime: virtual CPUs, delivery mode, time, logging. */
+#ifndef IRQKIT_RUNTIME_H
+#define IRQKIT_RUNTIME_H
+
+#include <irqkit/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum irqkit_mode {
+	/*
+	 * Each virtual CPU has a dispatcher thread that takes the interrupts
+	 * routed to it; threads bound to a CPU also take them at delivery points.
+	 */
+	IRQKIT_MODE_THREADED = 0,
+	/*
+	 * For tests: no dispatcher threads and a virtual clock.  The thread that
+	 * calls irqkit_start() is bound to CPU 0 and plays it; interrupts are
+	 * delivered only at the points the test chooses: a raise with interrupts
+	 * on, local_irq_restore/enable, spin_unlock_irqrestore, local_bh_enable,
+	 * enable_irq, irqkit_deliver_pending() and irqkit_cpu_run().  Timers fire
+	 * only in irqkit_clock_advance().
+	 */
+	IRQKIT_MODE_DETERMINISTIC = 1,
+};
+
+/* irqkit_config.flags */
+#define IRQKIT_CFG_NOIRQDEBUG	(1u << 0)	/* Linux's noirqdebug: no spurious detection */
+#define IRQKIT_CFG_DEBUG_SHIRQ	(1u << 1)	/* CONFIG_DEBUG_SHIRQ: call a freed shared handler once more */
+#define IRQKIT_CFG_PIN_CPUS	(1u << 2)	/* pin dispatcher k to host CPU k mod online CPUs */
+
+struct irqkit_config {
+	unsigned int		nr_irqs;	/* lines, 1..262144; 0 means 256 */
+	unsigned int		nr_cpus;	/* virtual CPUs, 1..64; 0 means 1 */
+	enum irqkit_mode	mode;
+	unsigned int		hz;		/* jiffies per second; 0 means 1000 */
+	unsigned int		flags;		/* IRQKIT_CFG_* */
+	irqkit_log_fn		log;		/* NULL: lines go to stderr */
+	void			*log_arg;
+};
+
+/**
+ * irqkit_start - build the descriptor table and start the virtual CPUs
+ *
+ * Every line starts with no chip (irqkit_no_irq_chip); attach lines to a chip,
+ * for example with irqkit_swchip_add(), before requesting them.
+ * Context: process context, one runtime per process.
+ * Return: 0; -EINVAL for a bad config; -EBUSY when already started; -ENOMEM.
+ */
+IRQKIT_API IRQKIT_MUST_CHECK int irqkit_start(const struct irqkit_config *cfg);
+
+/**
+ * irqkit_stop - stop every thread of the runtime and free all its memory
+ *
+ * Handlers still registered are freed first.  Context: process context, not a
+ * thread of the runtime.
+ */
+IRQKIT_API void irqkit_stop(void);
+
+IRQKIT_API bool irqkit_started(void);
+IRQKIT_API unsigned int irqkit_nr_irqs(void);
+IRQKIT_API unsigned int irqkit_nr_cpus(void);
+IRQKIT_API enum irqkit_mode irqkit_mode(void);
+
+/**
+ * irqkit_thread_bind - make the calling thread run on virtual CPU @cpu
+ *
+ * A bound thread shares the CPU with its dispatcher: while it has interrupts
+ * off, no hardirq handler runs on that CPU, and it takes the CPU's pending
+ * interrupts at its delivery points.
+ * Context: process context, interrupts on.  Return: 0 or -EINVAL.
+ */
+IRQKIT_API int irqkit_thread_bind(unsigned int cpu);
+/** irqkit_thread_unbind - the calling thread belongs to no CPU again.  Return: 0 or -EINVAL. */
+IRQKIT_API int irqkit_thread_unbind(void);
+
+/**
+ * irqkit_cpu_run - deliver the pending interrupts of @cpu on the calling thread
+ *
+ * The caller plays @cpu for the call (in deterministic mode, the way to serve
+ * a CPU other than the caller's).  Context: process context, interrupts on.
+ * Return: 0, -EINVAL for a bad CPU, -EBUSY when the caller is bound elsewhere
+ * with interrupts off or in interrupt context.
+ */
+IRQKIT_API int irqkit_cpu_run(unsigned int cpu);
+
+/** irqkit_jiffies - ticks of 1/HZ s since start.  Context: any. */
+IRQKIT_API unsigned long irqkit_jiffies(void);
+IRQKIT_API unsigned int irqkit_hz(void);
+
+/**
+ * irqkit_clock_advance - move the virtual clock of deterministic mode forward
+ *
+ * Timers that expire run on the calling thread, in softirq context.
+ * Return: 0, -EINVAL outside deterministic mode.
+ */
+IRQKIT_API int irqkit_clock_advance(uint64_t ns);
+
+/** irqkit_set_log - replace the log hook at run time (NULL: stderr).  Context: process. */
+IRQKIT_API void irqkit_set_log(irqkit_log_fn fn, void *arg);
+
+/** irqkit_printk - log one line in kernel style through the hook.  Context: any. */
+IRQKIT_API void irqkit_printk(int level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IRQKIT_RUNTIME_H */

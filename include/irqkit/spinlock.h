@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: MIT */
+/* Spinlocks and reader-writer locks with every Linux variant (REFERENCE 5.3). */
+#ifndef IRQKIT_SPINLOCK_H
+#define IRQKIT_SPINLOCK_H
+
+#include <irqkit/task.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * struct irqkit_spinlock - a test-and-test-and-set lock.
+ *
+ * Threads are preemptible here, unlike kernel code holding a spinlock, so a
+ * waiter that spins long yields its host CPU (see irqkit_spin_lock_slow()).
+ * Taking the lock disables "preemption" (preempt_count += 1) so in_atomic()
+ * and the sleeping-in-atomic checks see it.
+ */
+struct irqkit_spinlock {
+	unsigned int	locked;		/* private */
+};
+#define IRQKIT_SPINLOCK_INIT	{ 0 }
+
+IRQKIT_API void irqkit_spin_lock_slow(struct irqkit_spinlock *lock);
+
+static inline void irqkit_spin_lock_init(struct irqkit_spinlock *lock)
+{
+	__atomic_store_n(&lock->locked, 0, __ATOMIC_RELAXED);
+}
+
+static inline bool irqkit_spin_is_locked(struct irqkit_spinlock *lock)
+{
+	return __atomic_load_n(&lock->locked, __ATOMIC_RELAXED) != 0;
+}
+
+/** irqkit_spin_lock - acquire; disables preemption.  Context: any. */
+static inline void irqkit_spin_lock(struct irqkit_spinlock *lock)
+{
+	irqkit_preempt_disable();
+	if (__builtin_expect(__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE), 0))
+		irqkit_spin_lock_slow(lock);
+}
+
+/** irqkit_spin_trylock - acquire if free.  Return: true if acquired.  Context: any. */
+static inline bool irqkit_spin_trylock(struct irqkit_spinlock *lock)
+{
+	irqkit_preempt_disable();
+	if (!__atomic_load_n(&lock->locked, __ATOMIC_RELAXED) &&
+	    !__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE))
+		return true;
+	irqkit_preempt_enable();
+	return false;
+}
+
+static inline void irqkit_spin_unlock(struct irqkit_spinlock *lock)
+{
+	__atomic_store_n(&lock->locked, 0, __ATOMIC_RELEASE);
+	irqkit_preempt_enable();
+}
+
+/**
+ * irqkit_spin_lock_irqsave - save the interrupt state, disable interrupts, acquire
+ *
+ * The form to use between a handler and any other context (REFERENCE 5.4).
+ * Return: the saved state for irqkit_spin_unlock_irqrestore().
+ */
+static inline unsigned long irqkit_spin_lock_irqsave(struct irqkit_spinlock *lock)
+{
+	unsigned long flags = irqkit_local_irq_save();
+
+	irqkit_spin_lock(lock);
+	return flags;
+}
+
+/** irqkit_spin_unlock_irqrestore - release, then restore the saved state (a delivery point). */
+static inline void irqkit_spin_unlock_irqrestore(struct irqkit_spinlock *lock,
+						 unsigned long flags)
+{
+	irqkit_spin_unlock(lock);
+	irqkit_local_irq_restore(flags);
+}
+
+/** irqkit_spin_lock_irq - disable interrupts unconditionally, acquire. */
+static inline void irqkit_spin_lock_irq(struct irqkit_spinlock *lock)
+{
+	irqkit_local_irq_disable();
+	irqkit_spin_lock(lock);
+}
+
+/** irqkit_spin_unlock_irq - release, then enable interrupts unconditionally. */
+static inline void irqkit_spin_unlock_irq(struct irqkit_spinlock *lock)
+{
+	irqkit_spin_unlock(lock);
+	irqkit_local_irq_enable();
+}
+
+/** irqkit_spin_lock_bh - disable bottom halves, then acquire. */
+static inline void irqkit_spin_lock_bh(struct irqkit_spinlock *lock)
+{
+	irqkit_local_bh_disable();
+	irqkit_spin_lock(lock);
+}
+
+/** irqkit_spin_unlock_bh - release, then enable bottom halves. */
+static inline void irqkit_spin_unlock_bh(struct irqkit_spinlock *lock)
+{
+	irqkit_spin_unlock(lock);
+	irqkit_local_bh_enable();
+}
+
+static inline bool irqkit_spin_trylock_irqsave(struct irqkit_spinlock *lock,
+					       unsigned long *flags)
+{
+	*flags = irqkit_local_irq_save();
+	if (irqkit_spin_trylock(lock))
+		return true;
+	irqkit_local_irq_restore(*flags);
+	return false;
+}
+
+static inline bool irqkit_spin_trylock_irq(struct irqkit_spinlock *lock)
+{
+	irqkit_local_irq_disable();
+	if (irqkit_spin_trylock(lock))
+		return true;
+	irqkit_local_irq_enable();
+	return false;
+}
+
+static inline bool irqkit_spin_trylock_bh(struct irqkit_spinlock *lock)
+{
+	irqkit_local_bh_disable();
+	if (irqkit_spin_trylock(lock))
+		return true;
+	irqkit_local_bh_enable();
+	return false;
+}
+
+/*
+ * struct irqkit_rwlock - reader-writer spinlock, laid out as Linux's qrwlock:
+ * bits 0-7 the writer (0xff when held), bit 8 a waiting writer, readers counted
+ * from bit 9.  Readers in interrupt context ignore a waiting writer, so a reader
+ * in a handler never deadlocks against a writer queued behind a reader it
+ * interrupted; other readers queue behind waiting writers.
+ */
+struct irqkit_rwlock {
+	unsigned int		cnts;		/* private */
+	struct irqkit_spinlock	wait_lock;	/* private */
+};
+#define IRQKIT_RWLOCK_INIT	{ 0, IRQKIT_SPINLOCK_INIT }
+#define IRQKIT_RW_WLOCKED	0xffu
+#define IRQKIT_RW_WAITING	0x100u
+#define IRQKIT_RW_BIAS		0x200u
+
+IRQKIT_API void irqkit_read_lock_slow(struct irqkit_rwlock *lock);
+IRQKIT_API void irqkit_write_lock_slow(struct irqkit_rwlock *lock);
+
+static inline void irqkit_rwlock_init(struct irqkit_rwlock *lock)
+{
+	__atomic_store_n(&lock->cnts, 0, __ATOMIC_RELAXED);
+	irqkit_spin_lock_init(&lock->wait_lock);
+}
+
+static inline void irqkit_read_lock(struct irqkit_rwlock *lock)
+{
+	irqkit_preempt_disable();
+	if (__builtin_expect(__atomic_fetch_add(&lock->cnts, IRQKIT_RW_BIAS, __ATOMIC_ACQUIRE) &
+			     (IRQKIT_RW_WLOCKED | IRQKIT_RW_WAITING), 0))
+		irqkit_read_lock_slow(lock);
+}
+
+static inline bool irqkit_read_trylock(struct irqkit_rwlock *lock)
+{
+	unsigned int c = __atomic_load_n(&lock->cnts, __ATOMIC_RELAXED);
+
+	irqkit_preempt_disable();
+	if (!(c & IRQKIT_RW_WLOCKED)) {
+		c = __atomic_fetch_add(&lock->cnts, IRQKIT_RW_BIAS, __ATOMIC_ACQUIRE);
+		if (!(c & IRQKIT_RW_WLOCKED))
+			return true;
+		__atomic_fetch_sub(&lock->cnts, IRQKIT_RW_BIAS, __ATOMIC_RELAXED);
+	}
+	irqkit_preempt_enable();
+	return false;
+}
+
+static inline void irqkit_read_unlock(struct irqkit_rwlock *lock)
+{
+	__atomic_fetch_sub(&lock->cnts, IRQKIT_RW_BIAS, __ATOMIC_RELEASE);
+	irqkit_preempt_enable();
+}
+
+static inline void irqkit_write_lock(struct irqkit_rwlock *lock)
+{
+	unsigned int zero = 0;
+
+	irqkit_preempt_disable();
+	if (__builtin_expect(!__atomic_compare_exchange_n(&lock->cnts, &zero, IRQKIT_RW_WLOCKED,
+							  false, __ATOMIC_ACQUIRE,
+							  __ATOMIC_RELAXED), 0))
+		irqkit_write_lock_slow(lock);
+}
+
+static inline bool irqkit_write_trylock(struct irqkit_rwlock *lock)
+{
+	unsigned int zero = 0;
+
+	irqkit_preempt_disable();
+	if (__atomic_compare_exchange_n(&lock->cnts, &zero, IRQKIT_RW_WLOCKED, false,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return true;
+	irqkit_preempt_enable();
+	return false;
+}
+
+static inline void irqkit_write_unlock(struct irqkit_rwlock *lock)
+{
+	__atomic_fetch_sub(&lock->cnts, IRQKIT_RW_WLOCKED, __ATOMIC_RELEASE);
+	irqkit_preempt_enable();
+}
+
+#define IRQKIT__RW_VARIANTS(op)							\
+static inline unsigned long irqkit_##op##_lock_irqsave(struct irqkit_rwlock *l)	\
+{										\
+	unsigned long flags = irqkit_local_irq_save();				\
+	irqkit_##op##_lock(l);							\
+	return flags;								\
+}										\
+static inline void irqkit_##op##_unlock_irqrestore(struct irqkit_rwlock *l,	\
+						     unsigned long flags)	\
+{										\
+	irqkit_##op##_unlock(l);						\
+	irqkit_local_irq_restore(flags);					\
+}										\
+static inline void irqkit_##op##_lock_irq(struct irqkit_rwlock *l)		\
+{										\
+	irqkit_local_irq_disable();						\
+	irqkit_##op##_lock(l);							\
+}										\
+static inline void irqkit_##op##_unlock_irq(struct irqkit_rwlock *l)		\
+{										\
+	irqkit_##op##_unlock(l);						\
+	irqkit_local_irq_enable();						\
+}										\
+static inline void irqkit_##op##_lock_bh(struct irqkit_rwlock *l)		\
+{										\
+	irqkit_local_bh_disable();						\
+	irqkit_##op##_lock(l);							\
+}										\
+static inline void irqkit_##op##_unlock_bh(struct irqkit_rwlock *l)		\
+{										\
+	irqkit_##op##_unlock(l);						\
+	irqkit_local_bh_enable();						\
+}
+IRQKIT__RW_VARIANTS(read)
+IRQKIT__RW_VARIANTS(write)
+#undef IRQKIT__RW_VARIANTS
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IRQKIT_SPINLOCK_H */

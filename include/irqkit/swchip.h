@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* The software interrupt chip: lines raised (edge) or driven (level) by code. */
+#ifndef IRQKIT_SWCHIP_H
+#define IRQKIT_SWCHIP_H
+
+#include <irqkit/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * The software chip models a controller with one input per line:
+ *
+ *  - an edge line latches each raise; raises while the latch is set coalesce,
+ *    as edges do on hardware, and are counted;
+ *  - a level line follows its input: while asserted and unmasked it keeps
+ *    requesting, so a device that never deasserts it screams;
+ *  - a masked line keeps its latch or level and requests when unmasked.
+ *
+ * Edge lines use handle_edge_irq, level lines handle_level_irq; the trigger can
+ * change with irqkit_irq_set_irq_type() or the trigger flags of request_irq.
+ */
+
+/**
+ * irqkit_swchip_add - put @count lines starting at @first on the software chip
+ * @type: IRQKIT_TYPE_EDGE_RISING (or another edge type) or IRQKIT_TYPE_LEVEL_HIGH/LOW
+ * Context: process context, lines without handlers.
+ * Return: 0; -EINVAL for lines out of range, in use, or a bad type; -ENOMEM.
+ */
+IRQKIT_API IRQKIT_MUST_CHECK int irqkit_swchip_add(unsigned int first, unsigned int count,
+						   unsigned int type);
+
+/**
+ * irqkit_sw_raise - an edge arrives on a software line
+ *
+ * A thread bound to the line's target CPU, with interrupts on and outside
+ * hardirq context, runs the handlers before this returns; otherwise the edge
+ * is latched and delivered by the target CPU.  A level line takes it as a
+ * pulse (driven high, then low after delivery is decided).
+ * Context: any, handlers included.
+ * Return: 0; -EINVAL for an irq that is not a software line.
+ */
+IRQKIT_API int irqkit_sw_raise(unsigned int irq);
+
+/**
+ * irqkit_sw_set_level - drive a level line's input to its active level
+ * (@asserted true: the device requests service) or away from it
+ *
+ * Asserting an unmasked line requests an interrupt, taken at once as by
+ * irqkit_sw_raise() when the caller plays the target CPU; the line keeps
+ * requesting after each handler run until it is deasserted.
+ * Context: any.  Return: 0; -EINVAL for an irq that is not a level line of
+ * the software chip.
+ */
+IRQKIT_API int irqkit_sw_set_level(unsigned int irq, bool asserted);
+
+/* Arrival accounting of one software line (DESIGN guarantee 6). */
+struct irqkit_sw_stats {
+	uint64_t	raised;		/* edges raised, level lines asserted */
+	uint64_t	coalesced;	/* raises that met a set latch */
+	uint64_t	resent;		/* replays asked by the core (retrigger) */
+	bool		latched;	/* an edge waits in the latch */
+	bool		level;		/* level input asserted */
+	bool		masked;
+};
+
+/** irqkit_sw_get_stats - read a software line's accounting.  Return: 0 or -EINVAL. */
+IRQKIT_API int irqkit_sw_get_stats(unsigned int irq, struct irqkit_sw_stats *st);
+
+/** The software chip itself, for irqkit_irq_set_chip_and_handler_name(). */
+IRQKIT_API extern struct irqkit_chip irqkit_sw_chip;
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IRQKIT_SWCHIP_H */

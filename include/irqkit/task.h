@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/* Per-thread interrupt context: preempt_count, the local interrupt flag, bottom halves. */
+#ifndef IRQKIT_TASK_H
+#define IRQKIT_TASK_H
+
+#include <irqkit/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * preempt_count layout, as Linux's include/linux/preempt.h (REFERENCE 5.5):
+ *
+ *   PREEMPT  0x000000ff   spin_lock nesting
+ *   SOFTIRQ  0x0000ff00   0x100 serving softirqs, 0x200 per local_bh_disable
+ *   HARDIRQ  0x000f0000   hardirq nesting
+ *   NMI      0x00f00000
+ */
+#define IRQKIT_PREEMPT_MASK		0x000000ffu
+#define IRQKIT_SOFTIRQ_MASK		0x0000ff00u
+#define IRQKIT_HARDIRQ_MASK		0x000f0000u
+#define IRQKIT_NMI_MASK			0x00f00000u
+#define IRQKIT_PREEMPT_OFFSET		0x00000001u
+#define IRQKIT_SOFTIRQ_OFFSET		0x00000100u
+#define IRQKIT_SOFTIRQ_DISABLE_OFFSET	0x00000200u
+#define IRQKIT_HARDIRQ_OFFSET		0x00010000u
+#define IRQKIT_NMI_OFFSET		0x00100000u
+
+struct irqkit_cpu;
+
+/*
+ * struct irqkit_task - interrupt state of the calling thread.
+ *
+ * Interrupt state is per thread, as preempt_count is per task in Linux, so the
+ * context predicates answer for the caller.  A thread bound to a virtual CPU
+ * shares that CPU with its dispatcher: turning interrupts off there keeps the
+ * CPU's hardirq handlers from running.  An unbound thread belongs to no CPU:
+ * turning interrupts off records the state and excludes nothing.
+ */
+struct irqkit_task {
+	unsigned int		preempt_count;	/* read-only */
+	unsigned int		irqs_off;	/* read-only: local interrupt flag */
+	struct irqkit_cpu	*cpu;		/* private: bound virtual CPU or NULL */
+	const void		*running;	/* private: descriptor being handled */
+	int			cpu_id;		/* read-only: bound CPU, valid if cpu */
+	unsigned int		slot;		/* private: how this thread holds its CPU */
+};
+
+extern _Thread_local struct irqkit_task irqkit_task_self
+	__attribute__((tls_model("initial-exec")));
+
+/* Slow paths of the inline functions below: a thread bound to a virtual CPU. */
+IRQKIT_API void irqkit_local_irq_disable_slow(struct irqkit_task *t);
+IRQKIT_API void irqkit_local_irq_enable_slow(struct irqkit_task *t);
+IRQKIT_API void irqkit_local_bh_enable_slow(struct irqkit_task *t);
+
+/**
+ * irqkit_local_irq_save - disable local interrupts, returning the old state
+ *
+ * Context: any.  On an unbound thread this is a thread-local store; on a thread
+ * bound to CPU k it waits for a hardirq handler running on k to finish.
+ * Return: the previous state, for irqkit_local_irq_restore().
+ */
+static inline unsigned long irqkit_local_irq_save(void)
+{
+	struct irqkit_task *t = &irqkit_task_self;
+	unsigned long flags = t->irqs_off;
+
+	if (!flags) {
+		if (__builtin_expect(t->cpu != NULL, 0))
+			irqkit_local_irq_disable_slow(t);
+		else
+			t->irqs_off = 1;
+	}
+	return flags;
+}
+
+/**
+ * irqkit_local_irq_restore - put back exactly the state saved by irqkit_local_irq_save()
+ * @flags: the saved state
+ *
+ * Context: any.  On a bound thread, interrupts latched meanwhile for its CPU are
+ * delivered here, on this thread, when the state goes back to enabled.
+ */
+static inline void irqkit_local_irq_restore(unsigned long flags)
+{
+	struct irqkit_task *t = &irqkit_task_self;
+	unsigned int off = flags != 0;
+
+	if (off == t->irqs_off)
+		return;
+	if (__builtin_expect(t->cpu != NULL, 0)) {
+		if (off)
+			irqkit_local_irq_disable_slow(t);
+		else
+			irqkit_local_irq_enable_slow(t);
+	} else {
+		t->irqs_off = off;
+	}
+}
+
+/** irqkit_local_irq_disable - disable local interrupts unconditionally.  Context: any. */
+static inline void irqkit_local_irq_disable(void)
+{
+	(void)irqkit_local_irq_save();
+}
+
+/**
+ * irqkit_local_irq_enable - enable local interrupts unconditionally
+ *
+ * Context: any.  Inside a save/restore region this breaks the outer section,
+ * as in Linux.  Pending interrupts of a bound thread's CPU are delivered here.
+ */
+static inline void irqkit_local_irq_enable(void)
+{
+	irqkit_local_irq_restore(0);
+}
+
+/** irqkit_local_save_flags - the local interrupt state, unchanged.  Context: any. */
+static inline unsigned long irqkit_local_save_flags(void)
+{
+	return irqkit_task_self.irqs_off;
+}
+
+/** irqkit_irqs_disabled - true when local interrupts are off.  Context: any. */
+static inline bool irqkit_irqs_disabled(void)
+{
+	return irqkit_task_self.irqs_off != 0;
+}
+
+static inline unsigned int irqkit_preempt_count(void)
+{
+	return irqkit_task_self.preempt_count;
+}
+
+static inline void irqkit_preempt_disable(void)
+{
+	irqkit_task_self.preempt_count += IRQKIT_PREEMPT_OFFSET;
+}
+
+static inline void irqkit_preempt_enable(void)
+{
+	irqkit_task_self.preempt_count -= IRQKIT_PREEMPT_OFFSET;
+}
+
+/**
+ * irqkit_local_bh_disable - disable bottom halves (softirqs, tasklets) on this thread
+ *
+ * Adds SOFTIRQ_DISABLE_OFFSET (0x200) to preempt_count (REFERENCE 5.2), so
+ * in_softirq() and in_interrupt() are true until the matching enable.
+ * Context: process or softirq.
+ */
+static inline void irqkit_local_bh_disable(void)
+{
+	irqkit_task_self.preempt_count += IRQKIT_SOFTIRQ_DISABLE_OFFSET;
+}
+
+/**
+ * irqkit_local_bh_enable - end a local_bh_disable section
+ *
+ * Context: process or softirq, interrupts on.  From hardirq context or with
+ * interrupts off it warns as Linux does.  Reaching zero is a delivery point.
+ */
+static inline void irqkit_local_bh_enable(void)
+{
+	struct irqkit_task *t = &irqkit_task_self;
+	unsigned int pc = t->preempt_count - IRQKIT_SOFTIRQ_DISABLE_OFFSET;
+
+	if (__builtin_expect(t->cpu != NULL || t->irqs_off ||
+			     (pc & IRQKIT_HARDIRQ_MASK), 0)) {
+		irqkit_local_bh_enable_slow(t);
+		return;
+	}
+	t->preempt_count = pc;
+}
+
+/* Context predicates (REFERENCE 5.6), for the calling thread. */
+static inline bool irqkit_in_nmi(void)
+{
+	return irqkit_task_self.preempt_count & IRQKIT_NMI_MASK;
+}
+static inline bool irqkit_in_hardirq(void)
+{
+	return irqkit_task_self.preempt_count & IRQKIT_HARDIRQ_MASK;
+}
+static inline bool irqkit_in_softirq(void)
+{
+	return irqkit_task_self.preempt_count & IRQKIT_SOFTIRQ_MASK;
+}
+static inline bool irqkit_in_serving_softirq(void)
+{
+	return irqkit_task_self.preempt_count & IRQKIT_SOFTIRQ_OFFSET;
+}
+static inline bool irqkit_in_interrupt(void)
+{
+	return irqkit_task_self.preempt_count &
+	       (IRQKIT_NMI_MASK | IRQKIT_HARDIRQ_MASK | IRQKIT_SOFTIRQ_MASK);
+}
+static inline bool irqkit_in_task(void)
+{
+	return !(irqkit_task_self.preempt_count &
+		 (IRQKIT_NMI_MASK | IRQKIT_HARDIRQ_MASK | IRQKIT_SOFTIRQ_OFFSET));
+}
+static inline bool irqkit_in_atomic(void)
+{
+	return irqkit_task_self.preempt_count != 0;
+}
+
+/**
+ * irqkit_smp_processor_id - the virtual CPU the calling thread is bound to
+ *
+ * Return: the CPU number, or 0 for an unbound thread (which belongs to no CPU;
+ * Linux's raw_smp_processor_id() is as arbitrary in preemptible code).
+ */
+static inline int irqkit_smp_processor_id(void)
+{
+	const struct irqkit_task *t = &irqkit_task_self;
+
+	return t->cpu ? t->cpu_id : 0;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IRQKIT_TASK_H */

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The software interrupt chip: a controller whose inputs are driven by code.
+ * Each line has one state word:
+ *
+ *   SW_LATCH       an edge arrived and was not yet acknowledged
+ *   SW_LEVEL       the level input is asserted
+ *   SW_MASKED      the line is masked at the chip
+ *   SW_TYPE_LEVEL  level-triggered (else edge)
+ *
+ * A line requests an interrupt when it is unmasked and latched (edge) or
+ * asserted (level); the request goes to the line's target CPU.  Raises while
+ * the latch is set coalesce and are counted, so that every raise is either
+ * delivered or counted as coalesced (DESIGN guarantee 6).
+ */
+#include "../core/internals.h"
+#include <irqkit/swchip.h>
+
+#define SW_LATCH	(1u << 0)
+#define SW_LEVEL	(1u << 1)
+#define SW_MASKED	(1u << 2)
+#define SW_TYPE_LEVEL	(1u << 3)
+
+struct sw_line {
+	unsigned int	state;
+	uint64_t	raised;
+	uint64_t	coalesced;
+	uint64_t	resent;
+};
+
+static struct sw_line *sw_lines;	/* one per line of the runtime, allocated on first use */
+static unsigned int sw_nr_lines;
+
+static void sw_exit(void)
+{
+	irqkit_plat_free(sw_lines, sizeof(*sw_lines) * sw_nr_lines);
+	sw_lines = NULL;
+	sw_nr_lines = 0;
+}
+
+static struct irqkit__exit_hook sw_exit_hook = { .fn = sw_exit };
+
+static inline struct sw_line *sw_line(struct irqkit_irq_data *d)
+{
+	return d->chip_data;
+}
+
+/* The line requests an interrupt on its CPU; under the descriptor lock, never inline. */
+static void sw_signal(struct irqkit_irq_data *d)
+{
+	irqkit_cpu_signal(READ_ONCE(d->cpu), d->irq);
+}
+
+static void sw_mask(struct irqkit_irq_data *d)
+{
+	a_fetch_or(&sw_line(d)->state, SW_MASKED);
+}
+
+static void sw_unmask(struct irqkit_irq_data *d)
+{
+	unsigned int old = a_fetch_and(&sw_line(d)->state, ~SW_MASKED);
+
+	if (old & (SW_LATCH | SW_LEVEL))
+		sw_signal(d);
+}
+
+/* Acknowledge: an edge's latch is cleared; a level follows its input. */
+static void sw_ack(struct irqkit_irq_data *d)
+{
+	struct sw_line *l = sw_line(d);
+
+	if (!(READ_ONCE(l->state) & SW_TYPE_LEVEL))
+		a_fetch_and(&l->state, ~SW_LATCH);
+}
+
+static void sw_mask_ack(struct irqkit_irq_data *d)
+{
+	struct sw_line *l = sw_line(d);
+	unsigned int old = READ_ONCE(l->state), new;
+
+	do {
+		new = old | SW_MASKED;
+		if (!(old & SW_TYPE_LEVEL))
+			new &= ~SW_LATCH;
+	} while (!a_cas(&l->state, &old, new));
+}
+
+/* Replay an edge (REFERENCE 2.10 step 4): latch it again as a fresh arrival would. */
+static int sw_retrigger(struct irqkit_irq_data *d)
+{
+	struct sw_line *l = sw_line(d);
+	unsigned int old;
+
+	a_add_relaxed(&l->resent, 1);
+	old = a_fetch_or(&l->state, SW_LATCH);
+	if (old & SW_LATCH)
+		a_add_relaxed(&l->coalesced, 1);
+	else if (!(old & SW_MASKED))
+		sw_signal(d);
+	return 1;
+}
+
+/* Edge types use handle_edge_irq, level types handle_level_irq. */
+static int sw_set_type(struct irqkit_irq_data *d, unsigned int type)
+{
+	struct sw_line *l = sw_line(d);
+
+	switch (type & IRQKIT_TYPE_SENSE_MASK) {
+	case IRQKIT_TYPE_EDGE_RISING:
+	case IRQKIT_TYPE_EDGE_FALLING:
+	case IRQKIT_TYPE_EDGE_BOTH:
+		a_fetch_and(&l->state, ~(SW_TYPE_LEVEL | SW_LEVEL));
+		irqkit_irq_set_handler_locked(d, irqkit_handle_edge_irq);
+		return 0;
+	case IRQKIT_TYPE_LEVEL_HIGH:
+	case IRQKIT_TYPE_LEVEL_LOW:
+		a_fetch_and(&l->state, ~SW_LATCH);
+		a_fetch_or(&l->state, SW_TYPE_LEVEL);
+		irqkit_irq_set_handler_locked(d, irqkit_handle_level_irq);
+		return 0;
+	default:
+		return -IRQKIT_EINVAL;
+	}
+}
+
+/* Route to the first CPU of @dest. */
+static int sw_set_affinity(struct irqkit_irq_data *d, irqkit_cpumask dest, bool force)
+{
+	(void)force;
+	if (!dest)
+		return -IRQKIT_EINVAL;
+	WRITE_ONCE(d->cpu, (unsigned int)__builtin_ctzll(dest));
+	return 0;
+}
+
+/* On the target CPU: is the line still requesting? */
+static bool sw_claim(struct irqkit_irq_data *d)
+{
+	return (READ_ONCE(sw_line(d)->state) & (SW_LATCH | SW_LEVEL)) != 0;
+}
+
+static int sw_get_state(struct irqkit_irq_data *d, int which, bool *state)
+{
+	unsigned int s = READ_ONCE(sw_line(d)->state);
+
+	switch (which) {
+	case IRQKIT_CHIPSTATE_PENDING:
+		*state = (s & (SW_LATCH | SW_LEVEL)) != 0;
+		return 0;
+	case IRQKIT_CHIPSTATE_MASKED:
+		*state = (s & SW_MASKED) != 0;
+		return 0;
+	default:
+		return -IRQKIT_EINVAL;
+	}
+}
+
+struct irqkit_chip irqkit_sw_chip = {
+	.name			= "SW-IRQ",
+	.irq_ack		= sw_ack,
+	.irq_mask		= sw_mask,
+	.irq_mask_ack		= sw_mask_ack,
+	.irq_unmask		= sw_unmask,
+	.irq_retrigger		= sw_retrigger,
+	.irq_set_type		= sw_set_type,
+	.irq_set_affinity	= sw_set_affinity,
+	.irq_claim		= sw_claim,
+	.irq_get_irqchip_state	= sw_get_state,
+};
+
+int irqkit_swchip_add(unsigned int first, unsigned int count, unsigned int type)
+{
+	unsigned int nr = irqkit_nr_irqs();
+	bool level = type & IRQKIT_TYPE_LEVEL_MASK;
+
+	if (!nr || !count || first >= nr || count > nr - first)
+		return -IRQKIT_EINVAL;
+	if (!(type & IRQKIT_TYPE_SENSE_MASK) ||
+	    ((type & IRQKIT_TYPE_LEVEL_MASK) && (type & IRQKIT_TYPE_EDGE_BOTH)) ||
+	    (type & ~IRQKIT_TYPE_SENSE_MASK))
+		return -IRQKIT_EINVAL;
+	for (unsigned int irq = first; irq < first + count; irq++)
+		if (irqkit_irq_has_action(irq))
+			return -IRQKIT_EINVAL;
+	if (!sw_lines) {
+		sw_lines = irqkit_plat_alloc(sizeof(*sw_lines) * nr);
+		if (!sw_lines)
+			return -IRQKIT_ENOMEM;
+		sw_nr_lines = nr;
+		irqkit__exit_hook_add(&sw_exit_hook);
+	}
+	for (unsigned int irq = first; irq < first + count; irq++) {
+		struct sw_line *l = &sw_lines[irq];
+
+		*l = (struct sw_line){ .state = SW_MASKED | (level ? SW_TYPE_LEVEL : 0) };
+		irqkit_irq_set_chip_data(irq, l);
+		irqkit_irq_set_chip_and_handler_name(irq, &irqkit_sw_chip,
+						     level ? irqkit_handle_level_irq :
+							     irqkit_handle_edge_irq, NULL);
+		irqkit_irq_set_hwirq(irq, irq);
+		irqkit_irq_set_default_type(irq, type);
+	}
+	return 0;
+}
+
+static struct sw_line *line_of(unsigned int irq, struct irqkit_irq_data **dp)
+{
+	struct irqkit_irq_data *d = irqkit_irq_get_irq_data(irq);
+
+	if (!d || READ_ONCE(d->chip) != &irqkit_sw_chip)
+		return NULL;
+	*dp = d;
+	return d->chip_data;
+}
+
+/* An arrival on a masked line: say so if nobody could ever take it (irqkit's own message). */
+static void note_masked_arrival(unsigned int irq)
+{
+	if (!irqkit_irq_has_action(irq) && irqkit__printk_ratelimit())
+		pr_warn("irq %u: raised with no handler installed; latched until one is requested",
+			irq);
+}
+
+int irqkit_sw_raise(unsigned int irq)
+{
+	struct irqkit_irq_data *d;
+	struct sw_line *l = line_of(irq, &d);
+	unsigned int old;
+
+	if (!l || (READ_ONCE(l->state) & SW_TYPE_LEVEL))
+		return -IRQKIT_EINVAL;
+	a_add_relaxed(&l->raised, 1);
+	old = a_fetch_or(&l->state, SW_LATCH);
+	if (old & SW_LATCH) {
+		a_add_relaxed(&l->coalesced, 1);
+		return 0;
+	}
+	if (old & SW_MASKED) {
+		note_masked_arrival(irq);
+		return 0;
+	}
+	irqkit_cpu_raise(READ_ONCE(d->cpu), irq);
+	return 0;
+}
+
+int irqkit_sw_set_level(unsigned int irq, bool asserted)
+{
+	struct irqkit_irq_data *d;
+	struct sw_line *l = line_of(irq, &d);
+	unsigned int old;
+
+	if (!l || !(READ_ONCE(l->state) & SW_TYPE_LEVEL))
+		return -IRQKIT_EINVAL;
+	if (!asserted) {
+		a_fetch_and(&l->state, ~SW_LEVEL);
+		return 0;
+	}
+	old = a_fetch_or(&l->state, SW_LEVEL);
+	if (old & SW_LEVEL)
+		return 0;
+	a_add_relaxed(&l->raised, 1);
+	if (old & SW_MASKED) {
+		note_masked_arrival(irq);
+		return 0;
+	}
+	irqkit_cpu_raise(READ_ONCE(d->cpu), irq);
+	return 0;
+}
+
+int irqkit_sw_get_stats(unsigned int irq, struct irqkit_sw_stats *st)
+{
+	struct irqkit_irq_data *d;
+	struct sw_line *l = line_of(irq, &d);
+	unsigned int s;
+
+	if (!l || !st)
+		return -IRQKIT_EINVAL;
+	s = READ_ONCE(l->state);
+	st->raised = READ_ONCE(l->raised);
+	st->coalesced = READ_ONCE(l->coalesced);
+	st->resent = READ_ONCE(l->resent);
+	st->latched = s & SW_LATCH;
+	st->level = s & SW_LEVEL;
+	st->masked = s & SW_MASKED;
+	return 0;
+}

@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Flow handlers and line state changes through the chip (Linux's kernel/irq/chip.c):
+ * startup, shutdown, enable, disable (lazy), mask, unmask, and the level, edge,
+ * fasteoi, simple, per-CPU, untracked and bad flows (REFERENCE section 2).
+ *
+ * Every function here runs with the descriptor lock held, except the flow
+ * handlers, which take it themselves and drop it while actions run.
+ */
+#include "internals.h"
+
+static inline struct irqkit_chip *desc_chip(struct irqkit_desc *desc)
+{
+	return desc->irq_data.chip;
+}
+
+/* ---- mask / unmask / ack (no nesting) ------------------------------------- */
+
+void irqkit__mask_irq(struct irqkit_desc *desc)
+{
+	struct irqkit_chip *chip = desc_chip(desc);
+
+	if (irqd_irq_masked(&desc->irq_data))
+		return;
+	if (chip->irq_mask) {
+		chip->irq_mask(&desc->irq_data);
+		irqd_set(&desc->irq_data, IRQD_IRQ_MASKED);
+	}
+}
+
+void irqkit__unmask_irq(struct irqkit_desc *desc)
+{
+	struct irqkit_chip *chip = desc_chip(desc);
+
+	if (!irqd_irq_masked(&desc->irq_data))
+		return;
+	if (chip->irq_unmask) {
+		chip->irq_unmask(&desc->irq_data);
+		irqd_clear(&desc->irq_data, IRQD_IRQ_MASKED);
+	}
+}
+
+static void mask_ack_irq(struct irqkit_desc *desc)
+{
+	struct irqkit_chip *chip = desc_chip(desc);
+
+	if (chip->irq_mask_ack) {
+		chip->irq_mask_ack(&desc->irq_data);
+		irqd_set(&desc->irq_data, IRQD_IRQ_MASKED);
+	} else {
+		irqkit__mask_irq(desc);
+		if (chip->irq_ack)
+			chip->irq_ack(&desc->irq_data);
+	}
+}
+
+/* ---- enable / disable (nesting is the caller's: depth) ---------------------- */
+
+/*
+ * Lazy disable (REFERENCE 2.9): with a chip irq_disable the line is masked at
+ * once; otherwise it is only marked disabled, and the flow handler masks it if
+ * an interrupt comes (unless DISABLE_UNLAZY asks for the mask now).
+ */
+static void __irq_disable(struct irqkit_desc *desc, bool mask)
+{
+	struct irqkit_chip *chip = desc_chip(desc);
+
+	if (irqd_irq_disabled(&desc->irq_data)) {
+		if (mask)
+			irqkit__mask_irq(desc);
+	} else {
+		irqd_set(&desc->irq_data, IRQD_IRQ_DISABLED);
+		if (chip->irq_disable) {
+			chip->irq_disable(&desc->irq_data);
+			irqd_set(&desc->irq_data, IRQD_IRQ_MASKED);
+		} else if (mask) {
+			irqkit__mask_irq(desc);
+		}
+	}
+}
+
+void irqkit__irq_disable(struct irqkit_desc *desc)
+{
+	__irq_disable(desc, desc->settings & IRQKIT_IRQ_DISABLE_UNLAZY);
+}
+
+void irqkit__irq_enable(struct irqkit_desc *desc)
+{
+	struct irqkit_chip *chip = desc_chip(desc);
+
+	if (!irqd_irq_disabled(&desc->irq_data)) {
+		irqkit__unmask_irq(desc);
+	} else {
+		irqd_clear(&desc->irq_data, IRQD_IRQ_DISABLED);
+		if (chip->irq_enable) {
+			chip->irq_enable(&desc->irq_data);
+			irqd_clear(&desc->irq_data, IRQD_IRQ_MASKED);
+		} else {
+			irqkit__unmask_irq(desc);
+		}
+	}
+}
+
+/* ---- startup / shutdown ---------------------------------------------------- */
+
+static void __irq_startup(struct irqkit_desc *desc)
+{
+	struct irqkit_chip *chip = desc_chip(desc);
+
+	if (chip->irq_startup) {
+		chip->irq_startup(&desc->irq_data);
+		irqd_clear(&desc->irq_data, IRQD_IRQ_DISABLED | IRQD_IRQ_MASKED);
+	} else {
+		irqkit__irq_enable(desc);
+	}
+	irqd_set(&desc->irq_data, IRQD_IRQ_STARTED);
+}
+
+/*
+ * irq_startup(): depth becomes 0, the line is enabled (or started the first
+ * time), and with @resend an edge that came while it was off is replayed.
+ */
+int irqkit__irq_startup(struct irqkit_desc *desc, bool resend, bool force)
+{
+	(void)force;
+	desc->depth = 0;
+	if (irqd_has(&desc->irq_data, IRQD_IRQ_STARTED))
+		irqkit__irq_enable(desc);
+	else
+		__irq_startup(desc);
+	if (resend)
+		irqkit__check_irq_resend(desc, false);
+	return 0;
+}
+
+/*
+ * irq_shutdown(): the last action is gone.  depth is incremented (REFERENCE
+ * 1.8 step 3), the line masked or shut down, a queued resend dropped.
+ */
+void irqkit__irq_shutdown(struct irqkit_desc *desc)
+{
+	struct irqkit_chip *chip = desc_chip(desc);
+
+	if (!irqd_has(&desc->irq_data, IRQD_IRQ_STARTED))
+		return;
+	irqkit__clear_irq_resend(desc);
+	desc->depth++;
+	if (chip->irq_shutdown) {
+		chip->irq_shutdown(&desc->irq_data);
+		irqd_set(&desc->irq_data, IRQD_IRQ_DISABLED | IRQD_IRQ_MASKED);
+	} else {
+		__irq_disable(desc, true);
+	}
+	irqd_clear(&desc->irq_data, IRQD_IRQ_STARTED);
+}
+
+/*
+ * __irq_set_trigger(): program the trigger type; on success record it in the
+ * line state (IRQD_TRIGGER, IRQD_LEVEL).  A chip without irq_set_type accepts
+ * anything silently, as in Linux.
+ */
+int irqkit__irq_set_trigger(struct irqkit_desc *desc, unsigned int flags)
+{
+	struct irqkit_chip *chip = desc_chip(desc);
+	bool unmask = false;
+	int ret;
+
+	if (!chip->irq_set_type)
+		return 0;
+	if (chip->flags & IRQKIT_CHIP_SET_TYPE_MASKED) {
+		if (!irqd_irq_masked(&desc->irq_data))
+			irqkit__mask_irq(desc);
+		if (!irqd_irq_disabled(&desc->irq_data))
+			unmask = true;
+	}
+	flags &= IRQKIT_TYPE_SENSE_MASK;
+	ret = chip->irq_set_type(&desc->irq_data, flags);
+	if (ret == 0) {
+		irqd_clear(&desc->irq_data, IRQD_TRIGGER_MASK | IRQD_LEVEL);
+		irqd_set(&desc->irq_data, flags);
+		WRITE_ONCE(desc->settings, desc->settings & ~IRQKIT_IRQ_LEVEL);
+		if (flags & IRQKIT_TYPE_LEVEL_MASK) {
+			WRITE_ONCE(desc->settings, desc->settings | IRQKIT_IRQ_LEVEL);
+			irqd_set(&desc->irq_data, IRQD_LEVEL);
+		}
+	} else {
+		pr_err("Setting trigger mode %u for irq %u failed (%pS)", flags,
+		       irq_desc_get_irq(desc), (void *)chip->irq_set_type);
+	}
+	if (unmask)
+		irqkit__unmask_irq(desc);
+	return ret;
+}
+
+/* ---- preconditions of the flows (REFERENCE 2.2) ------------------------------ */
+
+static bool irq_may_run(struct irqkit_desc *desc)
+{
+	if (!irqd_irq_inprogress(&desc->irq_data))
+		return true;
+	/* busy elsewhere: only a running spurious poll is waited for */
+	if (!(istate_get(desc) & IRQS_POLL_INPROGRESS))
+		return false;
+	return irqkit__irq_wait_for_poll(desc);
+}
+
+static bool irq_can_handle_actions(struct irqkit_desc *desc)
+{
+	istate_clear(desc, IRQS_REPLAY | IRQS_WAITING);
+	if (unlikely(!desc->action || irqd_irq_disabled(&desc->irq_data))) {
+		istate_set(desc, IRQS_PENDING);
+		return false;
+	}
+	return true;
+}
+
+static bool irq_can_handle(struct irqkit_desc *desc)
+{
+	return irq_may_run(desc) && irq_can_handle_actions(desc);
+}
+
+static void cond_unmask_irq(struct irqkit_desc *desc)
+{
+	if (!irqd_irq_disabled(&desc->irq_data) && irqd_irq_masked(&desc->irq_data))
+		irqkit__unmask_irq(desc);
+}
+
+/* ---- the flows ----------------------------------------------------------- */
+
+/* REFERENCE 2.3: mask and ack first; unmask after the actions if still enabled. */
+void irqkit_handle_level_irq(struct irqkit_desc *desc)
+{
+	desc_lock(desc);
+	mask_ack_irq(desc);
+	if (!irq_can_handle(desc))
+		goto out_unlock;
+	irqkit__kstat_incr(desc);
+	irqkit__handle_irq_event(desc);
+	cond_unmask_irq(desc);
+out_unlock:
+	desc_unlock(desc);
+}
+
+/*
+ * REFERENCE 2.4: an edge that cannot be handled now is remembered (PENDING)
+ * and the line masked; the CPU running the line loops while PENDING is set.
+ */
+void irqkit_handle_edge_irq(struct irqkit_desc *desc)
+{
+	desc_lock(desc);
+	if (!irq_can_handle(desc)) {
+		istate_set(desc, IRQS_PENDING);
+		mask_ack_irq(desc);
+		goto out_unlock;
+	}
+	irqkit__kstat_incr(desc);
+	if (desc_chip(desc)->irq_ack)
+		desc_chip(desc)->irq_ack(&desc->irq_data);
+	do {
+		if (unlikely(!desc->action)) {
+			irqkit__mask_irq(desc);
+			goto out_unlock;
+		}
+		if (unlikely(istate_get(desc) & IRQS_PENDING)) {
+			if (!irqd_irq_disabled(&desc->irq_data) && irqd_irq_masked(&desc->irq_data))
+				irqkit__unmask_irq(desc);
+		}
+		irqkit__handle_irq_event(desc);
+	} while ((istate_get(desc) & IRQS_PENDING) && !irqd_irq_disabled(&desc->irq_data));
+out_unlock:
+	desc_unlock(desc);
+}
+
+static void cond_eoi_irq(struct irqkit_chip *chip, struct irqkit_irq_data *d)
+{
+	if (chip->irq_eoi && !(chip->flags & IRQKIT_CHIP_EOI_IF_HANDLED))
+		chip->irq_eoi(d);
+}
+
+static void cond_unmask_eoi_irq(struct irqkit_chip *chip, struct irqkit_desc *desc)
+{
+	if (!(istate_get(desc) & IRQS_ONESHOT)) {
+		if (chip->irq_eoi)
+			chip->irq_eoi(&desc->irq_data);
+		return;
+	}
+	/* ONESHOT: unmask only when no thread still owns the line (issue: threads) */
+	if (!irqd_irq_disabled(&desc->irq_data) && irqd_irq_masked(&desc->irq_data)) {
+		if (chip->irq_eoi)
+			chip->irq_eoi(&desc->irq_data);
+		irqkit__unmask_irq(desc);
+	} else if (!(chip->flags & IRQKIT_CHIP_EOI_THREADED)) {
+		if (chip->irq_eoi)
+			chip->irq_eoi(&desc->irq_data);
+	}
+}
+
+/* REFERENCE 2.5: no ack; an EOI at the end; busy or disabled lines are masked. */
+void irqkit_handle_fasteoi_irq(struct irqkit_desc *desc)
+{
+	struct irqkit_chip *chip = desc_chip(desc);
+
+	desc_lock(desc);
+	if (!irq_may_run(desc)) {
+		cond_eoi_irq(chip, &desc->irq_data);
+		goto out_unlock;
+	}
+	if (!irq_can_handle_actions(desc)) {
+		irqkit__mask_irq(desc);
+		cond_eoi_irq(chip, &desc->irq_data);
+		goto out_unlock;
+	}
+	irqkit__kstat_incr(desc);
+	if (istate_get(desc) & IRQS_ONESHOT)
+		irqkit__mask_irq(desc);
+	irqkit__handle_irq_event(desc);
+	cond_unmask_eoi_irq(chip, desc);
+	if (unlikely(istate_get(desc) & IRQS_PENDING))
+		irqkit__check_irq_resend(desc, false);
+out_unlock:
+	desc_unlock(desc);
+}
+
+/* REFERENCE 2.6: no chip calls at all; the caller does ack, mask and EOI. */
+void irqkit_handle_simple_irq(struct irqkit_desc *desc)
+{
+	desc_lock(desc);
+	if (!irq_may_run(desc))
+		goto out_unlock;
+	if (!irq_can_handle_actions(desc))
+		goto out_unlock;
+	irqkit__kstat_incr(desc);
+	irqkit__handle_irq_event(desc);
+out_unlock:
+	desc_unlock(desc);
+}
+
+/* REFERENCE 2.7: per-CPU lines take no lock and have no INPROGRESS. */
+void irqkit_handle_percpu_irq(struct irqkit_desc *desc)
+{
+	struct irqkit_chip *chip = READ_ONCE(desc->irq_data.chip);
+
+	irqkit__kstat_incr(desc);
+	if (chip->irq_ack)
+		chip->irq_ack(&desc->irq_data);
+	irqkit__handle_irq_event_percpu(desc);
+	if (chip->irq_eoi)
+		chip->irq_eoi(&desc->irq_data);
+}
+
+/* REFERENCE 2.7: no counting and no spurious accounting. */
+void irqkit_handle_untracked_irq(struct irqkit_desc *desc)
+{
+	desc_lock(desc);
+	if (!irq_can_handle(desc)) {
+		desc_unlock(desc);
+		return;
+	}
+	istate_clear(desc, IRQS_PENDING);
+	irqd_set(&desc->irq_data, IRQD_IRQ_INPROGRESS);
+	desc_unlock(desc);
+	irqkit__handle_actions(desc);
+	desc_lock(desc);
+	irqd_clear(&desc->irq_data, IRQD_IRQ_INPROGRESS);
+	irqkit__free_deferred(desc);
+	desc_unlock(desc);
+}
+
+/*
+ * REFERENCE 2.8: a line with no flow handler.  Linux prints the descriptor
+ * (rate-limited), counts the interrupt and calls ack_bad_irq, which says
+ * "unexpected IRQ trap at vector %02x" and adds to the ERR row.
+ */
+void irqkit_handle_bad_irq(struct irqkit_desc *desc)
+{
+	unsigned int irq = irq_desc_get_irq(desc);
+
+	if (irqkit__printk_ratelimit()) {
+		struct irqkit_action *action;
+
+		desc_lock(desc);
+		action = desc->action;
+		pr_warn("irq %u, desc: %p, depth: %u, count: %u, unhandled: %u", irq, (void *)desc,
+			desc->depth, READ_ONCE(desc->irq_count), READ_ONCE(desc->irqs_unhandled));
+		pr_warn("->handle_irq():  %p, %pS", (void *)desc->handle_irq,
+			(void *)desc->handle_irq);
+		pr_warn("->irq_data.chip(): %p, %s", (void *)desc->irq_data.chip,
+			desc->irq_data.chip->name);
+		pr_warn("->action(): %p", (void *)action);
+		if (action)
+			pr_warn("->action->handler(): %p, %pS", (void *)action->handler,
+				(void *)action->handler);
+		desc_unlock(desc);
+	}
+	irqkit__kstat_incr(desc);
+	a_fetch_add(&irqkit__rt.irq_err_count, 1);
+	if (irqkit__printk_ratelimit())
+		irqkit_printk(IRQKIT_LOG_CRIT, "unexpected IRQ trap at vector %02x", irq);
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+/* Running a line's action chain (Linux's kernel/irq/handle.c, REFERENCE 2.1). */
+#include "internals.h"
+
+/* Linux's warn_no_thread(): a handler asked for a thread it does not have; once per action. */
+static void warn_no_thread(unsigned int irq, struct irqkit_action *action)
+{
+	if (__atomic_exchange_n(&action->warned_no_thread, true, __ATOMIC_RELAXED))
+		return;
+	pr_warn("IRQ %u device %s returned IRQ_WAKE_THREAD but no thread function available.",
+		irq, action->name);
+}
+
+/*
+ * Call every action in registration order with interrupts off, OR-ing their
+ * results (REFERENCE 2.1).  The chain is walked without the descriptor lock:
+ * an action is unlinked under the lock and freed only after the line is no
+ * longer in progress (free_irq synchronises), so the walk never sees freed
+ * memory.  A handler that turned interrupts on is warned about once (1.2).
+ */
+enum irqkit_irqreturn irqkit__handle_actions(struct irqkit_desc *desc)
+{
+	struct irqkit_task *t = &irqkit_task_self;
+	const void *prev_running = t->running;
+	unsigned int irq = irq_desc_get_irq(desc);
+	unsigned int retval = IRQKIT_NONE;
+
+	t->running = desc;
+	for (struct irqkit_action *action = a_load_acquire(&desc->action); action;
+	     action = a_load_acquire(&action->next)) {
+		unsigned int res;
+		const void *fn;
+
+		if (action->handler) {
+			res = action->handler((int)irq, action->dev_id);
+			fn = (const void *)action->handler;
+		} else {
+			res = action->handler_regs((int)irq, action->dev_id, NULL);
+			fn = (const void *)action->handler_regs;
+		}
+		if (WARN_ONCE(!t->irqs_off, "irq %u handler %pS enabled interrupts", irq, fn))
+			irqkit_local_irq_disable();
+		if (res == IRQKIT_WAKE_THREAD)
+			warn_no_thread(irq, action);
+		retval |= res;
+	}
+	t->running = prev_running;
+	return (enum irqkit_irqreturn)retval;
+}
+
+/* handle_irq_event_percpu(): the actions, then the spurious accounting. */
+enum irqkit_irqreturn irqkit__handle_irq_event_percpu(struct irqkit_desc *desc)
+{
+	enum irqkit_irqreturn ret = irqkit__handle_actions(desc);
+
+	if (!(READ_ONCE(desc->settings) & IRQ_SETTINGS_NO_DEBUG))
+		irqkit__note_interrupt(desc, ret);
+	return ret;
+}
+
+/* Actions removed by their own handler (see irqkit_free_irq): free them now. */
+void irqkit__free_deferred(struct irqkit_desc *desc)
+{
+	while (unlikely(desc->deferred_free != NULL)) {
+		struct irqkit_action *action = desc->deferred_free;
+
+		desc->deferred_free = action->deferred_next;
+		irqkit_plat_free(action, sizeof(*action));
+	}
+}
+
+/*
+ * handle_irq_event(): called with the descriptor lock held.  Clears PENDING,
+ * marks the line in progress, runs the actions with the lock dropped, and
+ * clears in-progress again under the lock.
+ */
+enum irqkit_irqreturn irqkit__handle_irq_event(struct irqkit_desc *desc)
+{
+	enum irqkit_irqreturn ret;
+
+	istate_clear(desc, IRQS_PENDING);
+	irqd_set(&desc->irq_data, IRQD_IRQ_INPROGRESS);
+	desc_unlock(desc);
+
+	ret = irqkit__handle_irq_event_percpu(desc);
+
+	desc_lock(desc);
+	irqd_clear(&desc->irq_data, IRQD_IRQ_INPROGRESS);
+	irqkit__free_deferred(desc);
+	return ret;
+}

@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: MIT */
+/* Structures and helpers shared by the files of the core (Linux's kernel/irq/internals.h). */
+#ifndef IRQKIT_CORE_INTERNALS_H
+#define IRQKIT_CORE_INTERNALS_H
+
+#include <irqkit/types.h>
+#include <irqkit/task.h>
+#include <irqkit/spinlock.h>
+#include <irqkit/irq.h>
+#include <irqkit/chip.h>
+#include <irqkit/runtime.h>
+
+#include "atomic.h"
+#include "platform.h"
+
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+#define HIDDEN		__attribute__((visibility("hidden")))
+
+/*
+ * Checking build (IRQKIT_DEBUG): internal lock contracts become assertions.
+ * ALWAYS()/NEVER() mark defensive branches, as SQLite does: in the checking
+ * build a branch that should never be taken stops the program.
+ */
+#ifdef IRQKIT_DEBUG
+#define IRQKIT_ASSERT(c) do { if (!(c)) irqkit_plat_fatal("assertion failed: " #c); } while (0)
+#define ALWAYS(c)	((c) ? 1 : (irqkit_plat_fatal("ALWAYS failed: " #c), 0))
+#define NEVER(c)	((c) ? (irqkit_plat_fatal("NEVER failed: " #c), 1) : 0)
+#else
+#define IRQKIT_ASSERT(c) ((void)0)
+#define ALWAYS(c)	(c)
+#define NEVER(c)	(c)
+#endif
+
+/* ---- descriptor state ---------------------------------------------------- */
+
+/*
+ * irq_data.state bits (Linux's IRQD_*), changed under the descriptor lock and
+ * read anywhere with READ_ONCE.
+ *
+ *   bit                     set by                         cleared by
+ *   IRQD_IRQ_DISABLED       irq_disable, shutdown          irq_enable, startup
+ *   IRQD_IRQ_MASKED         mask, mask_ack, shutdown       unmask, startup
+ *   IRQD_IRQ_INPROGRESS     handle_irq_event (lock held)   handle_irq_event on return
+ *   IRQD_IRQ_STARTED        irq_startup                    irq_shutdown
+ */
+#define IRQD_TRIGGER_MASK		0xfu
+#define IRQD_LEVEL			(1u << 8)
+#define IRQD_IRQ_DISABLED		(1u << 9)
+#define IRQD_IRQ_MASKED			(1u << 10)
+#define IRQD_IRQ_INPROGRESS		(1u << 11)
+#define IRQD_IRQ_STARTED		(1u << 12)
+#define IRQD_DEFAULT_TRIGGER_SET	(1u << 13)
+#define IRQD_PER_CPU			(1u << 14)
+#define IRQD_AFFINITY_SET		(1u << 15)
+#define IRQD_NO_BALANCING		(1u << 16)
+
+/*
+ * desc->istate bits (Linux's IRQS_*), under the descriptor lock.
+ *
+ *   IRQS_PENDING            an interrupt the flow could not handle (disabled,
+ *                           busy elsewhere, no action): replayed by enable or
+ *                           looped on by the CPU running the line
+ *   IRQS_REPLAY             a resend is in flight; cleared at the next flow entry
+ *   IRQS_SPURIOUS_DISABLED  disabled by note_interrupt as stuck (section 3)
+ *   IRQS_POLL_INPROGRESS    the spurious poll runs the actions now
+ *   IRQS_ONESHOT            the line's actions are ONESHOT
+ */
+#define IRQS_AUTODETECT			(1u << 0)
+#define IRQS_SPURIOUS_DISABLED		(1u << 1)
+#define IRQS_POLL_INPROGRESS		(1u << 3)
+#define IRQS_ONESHOT			(1u << 5)
+#define IRQS_REPLAY			(1u << 6)
+#define IRQS_WAITING			(1u << 7)
+#define IRQS_PENDING			(1u << 9)
+#define IRQS_SUSPENDED			(1u << 11)
+
+/* desc->settings: the public IRQKIT_IRQ_* plus this private bit. */
+#define IRQ_SETTINGS_NO_DEBUG		(1u << 30)
+
+struct irqkit_action {
+	irqkit_handler_fn	handler;	/* the 2-argument form, or NULL */
+	irqkit_handler_regs_fn	handler_regs;	/* the 2.6.0-2.6.18 form, or NULL */
+	void			*dev_id;
+	struct irqkit_action	*next;		/* READ_ONCE: walked without the lock */
+	unsigned int		irq;
+	unsigned int		flags;
+	const char		*name;
+	struct irqkit_action	*deferred_next;	/* on desc->deferred_free */
+	bool			warned_no_thread;
+};
+
+/*
+ * struct irqkit_desc - one per line.  The fields touched by every interrupt
+ * come first and fit one cache line.
+ */
+struct irqkit_desc {
+	struct irqkit_spinlock	lock;		/* the descriptor lock */
+	unsigned int		istate;		/* IRQS_*, lock */
+	struct irqkit_irq_data	irq_data;	/* .state IRQD_*, lock */
+	irqkit_flow_fn		handle_irq;	/* lock to change */
+	struct irqkit_action	*action;	/* lock to change, READ_ONCE to walk */
+	unsigned int		depth;		/* disable nesting, lock */
+	unsigned int		irq_count;	/* spurious window, handler CPU */
+	unsigned int		irqs_unhandled;	/* spurious window, handler CPU */
+	unsigned long		last_unhandled;	/* jiffies, handler CPU */
+	/* cold */
+	unsigned int		settings;	/* IRQKIT_IRQ_*, lock */
+	unsigned int		request_mutex;	/* serialises request and free */
+	const char		*name;		/* flow name for /proc, or NULL */
+	struct irqkit_desc	*resend_next;	/* on the software resend list */
+	bool			resend_queued;	/* resend lock */
+	struct irqkit_action	*deferred_free;	/* freed by its own handler */
+	unsigned int		threads_handled;	/* thread_fn returned HANDLED */
+	unsigned int		threads_handled_last;	/* spurious deferral (3.3) */
+} __attribute__((aligned(64)));
+
+/* ---- per-CPU state --------------------------------------------------------- */
+
+/*
+ * cpu->slot: who holds the virtual CPU.  Either one thread runs hardirq
+ * handlers (SLOT_HARDIRQ), or any number of bound threads have interrupts off
+ * (the count in the low bits), or nobody.  Changed only by compare-and-swap
+ * while SLOT_HARDIRQ is clear, and by the SLOT_HARDIRQ holder when it lets go.
+ */
+#define SLOT_HARDIRQ		0x80000000u
+#define SLOT_COUNT_MASK		0x7fffffffu
+
+/* task->slot: how the thread holds its CPU. */
+#define TASK_SLOT_NONE		0
+#define TASK_SLOT_IRQOFF	1
+#define TASK_SLOT_HARDIRQ	2
+
+/* cpu->work bits: CPU-wide work besides the line bitmap. */
+#define CPU_WORK_RESEND		(1u << 0)
+
+struct irqkit_cpu {
+	unsigned int		slot;		/* SLOT_*, see above */
+	unsigned int		slot_waiters;	/* threads waiting for SLOT_HARDIRQ to clear */
+	unsigned int		kick_seq;	/* dispatcher eventcount */
+	unsigned int		idle;		/* dispatcher sleeps on kick_seq */
+	unsigned int		work;		/* CPU_WORK_* */
+	unsigned int		id;
+	uint64_t		pend2;		/* pending lines: one bit per pend1 word */
+	uint64_t		*pend1;		/* one bit per pend0 word */
+	uint64_t		*pend0;		/* one bit per line */
+	unsigned int		*kstat;		/* per-line handled counts on this CPU */
+	unsigned int		stop;		/* the dispatcher should exit */
+} __attribute__((aligned(64)));
+
+/* ---- the runtime ----------------------------------------------------------- */
+
+struct irqkit__timer;
+typedef void (*irqkit__timer_fn)(struct irqkit__timer *timer);
+
+/* A one-shot core timer: runs @fn in softirq context on a thread bound to CPU 0. */
+struct irqkit__timer {
+	uint64_t		expires_ns;
+	irqkit__timer_fn	fn;
+	struct irqkit__timer	*next;
+	bool			pending;
+};
+
+/* Tear-down of a part outside the core (a chip's state), run by irqkit__core_exit. */
+struct irqkit__exit_hook {
+	void			(*fn)(void);
+	struct irqkit__exit_hook *next;
+	bool			registered;
+};
+
+struct irqkit__runtime {
+	unsigned int		nr_irqs;
+	unsigned int		nr_cpus;
+	enum irqkit_mode	mode;
+	unsigned int		hz;
+	unsigned int		flags;
+	irqkit_log_fn		log;
+	void			*log_arg;
+	struct irqkit_desc	*descs;
+	struct irqkit_cpu	*cpus;
+	unsigned int		pend0_words, pend1_words;
+	unsigned int		irq_err_count;
+	/* time */
+	uint64_t		start_ns;
+	uint64_t		virt_ns;	/* deterministic clock */
+	struct irqkit_spinlock	timer_lock;
+	struct irqkit__timer	*timers;	/* sorted by expiry */
+	/* software resend (REFERENCE 2.10 step 5) */
+	struct irqkit_spinlock	resend_lock;
+	struct irqkit_desc	*resend_list;
+	/* spurious poll (REFERENCE 3.8) */
+	struct irqkit__timer	poll_timer;
+	unsigned int		poll_active;
+	struct irqkit__exit_hook *exit_hooks;
+	/* bogus return values: at most 100 reports in all (REFERENCE 3.2) */
+	int			bad_irq_reports;
+};
+
+HIDDEN extern struct irqkit__runtime irqkit__rt;
+
+static inline struct irqkit_desc *irq_to_desc(unsigned int irq)
+{
+	if (unlikely(irq >= irqkit__rt.nr_irqs))
+		return NULL;
+	return &irqkit__rt.descs[irq];
+}
+
+static inline unsigned int irq_desc_get_irq(const struct irqkit_desc *desc)
+{
+	return desc->irq_data.irq;
+}
+
+/* irq_data.state accessors; writers hold the descriptor lock. */
+static inline unsigned int irqd_get(const struct irqkit_irq_data *d)
+{
+	return READ_ONCE(d->state);
+}
+static inline bool irqd_has(const struct irqkit_irq_data *d, unsigned int bits)
+{
+	return (irqd_get(d) & bits) != 0;
+}
+static inline void irqd_set(struct irqkit_irq_data *d, unsigned int bits)
+{
+	WRITE_ONCE(d->state, READ_ONCE(d->state) | bits);
+}
+static inline void irqd_clear(struct irqkit_irq_data *d, unsigned int bits)
+{
+	WRITE_ONCE(d->state, READ_ONCE(d->state) & ~bits);
+}
+static inline bool irqd_irq_disabled(const struct irqkit_irq_data *d)
+{
+	return irqd_has(d, IRQD_IRQ_DISABLED);
+}
+static inline bool irqd_irq_masked(const struct irqkit_irq_data *d)
+{
+	return irqd_has(d, IRQD_IRQ_MASKED);
+}
+static inline bool irqd_irq_inprogress(const struct irqkit_irq_data *d)
+{
+	return irqd_has(d, IRQD_IRQ_INPROGRESS);
+}
+static inline bool irqd_is_level_type(const struct irqkit_irq_data *d)
+{
+	return irqd_has(d, IRQD_LEVEL);
+}
+
+/* desc->istate accessors: written under the descriptor lock, read anywhere. */
+static inline unsigned int istate_get(const struct irqkit_desc *desc)
+{
+	return READ_ONCE(desc->istate);
+}
+static inline void istate_set(struct irqkit_desc *desc, unsigned int bits)
+{
+	WRITE_ONCE(desc->istate, READ_ONCE(desc->istate) | bits);
+}
+static inline void istate_clear(struct irqkit_desc *desc, unsigned int bits)
+{
+	WRITE_ONCE(desc->istate, READ_ONCE(desc->istate) & ~bits);
+}
+
+/* One step of a wait loop: pause a while, then let the host run others. */
+static inline void spin_step(unsigned int *spins)
+{
+	if (++*spins < 64)
+		irqkit_plat_cpu_relax();
+	else
+		irqkit_plat_yield();
+}
+
+/* The descriptor lock.  Taken from any thread; handlers run with it dropped. */
+static inline void desc_lock(struct irqkit_desc *desc)
+{
+	irqkit_spin_lock(&desc->lock);
+}
+static inline void desc_unlock(struct irqkit_desc *desc)
+{
+	irqkit_spin_unlock(&desc->lock);
+}
+
+/* ---- cross-file internals -------------------------------------------------- */
+
+/* printk.c */
+HIDDEN int irqkit__vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
+HIDDEN int irqkit__snprintf(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+HIDDEN void irqkit__vprintk(int level, const char *fmt, va_list ap);
+HIDDEN void irqkit__dump_stack(void);
+HIDDEN void irqkit__warn(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+HIDDEN bool irqkit__printk_ratelimit(void);
+
+#define pr_emerg(...)	irqkit_printk(IRQKIT_LOG_EMERG, __VA_ARGS__)
+#define pr_err(...)	irqkit_printk(IRQKIT_LOG_ERR, __VA_ARGS__)
+#define pr_warn(...)	irqkit_printk(IRQKIT_LOG_WARNING, __VA_ARGS__)
+#define pr_info(...)	irqkit_printk(IRQKIT_LOG_INFO, __VA_ARGS__)
+
+/* WARN(cond, fmt...): Linux's warning with "cut here" banner; never aborts. */
+#define WARN(cond, ...) ({						\
+	bool __c = !!(cond);						\
+	if (unlikely(__c))						\
+		irqkit__warn(__FILE__, __LINE__, __VA_ARGS__);		\
+	unlikely(__c);							\
+})
+#define WARN_ONCE(cond, ...) ({						\
+	static bool __warned;						\
+	bool __c = !!(cond);						\
+	if (unlikely(__c) && !__atomic_exchange_n(&__warned, true, __ATOMIC_RELAXED)) \
+		irqkit__warn(__FILE__, __LINE__, __VA_ARGS__);		\
+	unlikely(__c);							\
+})
+#define WARN_ON(cond)		WARN(cond, NULL)
+#define WARN_ON_ONCE(cond)	WARN_ONCE(cond, NULL)
+
+/* context.c */
+HIDDEN void irqkit__might_sleep(const char *file, int line);
+#define might_sleep()	irqkit__might_sleep(__FILE__, __LINE__)
+HIDDEN void irqkit__irq_enter(struct irqkit_task *t);
+HIDDEN void irqkit__irq_exit(struct irqkit_task *t);
+
+/* cpu.c */
+HIDDEN int irqkit__cpus_init(void);
+HIDDEN void irqkit__cpus_exit(void);
+HIDDEN bool irqkit__cpu_claim_hardirq(struct irqkit_task *t, struct irqkit_cpu *c);
+HIDDEN void irqkit__cpu_release_hardirq(struct irqkit_task *t, struct irqkit_cpu *c);
+HIDDEN void irqkit__cpu_deliver(struct irqkit_task *t, struct irqkit_cpu *c);
+HIDDEN bool irqkit__cpu_pending(const struct irqkit_cpu *c);
+HIDDEN void irqkit__cpu_kick(struct irqkit_cpu *c);
+HIDDEN void irqkit__cpu_raise_work(unsigned int cpu, unsigned int work);
+HIDDEN void irqkit__dispatcher_loop(unsigned int cpu);
+HIDDEN void irqkit__kstat_incr(struct irqkit_desc *desc);
+HIDDEN bool irqkit__may_deliver_here(const struct irqkit_task *t, unsigned int cpu);
+
+/* irqdesc.c */
+HIDDEN int irqkit__descs_init(void);
+HIDDEN void irqkit__descs_exit(void);
+HIDDEN unsigned int irqkit__kstat_sum(unsigned int irq);
+HIDDEN void irqkit__mutex_lock(unsigned int *m);
+HIDDEN void irqkit__mutex_unlock(unsigned int *m);
+
+/* chip.c */
+HIDDEN int irqkit__irq_startup(struct irqkit_desc *desc, bool resend, bool force);
+HIDDEN void irqkit__irq_shutdown(struct irqkit_desc *desc);
+HIDDEN void irqkit__irq_enable(struct irqkit_desc *desc);
+HIDDEN void irqkit__irq_disable(struct irqkit_desc *desc);
+HIDDEN void irqkit__mask_irq(struct irqkit_desc *desc);
+HIDDEN void irqkit__unmask_irq(struct irqkit_desc *desc);
+HIDDEN int irqkit__irq_set_trigger(struct irqkit_desc *desc, unsigned int flags);
+
+/* handle.c */
+HIDDEN enum irqkit_irqreturn irqkit__handle_irq_event(struct irqkit_desc *desc);
+HIDDEN enum irqkit_irqreturn irqkit__handle_irq_event_percpu(struct irqkit_desc *desc);
+HIDDEN enum irqkit_irqreturn irqkit__handle_actions(struct irqkit_desc *desc);
+HIDDEN void irqkit__free_deferred(struct irqkit_desc *desc);
+
+/* manage.c */
+HIDDEN void irqkit__enable_irq_locked(struct irqkit_desc *desc);
+HIDDEN void irqkit__free_all(void);
+
+/* spurious.c */
+HIDDEN void irqkit__note_interrupt(struct irqkit_desc *desc, enum irqkit_irqreturn ret);
+HIDDEN bool irqkit__irq_wait_for_poll(struct irqkit_desc *desc);
+HIDDEN void irqkit__print_handlers(struct irqkit_desc *desc);
+HIDDEN void irqkit__spurious_init(void);
+
+/* resend.c */
+HIDDEN int irqkit__check_irq_resend(struct irqkit_desc *desc, bool inject);
+HIDDEN void irqkit__clear_irq_resend(struct irqkit_desc *desc);
+HIDDEN void irqkit__resend_run(void);
+
+/* timer.c */
+HIDDEN uint64_t irqkit__now_ns(void);
+HIDDEN void irqkit__timer_arm(struct irqkit__timer *timer, uint64_t expires_ns);
+HIDDEN void irqkit__timer_cancel(struct irqkit__timer *timer);
+HIDDEN void irqkit__timer_interrupt(void);
+HIDDEN void irqkit__timers_exit(void);
+static inline uint64_t irqkit__jiffies_to_ns(unsigned long j)
+{
+	return (uint64_t)j * (1000000000ull / irqkit__rt.hz);
+}
+#define time_after(a, b)	((long)((b) - (a)) < 0)
+
+/* runtime.c: called by the platform */
+HIDDEN int irqkit__core_init(const struct irqkit_config *cfg);
+HIDDEN void irqkit__core_exit(void);
+HIDDEN void irqkit__exit_hook_add(struct irqkit__exit_hook *hook);
+
+#endif /* IRQKIT_CORE_INTERNALS_H */

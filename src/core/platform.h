@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * THE contract a platform provides to the core.  Every hook below is required
+ * unless marked optional; each says from which context the core calls it.
+ * The core is freestanding: this header and the compiler's freestanding
+ * headers are all it includes.
+ */
+#ifndef IRQKIT_CORE_PLATFORM_H
+#define IRQKIT_CORE_PLATFORM_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Memory.  irqkit_plat_alloc returns zeroed memory aligned to 64 bytes, or
+ * NULL.  Called from process context only (request_irq, start-up), never from
+ * a handler.  @size is passed back to irqkit_plat_free.
+ */
+void *irqkit_plat_alloc(size_t size);
+void irqkit_plat_free(void *p, size_t size);
+
+/* A monotonic clock in nanoseconds.  Any context. */
+uint64_t irqkit_plat_now_ns(void);
+
+/* Inside a spin loop: a pause instruction or nothing.  Any context. */
+void irqkit_plat_cpu_relax(void);
+
+/*
+ * A long spin lets others run: on a host where threads are preempted this
+ * yields the host CPU (the holder of what we wait for may be descheduled).
+ * Bare metal: cpu_relax.  Any context.
+ */
+void irqkit_plat_yield(void);
+
+/*
+ * Wait and wake on a word (futex semantics).  irqkit_plat_wait blocks while
+ * *addr == val and may return spuriously; irqkit_plat_wake wakes every waiter
+ * on addr.  Wait is called from process context or a dispatcher; wake from any.
+ */
+void irqkit_plat_wait(unsigned int *addr, unsigned int val);
+void irqkit_plat_wake(unsigned int *addr);
+
+/* The default log sink: one line, no trailing newline.  Any context. */
+void irqkit_plat_log(int level, const char *line);
+
+/*
+ * Optional diagnostics.  irqkit_plat_backtrace fills up to @max return
+ * addresses of the caller (0 if unsupported); irqkit_plat_symbol writes the
+ * name of the function containing @addr ("" if unknown) and returns the offset
+ * into it.  Any context.
+ */
+int irqkit_plat_backtrace(void **frames, int max);
+unsigned long irqkit_plat_symbol(const void *addr, char *buf, size_t len);
+
+/* The calling thread's id and name, for reports ("pid: N, name: comm"). */
+int irqkit_plat_thread_id(void);
+void irqkit_plat_thread_name(char *buf, size_t len);
+
+/*
+ * The one-shot platform timer: call irqkit__timer_interrupt() on some thread
+ * bound to a CPU, at or after @deadline_ns of irqkit_plat_now_ns();
+ * UINT64_MAX cancels.  Reprogramming replaces the previous deadline.  Not used
+ * in deterministic mode, where irqkit_clock_advance() drives the timers.
+ * Called with the core's timer lock held: must not call back into the core.
+ */
+void irqkit_plat_timer_program(uint64_t deadline_ns);
+
+/* Impossible failure of the platform (a failed futex): report and stop. */
+void irqkit_plat_fatal(const char *msg) __attribute__((noreturn));
+
+#endif /* IRQKIT_CORE_PLATFORM_H */

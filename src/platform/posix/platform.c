@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+/* The hooks of src/core/platform.h on Linux user space: memory, time, futexes, logging, stacks. */
+#define _GNU_SOURCE
+#include "../../core/platform.h"
+
+#include <errno.h>
+#include <execinfo.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "posix.h"
+
+#define CACHELINE	64
+
+void *irqkit_plat_alloc(size_t size)
+{
+	void *p = NULL;
+	size_t rounded = (size + CACHELINE - 1) & ~(size_t)(CACHELINE - 1);
+
+	if (posix_memalign(&p, CACHELINE, rounded ? rounded : CACHELINE))
+		return NULL;
+	memset(p, 0, rounded ? rounded : CACHELINE);
+	return p;
+}
+
+void irqkit_plat_free(void *p, size_t size)
+{
+	(void)size;
+	free(p);
+}
+
+uint64_t irqkit_plat_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void irqkit_plat_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+void irqkit_plat_yield(void)
+{
+	sched_yield();
+}
+
+void irqkit_plat_wait(unsigned int *addr, unsigned int val)
+{
+	long r = syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+
+	if (r == -1 && errno != EAGAIN && errno != EINTR)
+		irqkit_plat_fatal("futex wait failed");
+}
+
+void irqkit_plat_wake(unsigned int *addr)
+{
+	if (syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL, NULL, 0) == -1)
+		irqkit_plat_fatal("futex wake failed");
+}
+
+void irqkit_plat_log(int level, const char *line)
+{
+	(void)level;
+	flockfile(stderr);
+	fputs(line, stderr);
+	fputc('\n', stderr);
+	funlockfile(stderr);
+}
+
+int irqkit_plat_backtrace(void **frames, int max)
+{
+	return backtrace(frames, max);
+}
+
+int irqkit_plat_thread_id(void)
+{
+	return (int)syscall(SYS_gettid);
+}
+
+void irqkit_plat_thread_name(char *buf, size_t len)
+{
+	if (pthread_getname_np(pthread_self(), buf, len) != 0 && len)
+		snprintf(buf, len, "?");
+}
+
+void irqkit_plat_fatal(const char *msg)
+{
+	fprintf(stderr, "irqkit: fatal: %s: %s\n", msg, strerror(errno));
+	abort();
+}

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The platform's one-shot timer: a thread, bound to virtual CPU 0, that sleeps
+ * until the programmed deadline and then runs the core's expired timers.  It
+ * sleeps without a deadline when no timer is armed: an idle runtime does not
+ * wake up.
+ */
+#define _GNU_SOURCE
+#include "../../core/internals.h"
+
+#include <pthread.h>
+#include <time.h>
+
+#include "posix.h"
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cond;
+static pthread_t thread;
+static uint64_t deadline = UINT64_MAX;
+static bool stopping, running;
+
+void irqkit_plat_timer_program(uint64_t deadline_ns)
+{
+	pthread_mutex_lock(&lock);
+	deadline = deadline_ns;
+	pthread_cond_signal(&cond);
+	pthread_mutex_unlock(&lock);
+}
+
+static void *timer_main(void *arg)
+{
+	(void)arg;
+	pthread_setname_np(pthread_self(), "ktimerd");
+	if (irqkit_thread_bind(0))
+		irqkit_plat_fatal("timer thread cannot bind to CPU 0");
+	pthread_mutex_lock(&lock);
+	while (!stopping) {
+		uint64_t now = irqkit_plat_now_ns();
+
+		if (deadline == UINT64_MAX) {
+			pthread_cond_wait(&cond, &lock);
+		} else if (now < deadline) {
+			struct timespec ts = {
+				.tv_sec = (time_t)(deadline / 1000000000ull),
+				.tv_nsec = (long)(deadline % 1000000000ull),
+			};
+
+			pthread_cond_timedwait(&cond, &lock, &ts);
+		} else {
+			deadline = UINT64_MAX;
+			pthread_mutex_unlock(&lock);
+			irqkit__timer_interrupt();
+			pthread_mutex_lock(&lock);
+		}
+	}
+	pthread_mutex_unlock(&lock);
+	irqkit_thread_unbind();
+	return NULL;
+}
+
+int irqkit__posix_timer_start(void)
+{
+	pthread_condattr_t attr;
+
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&cond, &attr);
+	pthread_condattr_destroy(&attr);
+	deadline = UINT64_MAX;
+	stopping = false;
+	if (pthread_create(&thread, NULL, timer_main, NULL)) {
+		pthread_cond_destroy(&cond);
+		return -IRQKIT_ENOMEM;
+	}
+	running = true;
+	return 0;
+}
+
+void irqkit__posix_timer_stop(void)
+{
+	if (!running)
+		return;
+	pthread_mutex_lock(&lock);
+	stopping = true;
+	pthread_cond_signal(&cond);
+	pthread_mutex_unlock(&lock);
+	pthread_join(thread, NULL);
+	pthread_cond_destroy(&cond);
+	running = false;
+}

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+/*
+ * irqkit-demo: kernel-style drivers on virtual CPUs.
+ *
+ *  - eth0 and snd0 share edge line 5 and each claims only its own interrupts;
+ *  - tmr0 ticks on edge line 7, routed to CPU 2;
+ *  - disk0 and usb0 share level line 9; the disk's line gets stuck asserted and
+ *    neither driver claims it: after 100,000 interrupts the kernel's "nobody
+ *    cared" report appears and the line is disabled, while lines 5 and 7 are
+ *    still served;
+ *  - the run ends with /proc/interrupts.
+ */
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/spinlock.h>
+#include <irqkit/irqkit.h>
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#define IRQ_SHARED_EDGE	5
+#define IRQ_TIMER	7
+#define IRQ_STUCK	9
+#define NR_CPUS		3
+
+/* A simulated device: a status register the handler reads and clears. */
+struct device {
+	const char	*name;
+	atomic_uint	status;		/* nonzero: the device raised an interrupt */
+	atomic_ulong	handled;	/* interrupts its driver claimed */
+	spinlock_t	lock;		/* driver data shared with process context */
+	unsigned long	bytes;		/* under lock */
+};
+
+static struct device eth0 = { .name = "eth0", .lock = __SPIN_LOCK_UNLOCKED(eth0.lock) };
+static struct device snd0 = { .name = "snd0", .lock = __SPIN_LOCK_UNLOCKED(snd0.lock) };
+static struct device tmr0 = { .name = "tmr0", .lock = __SPIN_LOCK_UNLOCKED(tmr0.lock) };
+static struct device disk0 = { .name = "disk0", .lock = __SPIN_LOCK_UNLOCKED(disk0.lock) };
+static struct device usb0 = { .name = "usb0", .lock = __SPIN_LOCK_UNLOCKED(usb0.lock) };
+
+static struct timespec t0;
+static atomic_bool stop_devices;
+
+/* Every handler of this demo: claim the interrupt only if our device raised it. */
+static irqreturn_t device_interrupt(int irq, void *dev_id)
+{
+	struct device *dev = dev_id;
+
+	if (!atomic_exchange(&dev->status, 0))
+		return IRQ_NONE;		/* shared line: not ours */
+	spin_lock(&dev->lock);
+	dev->bytes += 64;
+	spin_unlock(&dev->lock);
+	atomic_fetch_add(&dev->handled, 1);
+	return IRQ_HANDLED;
+}
+
+/*
+ * The disk driver has a bug: it reads the wrong status register, so it never
+ * sees that its device is the one asserting the line.
+ */
+static irqreturn_t buggy_disk_interrupt(int irq, void *dev_id)
+{
+	struct device *dev = dev_id;
+
+	(void)dev;
+	return IRQ_NONE;
+}
+
+static double uptime(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) / 1e9;
+}
+
+/* The kernel log, dmesg style. */
+static void log_line(void *arg, int level, const char *line)
+{
+	(void)arg;
+	(void)level;
+	printf("[%12.6f] %s\n", uptime(), line);
+}
+
+/* A device model thread: sets its status bit and raises its edge line. */
+struct pulse {
+	struct device	*dev;
+	unsigned int	irq;
+	useconds_t	period_us;
+};
+
+static void *device_thread(void *arg)
+{
+	struct pulse *p = arg;
+
+	while (!atomic_load(&stop_devices)) {
+		atomic_store(&p->dev->status, 1);
+		irqkit_sw_raise(p->irq);
+		usleep(p->period_us);
+	}
+	return NULL;
+}
+
+static void report(const char *when)
+{
+	printf("--- %s: eth0 %lu, snd0 %lu, tmr0 %lu interrupts handled\n", when,
+	       atomic_load(&eth0.handled), atomic_load(&snd0.handled),
+	       atomic_load(&tmr0.handled));
+}
+
+static int check(int ret, const char *what)
+{
+	if (ret) {
+		fprintf(stderr, "irqkit-demo: %s failed: %d\n", what, ret);
+		exit(1);
+	}
+	return ret;
+}
+
+int main(void)
+{
+	struct irqkit_config cfg = {
+		.nr_irqs = 16, .nr_cpus = NR_CPUS, .log = log_line,
+	};
+	struct pulse pulses[] = {
+		{ &eth0, IRQ_SHARED_EDGE, 700 },
+		{ &snd0, IRQ_SHARED_EDGE, 1100 },
+		{ &tmr0, IRQ_TIMER, 1000 },
+	};
+	pthread_t threads[3];
+	struct irqkit_irq_info info;
+	unsigned long before_eth, before_tmr;
+	int waited_ms = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	check(irqkit_start(&cfg), "irqkit_start");
+	check(irqkit_swchip_add(IRQ_SHARED_EDGE, 1, IRQ_TYPE_EDGE_RISING), "swchip_add 5");
+	check(irqkit_swchip_add(IRQ_TIMER, 1, IRQ_TYPE_EDGE_RISING), "swchip_add 7");
+	check(irqkit_swchip_add(IRQ_STUCK, 1, IRQ_TYPE_LEVEL_HIGH), "swchip_add 9");
+	check(irq_set_affinity(IRQ_SHARED_EDGE, 1u << 0), "affinity 5");
+	check(irq_set_affinity(IRQ_TIMER, 1u << 2), "affinity 7");
+	check(irq_set_affinity(IRQ_STUCK, 1u << 1), "affinity 9");
+
+	printf("irqkit demo: %d virtual CPUs; eth0+snd0 share line %d, tmr0 on line %d, "
+	       "disk0+usb0 share level line %d\n", NR_CPUS, IRQ_SHARED_EDGE, IRQ_TIMER, IRQ_STUCK);
+	check(request_irq(IRQ_SHARED_EDGE, device_interrupt, IRQF_SHARED, "eth0", &eth0),
+	      "request eth0");
+	check(request_irq(IRQ_SHARED_EDGE, device_interrupt, IRQF_SHARED, "snd0", &snd0),
+	      "request snd0");
+	check(request_irq(IRQ_TIMER, device_interrupt, 0, "tmr0", &tmr0), "request tmr0");
+	check(request_irq(IRQ_STUCK, buggy_disk_interrupt, IRQF_SHARED, "disk0", &disk0),
+	      "request disk0");
+	check(request_irq(IRQ_STUCK, device_interrupt, IRQF_SHARED, "usb0", &usb0), "request usb0");
+
+	for (int i = 0; i < 3; i++)
+		pthread_create(&threads[i], NULL, device_thread, &pulses[i]);
+	usleep(200 * 1000);
+	report("devices running");
+
+	printf("--- disk0 asserts line %d and never lets go; its driver does not notice\n",
+	       IRQ_STUCK);
+	irqkit_sw_set_level(IRQ_STUCK, true);
+	for (;;) {
+		irqkit_irq_get_info(IRQ_STUCK, &info);
+		if (info.spurious_disabled || waited_ms >= 20000)
+			break;
+		usleep(10 * 1000);
+		waited_ms += 10;
+	}
+	if (!info.spurious_disabled) {
+		fprintf(stderr, "irqkit-demo: line %d was not disabled\n", IRQ_STUCK);
+		return 1;
+	}
+	printf("--- line %d: disabled as spurious, depth %u, %lu interrupts taken\n", IRQ_STUCK,
+	       info.depth, (unsigned long)info.count);
+
+	before_eth = atomic_load(&eth0.handled);
+	before_tmr = atomic_load(&tmr0.handled);
+	usleep(300 * 1000);
+	report("300 ms later");
+	if (atomic_load(&eth0.handled) <= before_eth || atomic_load(&tmr0.handled) <= before_tmr) {
+		fprintf(stderr, "irqkit-demo: the other lines stopped being served\n");
+		return 1;
+	}
+	printf("--- lines %d and %d are still served\n", IRQ_SHARED_EDGE, IRQ_TIMER);
+
+	atomic_store(&stop_devices, true);
+	for (int i = 0; i < 3; i++)
+		pthread_join(threads[i], NULL);
+	printf("--- /proc/interrupts\n");
+	irqkit_show_interrupts(stdout, 0);
+
+	free_irq(IRQ_STUCK, &usb0);
+	free_irq(IRQ_STUCK, &disk0);
+	free_irq(IRQ_TIMER, &tmr0);
+	free_irq(IRQ_SHARED_EDGE, &snd0);
+	free_irq(IRQ_SHARED_EDGE, &eth0);
+	irqkit_stop();
+	return 0;
+}
