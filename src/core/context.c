@@ -95,7 +95,7 @@ void irqkit__irq_exit(struct irqkit_task *t)
  */
 void irqkit__might_sleep(const char *file, int line)
 {
-	static unsigned long prev_jiffy;
+	unsigned long *prev_jiffy = &irqkit__rt.might_sleep_prev;
 	const struct irqkit_task *t = &irqkit_task_self;
 	unsigned long now, prev;
 	char comm[32];
@@ -103,10 +103,10 @@ void irqkit__might_sleep(const char *file, int line)
 	if (likely(!t->preempt_count && !t->irqs_off))
 		return;
 	now = irqkit_jiffies();
-	prev = READ_ONCE(prev_jiffy);
-	if (prev && !time_after(now, prev + irqkit__rt.hz))
+	prev = READ_ONCE(*prev_jiffy);
+	if (prev && time_after(prev + irqkit__rt.hz, now))
 		return;
-	if (!a_cas(&prev_jiffy, &prev, now ? now : 1))
+	if (!a_cas(prev_jiffy, &prev, now ? now : 1))
 		return;
 	irqkit_plat_thread_name(comm, sizeof(comm));
 	pr_err("BUG: sleeping function called from invalid context at %s:%d", file, line);

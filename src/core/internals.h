@@ -195,6 +195,7 @@ struct irqkit__runtime {
 	struct irqkit__timer	poll_timer;
 	unsigned int		poll_active;
 	struct irqkit__exit_hook *exit_hooks;
+	unsigned long		might_sleep_prev;	/* jiffies of the last report */
 	/* bogus return values: at most 100 reports in all (REFERENCE 3.2) */
 	int			bad_irq_reports;
 };
@@ -304,15 +305,26 @@ HIDDEN bool irqkit__printk_ratelimit(void);
 		irqkit__warn(__FILE__, __LINE__, __VA_ARGS__);		\
 	unlikely(__c);							\
 })
+/* Once per run of the runtime (a run is a boot): the flag holds the run's number. */
 #define WARN_ONCE(cond, ...) ({						\
-	static bool __warned;						\
+	static unsigned int __warned_run;				\
 	bool __c = !!(cond);						\
-	if (unlikely(__c) && !__atomic_exchange_n(&__warned, true, __ATOMIC_RELAXED)) \
+	if (unlikely(__c) && irqkit__once(&__warned_run))		\
 		irqkit__warn(__FILE__, __LINE__, __VA_ARGS__);		\
 	unlikely(__c);							\
 })
 #define WARN_ON(cond)		WARN(cond, NULL)
 #define WARN_ON_ONCE(cond)	WARN_ONCE(cond, NULL)
+
+/* runtime.c: the number of the current run, from 1 */
+HIDDEN extern unsigned int irqkit__run;
+static inline bool irqkit__once(unsigned int *flag)
+{
+	unsigned int run = READ_ONCE(irqkit__run);
+	unsigned int seen = READ_ONCE(*flag);
+
+	return seen != run && a_cas(flag, &seen, run);
+}
 
 /* context.c */
 HIDDEN void irqkit__might_sleep(const char *file, int line);

@@ -3,6 +3,7 @@
 #include "internals.h"
 
 struct irqkit__runtime irqkit__rt;
+unsigned int irqkit__run;
 static bool started;
 
 /* Limits: a three-level pending bitmap of 64-bit words covers 64^3 lines. */
@@ -53,6 +54,7 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 		irqkit__descs_exit();
 		return ret;
 	}
+	WRITE_ONCE(irqkit__run, READ_ONCE(irqkit__run) + 1);
 	__atomic_store_n(&started, true, __ATOMIC_RELEASE);
 	return 0;
 }

@@ -9,6 +9,9 @@
 int irqkit__posix_timer_start(void);
 void irqkit__posix_timer_stop(void);
 
+/* platform.c: fault injection for tests; see irqkit_plat_alloc(). */
+extern int irqkit__plat_alloc_fail;
+
 /* symbols.c: drop the symbol cache. */
 void irqkit__posix_symbols_exit(void);
 

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+/* Tests of src/core/resend.c: replaying an edge on enable (REFERENCE 2.10). */
+#include "../harness.h"
+#include "../testchip.h"
+#include "../../src/core/internals.h"
+
+static struct tdev a;
+
+static int setup(void **state)
+{
+	tdev_init(&a);
+	a.ret = IRQKIT_HANDLED;
+	return det_setup(state);
+}
+
+static struct irqkit_irq_info info_of(unsigned int irq)
+{
+	struct irqkit_irq_info info;
+
+	assert_int_equal(irqkit_irq_get_info(irq, &info), 0);
+	return info;
+}
+
+static void test_replay_is_marked_until_the_flow_runs_again(void **state)
+{
+	(void)state;
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, 0, "a", &a), 0);
+	assert_int_equal(irqkit_irq_set_affinity(T_EDGE(1), 1u << 1), 0);
+	irqkit_disable_irq(T_EDGE(1));
+	irqkit_sw_raise(T_EDGE(1));
+	assert_int_equal(irqkit_cpu_run(1), 0);		/* the flow marks it pending */
+	assert_true(info_of(T_EDGE(1)).pending);
+	irqkit_enable_irq(T_EDGE(1));			/* retriggered at the chip */
+	assert_true(info_of(T_EDGE(1)).replay);
+	assert_false(info_of(T_EDGE(1)).pending);
+	assert_int_equal(atomic_load(&a.calls), 0);
+	assert_int_equal(irqkit_cpu_run(1), 0);
+	assert_false(info_of(T_EDGE(1)).replay);	/* cleared at flow entry */
+	assert_int_equal(atomic_load(&a.calls), 1);
+}
+
+static void test_check_irq_resend_return_values(void **state)
+{
+	struct irqkit_desc *desc;
+
+	(void)state;
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, 0, "a", &a), 0);
+	assert_int_equal(irqkit_request_irq(T_LEVEL(1), tdev_handler, 0, "b", &a), 0);
+	desc = irq_to_desc(T_EDGE(1));
+	assert_int_equal(irqkit_irq_set_affinity(T_EDGE(1), 1u << 1), 0);
+	desc_lock(desc);
+	assert_int_equal(irqkit__check_irq_resend(desc, false), 0);	/* nothing pending */
+	assert_false(istate_get(desc) & IRQS_REPLAY);
+	istate_set(desc, IRQS_PENDING);
+	assert_int_equal(irqkit__check_irq_resend(desc, false), 0);
+	assert_true(istate_get(desc) & IRQS_REPLAY);
+	istate_set(desc, IRQS_PENDING);
+	assert_int_equal(irqkit__check_irq_resend(desc, false), -IRQKIT_EBUSY);
+	desc_unlock(desc);
+
+	desc = irq_to_desc(T_LEVEL(1));
+	desc_lock(desc);
+	istate_set(desc, IRQS_PENDING);
+	assert_int_equal(irqkit__check_irq_resend(desc, false), -IRQKIT_EINVAL);
+	assert_false(istate_get(desc) & IRQS_PENDING);
+	desc_unlock(desc);
+}
+
+static void test_chip_without_retrigger_uses_the_software_resend(void **state)
+{
+	(void)state;
+	testchip_attach(T_NOCHIP, &tchip_no_retrigger, irqkit_handle_edge_irq);
+	assert_int_equal(irqkit_request_irq(T_NOCHIP, tdev_handler, 0, "a", &a), 0);
+	irqkit_disable_irq(T_NOCHIP);
+	testchip_fire(T_NOCHIP);
+	assert_true(info_of(T_NOCHIP).pending);
+	assert_int_equal(atomic_load(&a.calls), 0);
+	irqkit_enable_irq(T_NOCHIP);
+	assert_int_equal(tchip.retrigger, 0);
+	assert_int_equal(atomic_load(&a.calls), 1);
+	assert_false(info_of(T_NOCHIP).replay);
+	assert_false(info_of(T_NOCHIP).pending);
+}
+
+static void test_shutdown_drops_a_queued_software_resend(void **state)
+{
+	unsigned long flags;
+
+	(void)state;
+	testchip_attach(T_NOCHIP, &tchip_no_retrigger, irqkit_handle_edge_irq);
+	assert_int_equal(irqkit_request_irq(T_NOCHIP, tdev_handler, 0, "a", &a), 0);
+	irqkit_disable_irq(T_NOCHIP);
+	testchip_fire(T_NOCHIP);
+	flags = irqkit_local_irq_save();
+	irqkit_enable_irq(T_NOCHIP);		/* queued; CPU 0 cannot run it: interrupts off */
+	irqkit_free_irq(T_NOCHIP, &a);
+	/* a new handler must not receive the old line's queued replay */
+	assert_int_equal(irqkit_request_irq(T_NOCHIP, tdev_handler, 0, "a", &a), 0);
+	irqkit_local_irq_restore(flags);
+	assert_int_equal(atomic_load(&a.calls), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, det_teardown)
+		T(test_replay_is_marked_until_the_flow_runs_again),
+		T(test_check_irq_resend_return_values),
+		T(test_chip_without_retrigger_uses_the_software_resend),
+		T(test_shutdown_drops_a_queued_software_resend),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Test harness over cmocka: a deterministic runtime per test, a captured log,
+ * and small simulated devices.  Each test builds its own world and tears it
+ * down (setup/teardown below).
+ */
+#ifndef IRQKIT_TESTS_HARNESS_H
+#define IRQKIT_TESTS_HARNESS_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <irqkit/irqkit.h>
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Lines of the standard test world: 0-15 software edge, 16-31 software level, 32+ no chip. */
+#define T_EDGE(n)	(n)
+#define T_LEVEL(n)	(16 + (n))
+#define T_NOCHIP	40
+#define T_NR_IRQS	64
+#define T_NR_CPUS	2
+
+/* ---- captured log ----------------------------------------------------------- */
+
+#define LOG_MAX_LINES	4096
+#define LOG_LINE_LEN	256
+
+struct logcap {
+	pthread_mutex_t	lock;
+	int		n;
+	int		dropped;
+	char		lines[LOG_MAX_LINES][LOG_LINE_LEN];
+	int		levels[LOG_MAX_LINES];
+	bool		echo;	/* also print to stderr (IRQKIT_TEST_ECHO=1) */
+};
+
+extern struct logcap logcap;
+
+void logcap_hook(void *arg, int level, const char *line);
+void log_clear(void);
+/* Number of captured lines containing @needle. */
+int log_count(const char *needle);
+bool log_contains(const char *needle);
+/* Index of the first line at or after @from containing @needle, or -1. */
+int log_find(const char *needle, int from);
+void log_dump(void);
+
+#define assert_log_contains(needle)					\
+	do {								\
+		if (!log_contains(needle)) {				\
+			log_dump();					\
+			fail_msg("log has no line containing \"%s\"", needle); \
+		}							\
+	} while (0)
+#define assert_log_lacks(needle)					\
+	do {								\
+		if (log_contains(needle)) {				\
+			log_dump();					\
+			fail_msg("log has a line containing \"%s\"", needle); \
+		}							\
+	} while (0)
+
+/* ---- worlds ------------------------------------------------------------------ */
+
+/*
+ * Deterministic world: this thread plays CPU 0; lines 0-15 are software edge
+ * lines, 16-31 software level lines, all routed to CPU 0.
+ */
+int det_setup(void **state);
+int det_setup_flags(unsigned int cfg_flags);
+int det_teardown(void **state);
+
+/* Threaded world with @cpus dispatchers and the same lines. */
+int thr_setup_cpus(unsigned int cpus, unsigned int nr_irqs);
+int thr_setup(void **state);
+int thr_teardown(void **state);
+
+/* ---- simulated devices -------------------------------------------------------- */
+
+struct tdev {
+	atomic_int	status;		/* the device requests service */
+	atomic_int	calls;		/* handler invocations */
+	atomic_int	handled;	/* invocations that returned HANDLED */
+	int		ret;		/* forced return value when >= 0 */
+	unsigned int	lower_irq;	/* level line to deassert on service, or 0 */
+	bool		saw_irqs_off;	/* interrupts were off in the handler */
+	bool		saw_hardirq;	/* in_hardirq() was true */
+	int		cpu;		/* smp_processor_id() at the last call */
+	void		(*hook)(struct tdev *dev, int irq);	/* called inside the handler */
+	void		*arg;
+	const char	*order;		/* appended to order_buf when called */
+};
+
+void tdev_init(struct tdev *dev);
+/* Claims the interrupt when dev->status was set (clearing it); or returns dev->ret if set. */
+enum irqkit_irqreturn tdev_handler(int irq, void *dev_id);
+/* Always returns dev->ret (IRQ_NONE unless set). */
+enum irqkit_irqreturn tdev_fixed_handler(int irq, void *dev_id);
+
+extern char order_buf[256];
+
+/* Spin until @cond holds or about @ms milliseconds pass. */
+#define wait_until(cond, ms)						\
+	({								\
+		bool __ok = false;					\
+		for (int __i = 0; __i < (ms) * 10; __i++) {		\
+			if (cond) { __ok = true; break; }		\
+			usleep_100();					\
+		}							\
+		__ok || (cond);						\
+	})
+void usleep_100(void);
+
+/* A seed printed once per run, so a failing random test replays. */
+unsigned int test_seed(void);
+
+#endif /* IRQKIT_TESTS_HARNESS_H */
