@@ -20,8 +20,8 @@
 #define CACHELINE	64
 
 /*
- * Fault injection for tests, as SQLite swaps its allocator: while positive,
- * the next allocation fails and the count goes down by one.
+ * Fault injection for tests, as SQLite swaps its allocator: set to n > 0, the
+ * n-th allocation from now fails (once).
  */
 int irqkit__plat_alloc_fail;
 
@@ -31,7 +31,7 @@ void *irqkit_plat_alloc(size_t size)
 	size_t rounded = (size + CACHELINE - 1) & ~(size_t)(CACHELINE - 1);
 
 	if (__atomic_load_n(&irqkit__plat_alloc_fail, __ATOMIC_RELAXED) > 0 &&
-	    __atomic_fetch_sub(&irqkit__plat_alloc_fail, 1, __ATOMIC_RELAXED) > 0)
+	    __atomic_sub_fetch(&irqkit__plat_alloc_fail, 1, __ATOMIC_RELAXED) == 0)
 		return NULL;
 	if (posix_memalign(&p, CACHELINE, rounded ? rounded : CACHELINE))
 		return NULL;

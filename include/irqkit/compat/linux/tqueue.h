@@ -6,8 +6,14 @@
 #ifndef IRQKIT_COMPAT_LINUX_TQUEUE_H
 #define IRQKIT_COMPAT_LINUX_TQUEUE_H
 
+/* Complete, with the 2.4 fields, so that a definition reports this message. */
 struct __attribute__((unavailable("task queues are gone since Linux 2.6: "
-	"use a struct work_struct with INIT_WORK()/schedule_work(), or a tasklet"))) tq_struct;
+	"use a struct work_struct with INIT_WORK()/schedule_work(), or a tasklet"))) tq_struct {
+	void		*list;
+	unsigned long	sync;
+	void		(*routine)(void *);
+	void		*data;
+};
 
 __attribute__((unavailable("queue_task() is gone since Linux 2.6: use schedule_work() "
 	"or queue_work() for process context, tasklet_schedule() for interrupt-time work")))

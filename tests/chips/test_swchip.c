@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+/* Tests of src/chips/swchip.c: latching, coalescing, levels, masking, types. */
+#include "../harness.h"
+
+static struct tdev a;
+
+static int setup(void **state)
+{
+	tdev_init(&a);
+	a.ret = IRQKIT_HANDLED;
+	return det_setup(state);
+}
+
+static struct irqkit_sw_stats stats_of(unsigned int irq)
+{
+	struct irqkit_sw_stats st;
+
+	assert_int_equal(irqkit_sw_get_stats(irq, &st), 0);
+	return st;
+}
+
+static void test_raises_while_latched_coalesce_and_are_counted(void **state)
+{
+	unsigned long flags;
+	struct irqkit_sw_stats st;
+
+	(void)state;
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, 0, "a", &a), 0);
+	flags = irqkit_local_irq_save();
+	for (int i = 0; i < 5; i++)
+		irqkit_sw_raise(T_EDGE(1));
+	st = stats_of(T_EDGE(1));
+	assert_true(st.latched);
+	assert_int_equal(st.raised, 5);
+	assert_int_equal(st.coalesced, 4);
+	irqkit_local_irq_restore(flags);
+	assert_int_equal(atomic_load(&a.calls), 1);
+	assert_false(stats_of(T_EDGE(1)).latched);
+}
+
+static void test_masked_edge_is_kept_and_requests_on_unmask(void **state)
+{
+	(void)state;
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, IRQKIT_F_NO_AUTOEN, "a", &a), 0);
+	assert_true(stats_of(T_EDGE(1)).masked);
+	irqkit_sw_raise(T_EDGE(1));
+	assert_true(stats_of(T_EDGE(1)).latched);
+	irqkit_enable_irq(T_EDGE(1));
+	assert_false(stats_of(T_EDGE(1)).masked);
+	assert_int_equal(atomic_load(&a.calls), 1);
+}
+
+static void test_level_line_follows_its_input(void **state)
+{
+	(void)state;
+	a.ret = -1;
+	a.lower_irq = T_LEVEL(1);
+	assert_int_equal(irqkit_request_irq(T_LEVEL(1), tdev_handler, 0, "a", &a), 0);
+	irqkit_local_irq_disable();
+	irqkit_sw_set_level(T_LEVEL(1), true);
+	irqkit_sw_set_level(T_LEVEL(1), true);		/* already asserted: no new arrival */
+	assert_int_equal(stats_of(T_LEVEL(1)).raised, 1);
+	irqkit_sw_set_level(T_LEVEL(1), false);		/* dropped before the CPU took it */
+	irqkit_local_irq_enable();
+	assert_int_equal(atomic_load(&a.calls), 0);	/* the claim found nothing */
+	atomic_store(&a.status, 1);
+	irqkit_sw_set_level(T_LEVEL(1), true);
+	assert_int_equal(atomic_load(&a.handled), 1);
+	assert_false(stats_of(T_LEVEL(1)).level);
+}
+
+static void test_set_type_switches_between_edge_and_level_flow(void **state)
+{
+	struct irqkit_irq_info info;
+
+	(void)state;
+	assert_int_equal(irqkit_irq_set_irq_type(T_EDGE(3), IRQKIT_TYPE_LEVEL_LOW), 0);
+	irqkit_irq_get_info(T_EDGE(3), &info);
+	assert_int_equal(info.trigger, IRQKIT_TYPE_LEVEL_LOW);
+	assert_int_equal(irqkit_sw_raise(T_EDGE(3)), -IRQKIT_EINVAL);
+	a.ret = -1;
+	a.lower_irq = T_EDGE(3);
+	atomic_store(&a.status, 1);
+	assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, "a", &a), 0);
+	assert_int_equal(irqkit_sw_set_level(T_EDGE(3), true), 0);
+	assert_int_equal(atomic_load(&a.handled), 1);
+	/* a request asking for an edge trigger turns a level line back to edge */
+	assert_int_equal(irqkit_request_irq(T_LEVEL(3), tdev_handler, IRQKIT_F_TRIGGER_RISING, "b",
+					    &a), 0);
+	assert_int_equal(irqkit_sw_raise(T_LEVEL(3)), 0);
+	assert_int_equal(irqkit_irq_set_irq_type(T_EDGE(4), 0x10), -IRQKIT_EINVAL);
+	assert_log_contains("Setting trigger mode 0 for irq 4 failed");
+}
+
+static void test_swchip_add_checks(void **state)
+{
+	(void)state;
+	assert_int_equal(irqkit_swchip_add(T_NR_IRQS - 1, 2, IRQKIT_TYPE_EDGE_RISING), -IRQKIT_EINVAL);
+	assert_int_equal(irqkit_swchip_add(T_NR_IRQS, 1, IRQKIT_TYPE_EDGE_RISING), -IRQKIT_EINVAL);
+	assert_int_equal(irqkit_swchip_add(50, 0, IRQKIT_TYPE_EDGE_RISING), -IRQKIT_EINVAL);
+	assert_int_equal(irqkit_swchip_add(50, 1, IRQKIT_TYPE_NONE), -IRQKIT_EINVAL);
+	assert_int_equal(irqkit_swchip_add(50, 1, IRQKIT_TYPE_LEVEL_HIGH | IRQKIT_TYPE_EDGE_RISING),
+			 -IRQKIT_EINVAL);
+	assert_int_equal(irqkit_swchip_add(50, 1, 0x100), -IRQKIT_EINVAL);
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, 0, "a", &a), 0);
+	assert_int_equal(irqkit_swchip_add(T_EDGE(0), 2, IRQKIT_TYPE_EDGE_RISING), -IRQKIT_EINVAL);
+	assert_int_equal(irqkit_swchip_add(50, 4, IRQKIT_TYPE_EDGE_FALLING), 0);
+	assert_int_equal(irqkit_sw_raise(52), 0);
+	assert_int_equal(irqkit_sw_get_stats(T_NOCHIP, NULL), -IRQKIT_EINVAL);
+	assert_int_equal(irqkit_sw_get_stats(T_NR_IRQS, NULL), -IRQKIT_EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, det_teardown)
+		T(test_raises_while_latched_coalesce_and_are_counted),
+		T(test_masked_edge_is_kept_and_requests_on_unmask),
+		T(test_level_line_follows_its_input),
+		T(test_set_type_switches_between_edge_and_level_flow),
+		T(test_swchip_add_checks),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
