@@ -90,9 +90,9 @@ struct tdev {
 	atomic_int	handled;	/* invocations that returned HANDLED */
 	int		ret;		/* forced return value when >= 0 */
 	unsigned int	lower_irq;	/* level line to deassert on service, or 0 */
-	bool		saw_irqs_off;	/* interrupts were off in the handler */
-	bool		saw_hardirq;	/* in_hardirq() was true */
-	int		cpu;		/* smp_processor_id() at the last call */
+	atomic_bool	saw_irqs_off;	/* interrupts were off in the handler */
+	atomic_bool	saw_hardirq;	/* in_hardirq() was true */
+	atomic_int	cpu;		/* smp_processor_id() at the last call */
 	void		(*hook)(struct tdev *dev, int irq);	/* called inside the handler */
 	void		*arg;
 	const char	*order;		/* appended to order_buf when called */

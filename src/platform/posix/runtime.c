@@ -91,8 +91,9 @@ void irqkit_stop(void)
 
 	if (!irqkit_started())
 		return;
-	irqkit__posix_timer_stop();
+	/* dispatchers first: a handler may still arm the timer */
 	stop_dispatchers();
+	irqkit__posix_timer_stop();
 	if (t->cpu) {
 		t->irqs_off = 0;
 		t->slot = TASK_SLOT_NONE;

@@ -22,8 +22,10 @@ static bool stopping, running;
 void irqkit_plat_timer_program(uint64_t deadline_ns)
 {
 	pthread_mutex_lock(&lock);
-	deadline = deadline_ns;
-	pthread_cond_signal(&cond);
+	if (running) {
+		deadline = deadline_ns;
+		pthread_cond_signal(&cond);
+	}
 	pthread_mutex_unlock(&lock);
 }
 
@@ -66,25 +68,35 @@ int irqkit__posix_timer_start(void)
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&cond, &attr);
 	pthread_condattr_destroy(&attr);
+	pthread_mutex_lock(&lock);
 	deadline = UINT64_MAX;
 	stopping = false;
+	running = true;
+	pthread_mutex_unlock(&lock);
 	if (pthread_create(&thread, NULL, timer_main, NULL)) {
+		pthread_mutex_lock(&lock);
+		running = false;
+		pthread_mutex_unlock(&lock);
 		pthread_cond_destroy(&cond);
 		return -IRQKIT_ENOMEM;
 	}
-	running = true;
 	return 0;
 }
 
 void irqkit__posix_timer_stop(void)
 {
-	if (!running)
-		return;
 	pthread_mutex_lock(&lock);
+	if (!running) {
+		pthread_mutex_unlock(&lock);
+		return;
+	}
 	stopping = true;
 	pthread_cond_signal(&cond);
 	pthread_mutex_unlock(&lock);
 	pthread_join(thread, NULL);
-	pthread_cond_destroy(&cond);
+	/* later programming (from a thread that still runs) finds it stopped */
+	pthread_mutex_lock(&lock);
 	running = false;
+	pthread_mutex_unlock(&lock);
+	pthread_cond_destroy(&cond);
 }
