@@ -127,6 +127,20 @@ IRQKIT_API void irqkit_cpu_signal(unsigned int cpu, unsigned int irq);
 IRQKIT_API void irqkit_cpu_raise(unsigned int cpu, unsigned int irq);
 
 /**
+ * irqkit_cpu_handle_now - run @irq's flow handler now if the caller can take it
+ *
+ * When the calling thread is bound to @cpu, has interrupts on, is outside
+ * hardirq context and the CPU is free, the flow handler runs on it before
+ * this returns (no claim is asked of the chip): the path of an interrupt that
+ * never needed latching.  Otherwise nothing happens.  Interrupts that became
+ * pending meanwhile are left for irqkit_deliver_pending(), which the caller
+ * calls next, once it no longer treats the line specially.
+ * Context: any, but never under a descriptor lock.
+ * Return: true if the flow handler ran.
+ */
+IRQKIT_API bool irqkit_cpu_handle_now(unsigned int cpu, unsigned int irq);
+
+/**
  * irqkit_irq_set_default_type - program a line's trigger and record it as the
  * line's default, as firmware or an irq domain mapping does in Linux (the
  * type a shared request must match).  Return: 0 or -EINVAL.

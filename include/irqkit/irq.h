@@ -151,6 +151,7 @@ struct irqkit_irq_info {
 	unsigned int	irqs_unhandled;		/* unhandled in the current window */
 	unsigned long	last_unhandled;		/* jiffies of the last IRQ_NONE */
 	uint64_t	count;			/* all CPUs' counts, as /proc/interrupts */
+	unsigned int	coalesced;		/* arrivals folded into one already pending */
 	unsigned int	nr_actions;
 	unsigned int	trigger;		/* IRQKIT_TYPE_* */
 	int		cpu;			/* target CPU */

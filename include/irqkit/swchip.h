@@ -55,9 +55,12 @@ IRQKIT_API int irqkit_sw_raise(unsigned int irq);
  */
 IRQKIT_API int irqkit_sw_set_level(unsigned int irq, bool asserted);
 
-/* Arrival accounting of one software line (DESIGN guarantee 6). */
+/*
+ * Arrival accounting of one software line (DESIGN guarantee 6): every raise
+ * of an edge line runs the handlers once or is counted here as coalesced, so
+ * raises = handler runs + coalesced once the line is quiet.
+ */
 struct irqkit_sw_stats {
-	uint64_t	raised;		/* edges raised, level lines asserted */
 	uint64_t	coalesced;	/* raises that met a set latch */
 	uint64_t	resent;		/* replays asked by the core (retrigger) */
 	bool		latched;	/* an edge waits in the latch */

@@ -38,9 +38,13 @@ struct irqkit_cpu;
  * CPU's hardirq handlers from running.  An unbound thread belongs to no CPU:
  * turning interrupts off records the state and excludes nothing.
  */
+/* irqkit_task.irqflags bits */
+#define IRQKIT_TASK_IRQS_OFF	1u	/* local interrupts are off */
+#define IRQKIT_TASK_BOUND	2u	/* bound to a virtual CPU: the slow paths apply */
+
 struct irqkit_task {
 	unsigned int		preempt_count;	/* read-only */
-	unsigned int		irqs_off;	/* read-only: local interrupt flag */
+	unsigned int		irqflags;	/* read-only: IRQKIT_TASK_* */
 	struct irqkit_cpu	*cpu;		/* private: bound virtual CPU or NULL */
 	const void		*running;	/* private: descriptor being handled */
 	int			cpu_id;		/* read-only: bound CPU, valid if cpu */
@@ -65,15 +69,17 @@ IRQKIT_API void irqkit_local_bh_enable_slow(struct irqkit_task *t);
 static inline unsigned long irqkit_local_irq_save(void)
 {
 	struct irqkit_task *t = &irqkit_task_self;
-	unsigned long flags = t->irqs_off;
+	unsigned int s = t->irqflags;
 
-	if (!flags) {
-		if (__builtin_expect(t->cpu != NULL, 0))
-			irqkit_local_irq_disable_slow(t);
-		else
-			t->irqs_off = 1;
+	/* unbound with interrupts on, the common case: one load, one store */
+	if (__builtin_expect(s == 0, 1)) {
+		t->irqflags = IRQKIT_TASK_IRQS_OFF;
+		return 0;
 	}
-	return flags;
+	if (s & IRQKIT_TASK_IRQS_OFF)
+		return 1;
+	irqkit_local_irq_disable_slow(t);
+	return 0;
 }
 
 /**
@@ -86,18 +92,19 @@ static inline unsigned long irqkit_local_irq_save(void)
 static inline void irqkit_local_irq_restore(unsigned long flags)
 {
 	struct irqkit_task *t = &irqkit_task_self;
+	unsigned int s = t->irqflags;
 	unsigned int off = flags != 0;
 
-	if (off == t->irqs_off)
+	if (__builtin_expect(!(s & IRQKIT_TASK_BOUND), 1)) {
+		t->irqflags = off;
 		return;
-	if (__builtin_expect(t->cpu != NULL, 0)) {
-		if (off)
-			irqkit_local_irq_disable_slow(t);
-		else
-			irqkit_local_irq_enable_slow(t);
-	} else {
-		t->irqs_off = off;
 	}
+	if (off == (s & IRQKIT_TASK_IRQS_OFF))
+		return;
+	if (off)
+		irqkit_local_irq_disable_slow(t);
+	else
+		irqkit_local_irq_enable_slow(t);
 }
 
 /** irqkit_local_irq_disable - disable local interrupts unconditionally.  Context: any. */
@@ -120,13 +127,13 @@ static inline void irqkit_local_irq_enable(void)
 /** irqkit_local_save_flags - the local interrupt state, unchanged.  Context: any. */
 static inline unsigned long irqkit_local_save_flags(void)
 {
-	return irqkit_task_self.irqs_off;
+	return irqkit_task_self.irqflags & IRQKIT_TASK_IRQS_OFF;
 }
 
 /** irqkit_irqs_disabled - true when local interrupts are off.  Context: any. */
 static inline bool irqkit_irqs_disabled(void)
 {
-	return irqkit_task_self.irqs_off != 0;
+	return irqkit_task_self.irqflags & IRQKIT_TASK_IRQS_OFF;
 }
 
 static inline unsigned int irqkit_preempt_count(void)
@@ -167,8 +174,7 @@ static inline void irqkit_local_bh_enable(void)
 	struct irqkit_task *t = &irqkit_task_self;
 	unsigned int pc = t->preempt_count - IRQKIT_SOFTIRQ_DISABLE_OFFSET;
 
-	if (__builtin_expect(t->cpu != NULL || t->irqs_off ||
-			     (pc & IRQKIT_HARDIRQ_MASK), 0)) {
+	if (__builtin_expect(t->irqflags || (pc & IRQKIT_HARDIRQ_MASK), 0)) {
 		irqkit_local_bh_enable_slow(t);
 		return;
 	}

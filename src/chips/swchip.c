@@ -12,6 +12,11 @@
  * asserted (level); the request goes to the line's target CPU.  Raises while
  * the latch is set coalesce and are counted, so that every raise is either
  * delivered or counted as coalesced (DESIGN guarantee 6).
+ *
+ * The direct path: an edge raised on an idle, unmasked line by a thread that
+ * can take it on the line's CPU at once never touches the latch; the flow
+ * handler's ack then has nothing to clear, and must not clear a latch that
+ * another thread's raise set meanwhile (that raise is delivered on its own).
  */
 #include "../core/internals.h"
 #include <irqkit/swchip.h>
@@ -22,11 +27,14 @@
 #define SW_TYPE_LEVEL	(1u << 3)
 
 struct sw_line {
-	unsigned int	state;
-	uint64_t	raised;
-	uint64_t	coalesced;
-	uint64_t	resent;
+	unsigned int		state;
+	struct irqkit_irq_data	*d;	/* the line's data, set when it joins the chip */
+	uint64_t		coalesced;
+	uint64_t		resent;
 };
+
+/* irq + 1 while this thread delivers a raise of that line on the direct path */
+static _Thread_local unsigned int sw_direct;
 
 static struct sw_line *sw_lines;	/* one per line of the runtime, allocated on first use */
 static unsigned int sw_nr_lines;
@@ -69,6 +77,8 @@ static void sw_ack(struct irqkit_irq_data *d)
 {
 	struct sw_line *l = sw_line(d);
 
+	if (sw_direct == d->irq + 1)
+		return;			/* the direct path latched nothing */
 	if (!(READ_ONCE(l->state) & SW_TYPE_LEVEL))
 		a_fetch_and(&l->state, ~SW_LATCH);
 }
@@ -78,6 +88,10 @@ static void sw_mask_ack(struct irqkit_irq_data *d)
 	struct sw_line *l = sw_line(d);
 	unsigned int old = READ_ONCE(l->state), new;
 
+	if (sw_direct == d->irq + 1) {
+		a_fetch_or(&l->state, SW_MASKED);
+		return;
+	}
 	do {
 		new = old | SW_MASKED;
 		if (!(old & SW_TYPE_LEVEL))
@@ -192,7 +206,8 @@ int irqkit_swchip_add(unsigned int first, unsigned int count, unsigned int type)
 	for (unsigned int irq = first; irq < first + count; irq++) {
 		struct sw_line *l = &sw_lines[irq];
 
-		*l = (struct sw_line){ .state = SW_MASKED | (level ? SW_TYPE_LEVEL : 0) };
+		*l = (struct sw_line){ .state = SW_MASKED | (level ? SW_TYPE_LEVEL : 0),
+				       .d = irqkit_irq_get_irq_data(irq) };
 		irqkit_irq_set_chip_data(irq, l);
 		irqkit_irq_set_chip_and_handler_name(irq, &irqkit_sw_chip,
 						     level ? irqkit_handle_level_irq :
@@ -203,14 +218,15 @@ int irqkit_swchip_add(unsigned int first, unsigned int count, unsigned int type)
 	return 0;
 }
 
+/* The software line @irq, or NULL if @irq is not on this chip.  Any context. */
 static struct sw_line *line_of(unsigned int irq, struct irqkit_irq_data **dp)
 {
-	struct irqkit_irq_data *d = irqkit_irq_get_irq_data(irq);
+	struct irqkit_irq_data *d;
 
-	if (!d || READ_ONCE(d->chip) != &irqkit_sw_chip)
+	if (irq >= sw_nr_lines || !(d = sw_lines[irq].d) || READ_ONCE(d->chip) != &irqkit_sw_chip)
 		return NULL;
 	*dp = d;
-	return d->chip_data;
+	return &sw_lines[irq];
 }
 
 /* An arrival on a masked line: say so if nobody could ever take it (irqkit's own message). */
@@ -227,9 +243,24 @@ int irqkit_sw_raise(unsigned int irq)
 	struct sw_line *l = line_of(irq, &d);
 	unsigned int old;
 
-	if (!l || (READ_ONCE(l->state) & SW_TYPE_LEVEL))
+	if (!l)
 		return -IRQKIT_EINVAL;
-	a_add_relaxed(&l->raised, 1);
+	old = READ_ONCE(l->state);
+	if (old & SW_TYPE_LEVEL)
+		return -IRQKIT_EINVAL;
+	if (!(old & (SW_LATCH | SW_MASKED))) {
+		unsigned int outer = sw_direct;
+		bool taken;
+
+		sw_direct = irq + 1;
+		taken = irqkit_cpu_handle_now(READ_ONCE(d->cpu), irq);
+		sw_direct = outer;
+		if (taken) {
+			/* now that acks of this line are real again */
+			irqkit_deliver_pending();
+			return 0;
+		}
+	}
 	old = a_fetch_or(&l->state, SW_LATCH);
 	if (old & SW_LATCH) {
 		a_add_relaxed(&l->coalesced, 1);
@@ -258,7 +289,6 @@ int irqkit_sw_set_level(unsigned int irq, bool asserted)
 	old = a_fetch_or(&l->state, SW_LEVEL);
 	if (old & SW_LEVEL)
 		return 0;
-	a_add_relaxed(&l->raised, 1);
 	if (old & SW_MASKED) {
 		note_masked_arrival(irq);
 		return 0;
@@ -276,7 +306,6 @@ int irqkit_sw_get_stats(unsigned int irq, struct irqkit_sw_stats *st)
 	if (!l || !st)
 		return -IRQKIT_EINVAL;
 	s = READ_ONCE(l->state);
-	st->raised = READ_ONCE(l->raised);
 	st->coalesced = READ_ONCE(l->coalesced);
 	st->resent = READ_ONCE(l->resent);
 	st->latched = s & SW_LATCH;

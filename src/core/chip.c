@@ -204,11 +204,34 @@ static bool irq_may_run(struct irqkit_desc *desc)
 	return irqkit__irq_wait_for_poll(desc);
 }
 
+/*
+ * Remember an interrupt the flow cannot handle now.  One that finds another
+ * already pending is folded into it, as edges coalesce on hardware; irqkit
+ * counts the fold so every arrival stays accounted (DESIGN guarantee 6).
+ */
+static void flow_mark_pending(struct irqkit_desc *desc)
+{
+	if (istate_get(desc) & IRQS_PENDING)
+		WRITE_ONCE(desc->pending_merged, desc->pending_merged + 1);
+	istate_set(desc, IRQS_PENDING);
+}
+
+/*
+ * The flow is about to run the actions for its own interrupt while an older
+ * one is still PENDING (a replay that met a replay in flight, -EBUSY in
+ * check_irq_resend): this run serves both, so the older one is folded.
+ */
+static void fold_stale_pending(struct irqkit_desc *desc)
+{
+	if (unlikely(istate_get(desc) & IRQS_PENDING))
+		WRITE_ONCE(desc->pending_merged, desc->pending_merged + 1);
+}
+
 static bool irq_can_handle_actions(struct irqkit_desc *desc)
 {
 	istate_clear(desc, IRQS_REPLAY | IRQS_WAITING);
 	if (unlikely(!desc->action || irqd_irq_disabled(&desc->irq_data))) {
-		istate_set(desc, IRQS_PENDING);
+		flow_mark_pending(desc);
 		return false;
 	}
 	return true;
@@ -235,6 +258,7 @@ void irqkit_handle_level_irq(struct irqkit_desc *desc)
 	if (!irq_can_handle(desc))
 		goto out_unlock;
 	irqkit__kstat_incr(desc);
+	fold_stale_pending(desc);
 	irqkit__handle_irq_event(desc);
 	cond_unmask_irq(desc);
 out_unlock:
@@ -248,14 +272,19 @@ out_unlock:
 void irqkit_handle_edge_irq(struct irqkit_desc *desc)
 {
 	desc_lock(desc);
-	if (!irq_can_handle(desc)) {
-		istate_set(desc, IRQS_PENDING);
+	if (!irq_may_run(desc)) {
+		flow_mark_pending(desc);
+		mask_ack_irq(desc);
+		goto out_unlock;
+	}
+	if (!irq_can_handle_actions(desc)) {
 		mask_ack_irq(desc);
 		goto out_unlock;
 	}
 	irqkit__kstat_incr(desc);
 	if (desc_chip(desc)->irq_ack)
 		desc_chip(desc)->irq_ack(&desc->irq_data);
+	fold_stale_pending(desc);	/* later turns serve PENDING set while running */
 	do {
 		if (unlikely(!desc->action)) {
 			irqkit__mask_irq(desc);
@@ -313,6 +342,7 @@ void irqkit_handle_fasteoi_irq(struct irqkit_desc *desc)
 	irqkit__kstat_incr(desc);
 	if (istate_get(desc) & IRQS_ONESHOT)
 		irqkit__mask_irq(desc);
+	fold_stale_pending(desc);
 	irqkit__handle_irq_event(desc);
 	cond_unmask_eoi_irq(chip, desc);
 	if (unlikely(istate_get(desc) & IRQS_PENDING))
@@ -330,6 +360,7 @@ void irqkit_handle_simple_irq(struct irqkit_desc *desc)
 	if (!irq_can_handle_actions(desc))
 		goto out_unlock;
 	irqkit__kstat_incr(desc);
+	fold_stale_pending(desc);
 	irqkit__handle_irq_event(desc);
 out_unlock:
 	desc_unlock(desc);

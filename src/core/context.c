@@ -18,7 +18,7 @@ void irqkit_local_irq_disable_slow(struct irqkit_task *t)
 	bool waiting = false;
 
 	if (t->slot != TASK_SLOT_NONE) {
-		t->irqs_off = 1;
+		task_set_irqs_off(t, true);
 		return;
 	}
 	s = READ_ONCE(c->slot);
@@ -41,7 +41,7 @@ void irqkit_local_irq_disable_slow(struct irqkit_task *t)
 	if (waiting)
 		a_fetch_sub(&c->slot_waiters, 1);
 	t->slot = TASK_SLOT_IRQOFF;
-	t->irqs_off = 1;
+	task_set_irqs_off(t, true);
 }
 
 /*
@@ -54,11 +54,12 @@ void irqkit_local_irq_enable_slow(struct irqkit_task *t)
 	struct irqkit_cpu *c = t->cpu;
 	unsigned int s;
 
-	t->irqs_off = 0;
+	task_set_irqs_off(t, false);
 	if (t->slot != TASK_SLOT_IRQOFF)
 		return;		/* in hardirq context: only the flag (the flow warns) */
 	t->slot = TASK_SLOT_NONE;
 	s = a_fetch_sub(&c->slot, 1);
+	/* the full barrier above pairs with the signaller's (cpu.c lost-wakeup rules) */
 	if (s == 1 && !(t->preempt_count & IRQKIT_HARDIRQ_MASK) && irqkit__cpu_pending(c))
 		irqkit__cpu_deliver(t, c);
 }
@@ -70,9 +71,9 @@ void irqkit_local_irq_enable_slow(struct irqkit_task *t)
 void irqkit_local_bh_enable_slow(struct irqkit_task *t)
 {
 	WARN_ON_ONCE(t->preempt_count & IRQKIT_HARDIRQ_MASK);
-	WARN_ON_ONCE(t->irqs_off);
+	WARN_ON_ONCE(task_irqs_off(t));
 	t->preempt_count -= IRQKIT_SOFTIRQ_DISABLE_OFFSET;
-	if (t->cpu && !t->irqs_off && !(t->preempt_count & IRQKIT_HARDIRQ_MASK) &&
+	if (t->cpu && !task_irqs_off(t) && !(t->preempt_count & IRQKIT_HARDIRQ_MASK) &&
 	    irqkit__cpu_pending(t->cpu))
 		irqkit__cpu_deliver(t, t->cpu);
 }
@@ -100,7 +101,7 @@ void irqkit__might_sleep(const char *file, int line)
 	unsigned long now, prev;
 	char comm[32];
 
-	if (likely(!t->preempt_count && !t->irqs_off))
+	if (likely(!t->preempt_count && !task_irqs_off(t)))
 		return;
 	now = irqkit_jiffies();
 	prev = READ_ONCE(*prev_jiffy);
@@ -111,7 +112,7 @@ void irqkit__might_sleep(const char *file, int line)
 	irqkit_plat_thread_name(comm, sizeof(comm));
 	pr_err("BUG: sleeping function called from invalid context at %s:%d", file, line);
 	pr_err("in_atomic(): %d, irqs_disabled(): %d, non_block: 0, pid: %d, name: %s",
-	       t->preempt_count != 0, t->irqs_off != 0, irqkit_plat_thread_id(), comm);
+	       t->preempt_count != 0, task_irqs_off(t), irqkit_plat_thread_id(), comm);
 	pr_err("preempt_count: %x, expected: 0", t->preempt_count);
 	irqkit__dump_stack();
 }

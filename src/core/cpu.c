@@ -6,10 +6,16 @@
  * Holding a CPU (cpu->slot): one thread running hardirq handlers, or any number
  * of bound threads with interrupts off, never both (guarantees 2 and 3).
  *
- * Lost-wakeup rule: a signaller sets the line's pending bit (a full barrier)
- * and then reads the slot and the dispatcher's idle flag; a holder releases
- * the slot (a full barrier) and then reads the pending set.  One of the two
- * always sees the other, so a signalled line is never stranded (guarantee 6).
+ * Lost-wakeup rules (guarantee 6).  A signaller sets the line's pending bit
+ * with a full barrier, then wakes the dispatcher if it sleeps.
+ *  - An interrupts-off holder lets go with a full barrier (fetch_sub) and then
+ *    reads the pending set: it or the signaller sees the other, and the last
+ *    holder delivers what came meanwhile.
+ *  - A hardirq holder lets go with a plain release store, the cheap path of
+ *    every interrupt, and re-reads the pending set; that read may miss a bit
+ *    set at the same moment.  So the dispatcher never sleeps while something
+ *    is pending and the CPU is held for hardirq: it waits for the holder to
+ *    let go and delivers itself (see irqkit__dispatcher_loop).
  */
 #include "internals.h"
 
@@ -69,6 +75,12 @@ bool irqkit__cpu_pending(const struct irqkit_cpu *c)
 	return a_load_seq(&c->pend2) != 0 || a_load_seq(&c->work) != 0;
 }
 
+/* The cheap re-read after a hardirq holder lets go (see the lost-wakeup rules). */
+static inline bool cpu_pending_relaxed(const struct irqkit_cpu *c)
+{
+	return (READ_ONCE(c->pend2) | READ_ONCE(c->work)) != 0;
+}
+
 /* Wake the CPU's dispatcher if it sleeps (there is none in deterministic mode). */
 void irqkit__cpu_kick(struct irqkit_cpu *c)
 {
@@ -86,26 +98,18 @@ bool irqkit__cpu_claim_hardirq(struct irqkit_task *t, struct irqkit_cpu *c)
 	if (!a_cas(&c->slot, &free, SLOT_HARDIRQ))
 		return false;
 	t->slot = TASK_SLOT_HARDIRQ;
-	t->irqs_off = 1;
+	task_set_irqs_off(t, true);
 	irqkit__irq_enter(t);
 	return true;
 }
 
-/* Let the CPU go; the caller then re-reads the pending set (lost-wakeup rule). */
+/* Let the CPU go; the caller then re-reads the pending set (lost-wakeup rules). */
 void irqkit__cpu_release_hardirq(struct irqkit_task *t, struct irqkit_cpu *c)
 {
 	irqkit__irq_exit(t);
-	t->irqs_off = 0;
+	task_set_irqs_off(t, false);
 	t->slot = TASK_SLOT_NONE;
-	a_store_seq(&c->slot, 0);
-}
-
-void irqkit__kstat_incr(struct irqkit_desc *desc)
-{
-	const struct irqkit_task *t = &irqkit_task_self;
-	unsigned int cpu = t->cpu ? t->cpu_id : 0;
-
-	a_inc_single(&irqkit__rt.cpus[cpu].kstat[irq_desc_get_irq(desc)]);
+	a_store_release(&c->slot, 0);
 }
 
 /* One signalled line: the chip may drop it (claim), else its flow handler runs. */
@@ -164,7 +168,7 @@ static void deliver_batch(struct irqkit_cpu *c)
  */
 void irqkit__cpu_deliver(struct irqkit_task *t, struct irqkit_cpu *c)
 {
-	while (irqkit__cpu_pending(c)) {
+	while (cpu_pending_relaxed(c)) {
 		if (!irqkit__cpu_claim_hardirq(t, c))
 			return;
 		deliver_batch(c);
@@ -176,7 +180,7 @@ void irqkit__cpu_deliver(struct irqkit_task *t, struct irqkit_cpu *c)
 
 bool irqkit__may_deliver_here(const struct irqkit_task *t, unsigned int cpu)
 {
-	return t->cpu && (unsigned int)t->cpu_id == cpu && !t->irqs_off &&
+	return t->cpu && (unsigned int)t->cpu_id == cpu && !task_irqs_off(t) &&
 	       t->slot == TASK_SLOT_NONE && !(t->preempt_count & IRQKIT_HARDIRQ_MASK);
 }
 
@@ -202,21 +206,43 @@ void irqkit_cpu_signal(unsigned int cpu, unsigned int irq)
 	irqkit__cpu_kick(c);
 }
 
-void irqkit_cpu_raise(unsigned int cpu, unsigned int irq)
+/*
+ * Take @irq on @cpu now, on the calling thread, if it plays that CPU and the
+ * CPU is free.  @claim: ask the chip first whether the line still requests.
+ * @rest: then deliver what else became pending.
+ */
+static bool cpu_run_now(unsigned int cpu, unsigned int irq, bool claim, bool rest)
 {
 	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_cpu *c;
 
-	if (irq < irqkit__rt.nr_irqs && irqkit__may_deliver_here(t, cpu)) {
-		struct irqkit_cpu *c = &irqkit__rt.cpus[cpu];
+	if (unlikely(irq >= irqkit__rt.nr_irqs) || !irqkit__may_deliver_here(t, cpu))
+		return false;
+	c = t->cpu;
+	if (!irqkit__cpu_claim_hardirq(t, c))
+		return false;
+	if (claim) {
+		handle_signalled(irq);
+	} else {
+		struct irqkit_desc *desc = &irqkit__rt.descs[irq];
 
-		if (irqkit__cpu_claim_hardirq(t, c)) {
-			handle_signalled(irq);
-			irqkit__cpu_release_hardirq(t, c);
-			irqkit__cpu_deliver(t, c);
-			return;
-		}
+		READ_ONCE(desc->handle_irq)(desc);
 	}
-	irqkit_cpu_signal(cpu, irq);
+	irqkit__cpu_release_hardirq(t, c);
+	if (rest && unlikely(cpu_pending_relaxed(c)))
+		irqkit__cpu_deliver(t, c);
+	return true;
+}
+
+void irqkit_cpu_raise(unsigned int cpu, unsigned int irq)
+{
+	if (!cpu_run_now(cpu, irq, true, true))
+		irqkit_cpu_signal(cpu, irq);
+}
+
+bool irqkit_cpu_handle_now(unsigned int cpu, unsigned int irq)
+{
+	return cpu_run_now(cpu, irq, false, false);
 }
 
 /* Ask a CPU to run CPU-wide work (the software resend list) at its next delivery. */
@@ -253,10 +279,11 @@ int irqkit_thread_bind(unsigned int cpu)
 
 	if (!irqkit__rt.cpus || cpu >= irqkit__rt.nr_cpus)
 		return -IRQKIT_EINVAL;
-	if (t->irqs_off || t->slot != TASK_SLOT_NONE || (t->preempt_count & IRQKIT_HARDIRQ_MASK))
+	if (task_irqs_off(t) || t->slot != TASK_SLOT_NONE || (t->preempt_count & IRQKIT_HARDIRQ_MASK))
 		return -IRQKIT_EBUSY;
 	t->cpu = &irqkit__rt.cpus[cpu];
 	t->cpu_id = (int)cpu;
+	t->irqflags |= IRQKIT_TASK_BOUND;
 	return 0;
 }
 
@@ -264,10 +291,11 @@ int irqkit_thread_unbind(void)
 {
 	struct irqkit_task *t = &irqkit_task_self;
 
-	if (t->irqs_off || t->slot != TASK_SLOT_NONE || (t->preempt_count & IRQKIT_HARDIRQ_MASK))
+	if (task_irqs_off(t) || t->slot != TASK_SLOT_NONE || (t->preempt_count & IRQKIT_HARDIRQ_MASK))
 		return -IRQKIT_EBUSY;
 	t->cpu = NULL;
 	t->cpu_id = 0;
+	t->irqflags &= ~IRQKIT_TASK_BOUND;
 	return 0;
 }
 
@@ -279,14 +307,32 @@ int irqkit_cpu_run(unsigned int cpu)
 
 	if (!irqkit__rt.cpus || cpu >= irqkit__rt.nr_cpus)
 		return -IRQKIT_EINVAL;
-	if (t->irqs_off || t->slot != TASK_SLOT_NONE || (t->preempt_count & IRQKIT_HARDIRQ_MASK))
+	if (task_irqs_off(t) || t->slot != TASK_SLOT_NONE || (t->preempt_count & IRQKIT_HARDIRQ_MASK))
 		return -IRQKIT_EBUSY;
 	t->cpu = &irqkit__rt.cpus[cpu];
 	t->cpu_id = (int)cpu;
+	t->irqflags |= IRQKIT_TASK_BOUND;
 	irqkit__cpu_deliver(t, t->cpu);
 	t->cpu = saved;
 	t->cpu_id = saved_id;
+	if (!saved)
+		t->irqflags &= ~IRQKIT_TASK_BOUND;
 	return 0;
+}
+
+/*
+ * Must the dispatcher stay awake?  Something is pending and the CPU is free,
+ * or held for hardirq (whose holder may have missed it).  Interrupts-off
+ * holders deliver themselves when they let go.
+ */
+static bool dispatcher_must_run(const struct irqkit_cpu *c)
+{
+	unsigned int slot;
+
+	if (!irqkit__cpu_pending(c))
+		return false;
+	slot = a_load_seq(&c->slot);
+	return slot == 0 || (slot & SLOT_HARDIRQ);
 }
 
 /*
@@ -297,18 +343,25 @@ void irqkit__dispatcher_loop(unsigned int cpu)
 {
 	struct irqkit_task *t = &irqkit_task_self;
 	struct irqkit_cpu *c = &irqkit__rt.cpus[cpu];
+	unsigned int spins = 0;
 
 	t->cpu = c;
 	t->cpu_id = (int)cpu;
+	t->irqflags |= IRQKIT_TASK_BOUND;
 	for (;;) {
 		unsigned int seq = a_load_seq(&c->kick_seq);
 
 		if (READ_ONCE(c->stop))
 			break;
 		irqkit__cpu_deliver(t, c);
+		if (dispatcher_must_run(c)) {
+			/* a hardirq holder is about to let go: wait for it */
+			spin_step(&spins);
+			continue;
+		}
+		spins = 0;
 		a_store_seq(&c->idle, 1);
-		if (READ_ONCE(c->stop) ||
-		    (irqkit__cpu_pending(c) && a_load_seq(&c->slot) == 0)) {
+		if (READ_ONCE(c->stop) || dispatcher_must_run(c)) {
 			a_store_seq(&c->idle, 0);
 			continue;
 		}
@@ -316,4 +369,5 @@ void irqkit__dispatcher_loop(unsigned int cpu)
 		a_store_seq(&c->idle, 0);
 	}
 	t->cpu = NULL;
+	t->irqflags = 0;
 }

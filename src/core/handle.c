@@ -38,7 +38,7 @@ enum irqkit_irqreturn irqkit__handle_actions(struct irqkit_desc *desc)
 			res = action->handler_regs((int)irq, action->dev_id, NULL);
 			fn = (const void *)action->handler_regs;
 		}
-		if (WARN_ONCE(!t->irqs_off, "irq %u handler %pS enabled interrupts", irq, fn))
+		if (WARN_ONCE(!task_irqs_off(t), "irq %u handler %pS enabled interrupts", irq, fn))
 			irqkit_local_irq_disable();
 		if (res == IRQKIT_WAKE_THREAD)
 			warn_no_thread(irq, action);

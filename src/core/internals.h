@@ -114,6 +114,7 @@ struct irqkit_desc {
 	struct irqkit_desc	*resend_next;	/* on the software resend list */
 	bool			resend_queued;	/* resend lock */
 	struct irqkit_action	*deferred_free;	/* freed by its own handler */
+	unsigned int		pending_merged;	/* arrivals folded into a PENDING one, lock */
 	unsigned int		threads_handled;	/* thread_fn returned HANDLED */
 	unsigned int		threads_handled_last;	/* spurious deferral (3.3) */
 } __attribute__((aligned(64)));
@@ -281,6 +282,28 @@ static inline void desc_unlock(struct irqkit_desc *desc)
 	irqkit_spin_unlock(&desc->lock);
 }
 
+/* The calling thread's local interrupt flag (task->irqflags keeps BOUND beside it). */
+static inline bool task_irqs_off(const struct irqkit_task *t)
+{
+	return t->irqflags & IRQKIT_TASK_IRQS_OFF;
+}
+static inline void task_set_irqs_off(struct irqkit_task *t, bool off)
+{
+	t->irqflags = (t->irqflags & ~IRQKIT_TASK_IRQS_OFF) | (off ? IRQKIT_TASK_IRQS_OFF : 0);
+}
+
+/*
+ * kstat_incr_irqs_this_cpu: count a handled interrupt on the caller's CPU (an
+ * unbound caller, as the poll, counts on CPU 0).  Only the CPU's holder writes.
+ */
+static inline void irqkit__kstat_incr(struct irqkit_desc *desc)
+{
+	const struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_cpu *c = t->cpu ? t->cpu : irqkit__rt.cpus;
+
+	a_inc_single(&c->kstat[irq_desc_get_irq(desc)]);
+}
+
 /* ---- cross-file internals -------------------------------------------------- */
 
 /* printk.c */
@@ -342,7 +365,6 @@ HIDDEN bool irqkit__cpu_pending(const struct irqkit_cpu *c);
 HIDDEN void irqkit__cpu_kick(struct irqkit_cpu *c);
 HIDDEN void irqkit__cpu_raise_work(unsigned int cpu, unsigned int work);
 HIDDEN void irqkit__dispatcher_loop(unsigned int cpu);
-HIDDEN void irqkit__kstat_incr(struct irqkit_desc *desc);
 HIDDEN bool irqkit__may_deliver_here(const struct irqkit_task *t, unsigned int cpu);
 
 /* irqdesc.c */

@@ -488,6 +488,7 @@ int irqkit_irq_get_info(unsigned int irq, struct irqkit_irq_info *info)
 	info->irqs_unhandled = READ_ONCE(desc->irqs_unhandled);
 	info->last_unhandled = READ_ONCE(desc->last_unhandled);
 	info->count = irqkit__kstat_sum(irq);
+	info->coalesced = READ_ONCE(desc->pending_merged);
 	info->nr_actions = 0;
 	for (struct irqkit_action *a = desc->action; a; a = a->next)
 		info->nr_actions++;

@@ -31,7 +31,6 @@ static void test_raises_while_latched_coalesce_and_are_counted(void **state)
 		irqkit_sw_raise(T_EDGE(1));
 	st = stats_of(T_EDGE(1));
 	assert_true(st.latched);
-	assert_int_equal(st.raised, 5);
 	assert_int_equal(st.coalesced, 4);
 	irqkit_local_irq_restore(flags);
 	assert_int_equal(atomic_load(&a.calls), 1);
@@ -59,7 +58,7 @@ static void test_level_line_follows_its_input(void **state)
 	irqkit_local_irq_disable();
 	irqkit_sw_set_level(T_LEVEL(1), true);
 	irqkit_sw_set_level(T_LEVEL(1), true);		/* already asserted: no new arrival */
-	assert_int_equal(stats_of(T_LEVEL(1)).raised, 1);
+	assert_true(stats_of(T_LEVEL(1)).level);
 	irqkit_sw_set_level(T_LEVEL(1), false);		/* dropped before the CPU took it */
 	irqkit_local_irq_enable();
 	assert_int_equal(atomic_load(&a.calls), 0);	/* the claim found nothing */

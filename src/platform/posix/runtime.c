@@ -95,7 +95,7 @@ void irqkit_stop(void)
 	stop_dispatchers();
 	irqkit__posix_timer_stop();
 	if (t->cpu) {
-		t->irqs_off = 0;
+		t->irqflags = 0;
 		t->slot = TASK_SLOT_NONE;
 		t->cpu = NULL;
 	}

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Compile src/core/ as freestanding code, with no libc headers on the include
+# path, and list what the objects need from outside: only the platform hooks
+# of src/core/platform.h (irqkit_plat_*) and the compiler's own memset/memcpy
+# may be undefined.  Usage: tools/check-freestanding.sh [compiler]
+set -eu
+cc=${1:-${CC:-cc}}
+top=$(cd "$(dirname "$0")/.." && pwd)
+inc=$("$cc" -print-file-name=include)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+for src in "$top"/src/core/*.c; do
+	"$cc" -std=gnu11 -O2 -ffreestanding -fno-builtin -nostdinc -isystem "$inc" \
+		-I"$top/include" -Wall -Wextra -Werror -Wno-unused-parameter \
+		-c "$src" -o "$out/$(basename "$src" .c).o"
+done
+# one relocatable object: what the core files need from each other is resolved
+ld -r -o "$out/core.ro" "$out"/*.o
+bad=$(nm -u "$out/core.ro" | awk 'NF == 2 { print $2 }' | sort -u |
+	grep -v -E '^(irqkit_plat_[a-z_]+|memset|memcpy|memmove|__tls_get_addr|_GLOBAL_OFFSET_TABLE_)$' || true)
+if [ -n "$bad" ]; then
+	echo "freestanding check ($cc): src/core/ needs symbols outside the platform contract:" >&2
+	echo "$bad" >&2
+	exit 1
+fi
+echo "freestanding check ($cc): src/core/ compiles with -ffreestanding -nostdinc;" \
+	"it needs only: $(nm -u "$out/core.ro" | awk 'NF == 2 { print $2 }' | sort -u | tr '\n' ' ')"
