@@ -51,7 +51,7 @@ struct irqkit_task {
 	unsigned int		slot;		/* private: how this thread holds its CPU */
 };
 
-extern _Thread_local struct irqkit_task irqkit_task_self
+IRQKIT_API extern _Thread_local struct irqkit_task irqkit_task_self
 	__attribute__((tls_model("initial-exec")));
 
 /* Slow paths of the inline functions below: a thread bound to a virtual CPU. */

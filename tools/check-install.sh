@@ -1,0 +1,30 @@
+#!/bin/sh
+# Install irqkit from build dir $1 into a scratch prefix, then build the
+# example the two ways a user would (pkg-config, find_package) and run it.
+set -eu
+build=$1
+top=$(cd "$(dirname "$0")/.." && pwd)
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+
+cmake --install "$build" --prefix "$prefix" >/dev/null
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig:$prefix/lib/$(gcc -print-multiarch 2>/dev/null)/pkgconfig"
+libdir=$(pkg-config --variable=libdir irqkit)
+
+# pkg-config, shared library
+cc -std=gnu11 "$top/examples/shared_line.c" $(pkg-config --cflags --libs irqkit) \
+	-o "$prefix/by-pkg-config"
+LD_LIBRARY_PATH="$libdir" "$prefix/by-pkg-config" >/dev/null
+
+# irqkit-linux: kernel-style headers from the install
+printf '#include <linux/interrupt.h>\n#include <linux/spinlock.h>\nint main(void) { DEFINE_SPINLOCK(l); spin_lock(&l); spin_unlock(&l); return in_interrupt(); }\n' \
+	> "$prefix/k.c"
+cc -std=gnu11 "$prefix/k.c" $(pkg-config --cflags --libs irqkit-linux) -o "$prefix/k"
+LD_LIBRARY_PATH="$libdir" "$prefix/k"
+
+# find_package
+cmake -S "$top/tools/install-check" -B "$prefix/consumer" -G Ninja \
+	-DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$prefix/consumer" >/dev/null
+LD_LIBRARY_PATH="$libdir" "$prefix/consumer/consumer" >/dev/null
+echo "install check: pkg-config (irqkit, irqkit-linux) and find_package(irqkit) builds run"

@@ -1,0 +1,46 @@
+#!/bin/sh
+# Every check CI runs: install the dependencies, then build and test
+#   - Release with gcc and with clang, -Werror;
+#   - AddressSanitizer + UndefinedBehaviorSanitizer (gcc);
+#   - ThreadSanitizer (clang);
+# each running the whole ctest suite (unit, stress, compile tests, the
+# freestanding build of src/core/, exported symbols), then the install check
+# (pkg-config and find_package) and a smoke run of the benchmarks.
+# Usage: tools/run-tests.sh [build-root]
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+root=${1:-$top/build/ci}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+"$top/tools/setup-debian.sh"
+
+step() { printf '\n=== %s\n' "$*"; }
+
+configure_build_test() {
+	name=$1; shift
+	dir="$root/$name"
+	step "$name: configure, build"
+	cmake -S "$top" -B "$dir" -G Ninja -DIRQKIT_WERROR=ON "$@" >/dev/null
+	cmake --build "$dir" -j "$jobs"
+	step "$name: test"
+	(cd "$dir" && ctest -j "$jobs" --output-on-failure --timeout 900)
+}
+
+configure_build_test gcc-release -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Release
+configure_build_test clang-release -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Release
+configure_build_test gcc-asan-ubsan -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Debug \
+	-DIRQKIT_SANITIZE=address,undefined -DIRQKIT_DEBUG=ON
+TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+	configure_build_test clang-tsan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
+	-DIRQKIT_SANITIZE=thread
+
+step "install check"
+"$top/tools/check-install.sh" "$root/gcc-release"
+
+step "demo"
+"$root/gcc-release/tools/irqkit-demo" >/dev/null
+
+step "benchmark smoke run (ratios reported, not asserted)"
+"$root/gcc-release/bench/irqkit-bench" --quick
+
+step "all checks passed"
