@@ -614,6 +614,32 @@ static void test_disable_irq_with_interrupts_off_reports_sleeping_in_atomic(void
 	irqkit_enable_irq(T_EDGE(1));
 }
 
+/* 4.6 step 2: synchronize_irq also waits while the chip says the interrupt is in flight. */
+static int active_reports;
+
+static int report_active(struct irqkit_irq_data *d, int which, bool *state)
+{
+	(void)d;
+	if (which != IRQKIT_CHIPSTATE_ACTIVE)
+		return -IRQKIT_EINVAL;
+	*state = active_reports > 0;
+	if (active_reports > 0)
+		active_reports--;
+	return 0;
+}
+
+static void test_synchronize_irq_waits_for_chip_active_state(void **state)
+{
+	static struct irqkit_chip chip = { .name = "ACT", .irq_get_irqchip_state = report_active };
+
+	(void)state;
+	testchip_attach(T_NOCHIP, &chip, irqkit_handle_simple_irq);
+	assert_int_equal(irqkit_request_irq(T_NOCHIP, tdev_handler, 0, "a", &a), 0);
+	active_reports = 3;
+	irqkit_synchronize_irq(T_NOCHIP);
+	assert_int_equal(active_reports, 0);	/* asked until the chip said idle */
+}
+
 /* ---- affinity (1.15, the parts irqkit has) ------------------------------------------------- */
 
 static void test_set_affinity_routes_line_to_cpu(void **state)
@@ -689,6 +715,7 @@ int main(void)
 		T(test_synchronize_irq_from_own_handler_reports_instead_of_hanging),
 		T(test_disable_hardirq_and_synchronize_when_idle),
 		T(test_disable_irq_with_interrupts_off_reports_sleeping_in_atomic),
+		T(test_synchronize_irq_waits_for_chip_active_state),
 		T(test_set_affinity_routes_line_to_cpu),
 		T(test_set_affinity_errors),
 #undef T

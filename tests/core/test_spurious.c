@@ -3,6 +3,8 @@
 #include "../harness.h"
 #include "../testchip.h"
 
+#include <unistd.h>
+
 #define MS	1000000ull
 
 static struct tdev a, b;
@@ -250,6 +252,58 @@ static void test_poll_skips_lines_that_are_not_shared(void **state)
 	assert_int_equal(atomic_load(&a.calls), calls);
 }
 
+/*
+ * 2.2: a flow that finds the line in progress because the poll runs it waits
+ * for the poll (irq_wait_for_poll), then finds the line disabled and leaves
+ * it pending.
+ */
+static atomic_int helper_done;
+static atomic_int poll_returned;
+
+static void *cpu1_takes_the_line(void *arg)
+{
+	(void)arg;
+	assert_int_equal(irqkit_cpu_run(1), 0);
+	atomic_store(&helper_done, atomic_load(&poll_returned) ? 1 : 2);
+	return NULL;
+}
+
+static pthread_t helper;
+
+static void signal_cpu1_during_poll(struct tdev *dev, int irq)
+{
+	if (!irqkit_in_serving_softirq() || dev->arg)
+		return;
+	dev->arg = (void *)1;
+	irqkit_cpu_signal(1, (unsigned int)irq);
+	pthread_create(&helper, NULL, cpu1_takes_the_line, NULL);
+	usleep(50000);
+	/* CPU 1 found the line in progress: it must still be waiting */
+	assert_int_equal(atomic_load(&helper_done), 0);
+}
+
+static void test_flow_waits_for_a_running_poll(void **state)
+{
+	(void)state;
+	atomic_store(&helper_done, 0);
+	atomic_store(&poll_returned, 0);
+	/* a chip without a claim: CPU 1 runs the flow whatever the line's state */
+	testchip_attach(T_NOCHIP, &tchip_plain, irqkit_handle_edge_irq);
+	b.hook = signal_cpu1_during_poll;
+	assert_int_equal(irqkit_request_irq(T_NOCHIP, tdev_fixed_handler, IRQKIT_F_SHARED, "b", &b),
+			 0);
+	assert_int_equal(irqkit_request_irq(T_NOCHIP, tdev_fixed_handler, IRQKIT_F_SHARED, "a", &a),
+			 0);
+	for (int i = 0; i < 100000; i++)
+		testchip_fire(T_NOCHIP);
+	assert_true(info_of(T_NOCHIP).spurious_disabled);
+	irqkit_clock_advance(100 * MS);
+	atomic_store(&poll_returned, 1);
+	pthread_join(helper, NULL);
+	assert_int_equal(atomic_load(&helper_done), 1);
+	assert_true(info_of(T_NOCHIP).pending);	/* disabled: left pending */
+}
+
 /* ---- 3.9 the three ways back -------------------------------------------------------------------------- */
 
 static void test_back_a_another_shared_request_reenables(void **state)
@@ -368,6 +422,7 @@ int main(void)
 		T(test_stuck_level_line_is_disabled_and_others_still_served),
 		T(test_poll_runs_spurious_disabled_shared_line_every_100ms),
 		T(test_poll_skips_lines_that_are_not_shared),
+		T(test_flow_waits_for_a_running_poll),
 		T(test_back_a_another_shared_request_reenables),
 		T(test_back_b_free_all_and_request_again),
 		T(test_back_c_enable_irq_reenables_but_keeps_the_flag),
