@@ -47,6 +47,7 @@ struct irqkit_task {
 	unsigned int		irqflags;	/* read-only: IRQKIT_TASK_* */
 	struct irqkit_cpu	*cpu;		/* private: bound virtual CPU or NULL */
 	const void		*running;	/* private: descriptor being handled */
+	const void		*running_bh;	/* private: tasklet, timer or work running */
 	int			cpu_id;		/* read-only: bound CPU, valid if cpu */
 	unsigned int		slot;		/* private: how this thread holds its CPU */
 };
@@ -57,6 +58,7 @@ IRQKIT_API extern _Thread_local struct irqkit_task irqkit_task_self
 /* Slow paths of the inline functions below: a thread bound to a virtual CPU. */
 IRQKIT_API void irqkit_local_irq_disable_slow(struct irqkit_task *t);
 IRQKIT_API void irqkit_local_irq_enable_slow(struct irqkit_task *t);
+IRQKIT_API void irqkit_local_bh_disable_slow(struct irqkit_task *t);
 IRQKIT_API void irqkit_local_bh_enable_slow(struct irqkit_task *t);
 
 /**
@@ -155,19 +157,26 @@ static inline void irqkit_preempt_enable(void)
  * irqkit_local_bh_disable - disable bottom halves (softirqs, tasklets) on this thread
  *
  * Adds SOFTIRQ_DISABLE_OFFSET (0x200) to preempt_count (REFERENCE 5.2), so
- * in_softirq() and in_interrupt() are true until the matching enable.
+ * in_softirq() and in_interrupt() are true until the matching enable.  On a
+ * thread bound to CPU k, no softirq or tasklet runs on k meanwhile.
  * Context: process or softirq.
  */
 static inline void irqkit_local_bh_disable(void)
 {
-	irqkit_task_self.preempt_count += IRQKIT_SOFTIRQ_DISABLE_OFFSET;
+	struct irqkit_task *t = &irqkit_task_self;
+
+	if (__builtin_expect(t->irqflags & IRQKIT_TASK_BOUND, 0))
+		irqkit_local_bh_disable_slow(t);
+	else
+		t->preempt_count += IRQKIT_SOFTIRQ_DISABLE_OFFSET;
 }
 
 /**
  * irqkit_local_bh_enable - end a local_bh_disable section
  *
  * Context: process or softirq, interrupts on.  From hardirq context or with
- * interrupts off it warns as Linux does.  Reaching zero is a delivery point.
+ * interrupts off it warns as Linux does.  Reaching zero on a bound thread runs
+ * the CPU's pending softirqs (and hardirqs) here.
  */
 static inline void irqkit_local_bh_enable(void)
 {

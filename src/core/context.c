@@ -1,53 +1,54 @@
 // SPDX-License-Identifier: MIT
-/* Per-thread interrupt context: the local interrupt flag of bound threads, bottom halves, might_sleep. */
+/* Per-thread interrupt context: the local interrupt flag and bottom halves of bound threads, might_sleep. */
 #include "internals.h"
 
 _Thread_local struct irqkit_task irqkit_task_self;
 
 /*
- * Turning interrupts off on a thread bound to CPU k: join the CPU's interrupts-
- * off holders, which keeps hardirq handlers off k.  If a handler runs on k
- * now, wait for it (it is short and does not wait for us).
- *
- * A thread inside hardirq context already owns the CPU: only its flag moves.
+ * Join the holders of CPU @c that keep interrupt context out (@one is
+ * SLOT_IRQOFF_ONE or SLOT_BHOFF_ONE): wait while a hardirq runs, or a softirq
+ * runs on another thread (its own holder may turn its interrupts off).
+ */
+static void join_task_holders(struct irqkit_task *t, struct irqkit_cpu *c, unsigned int one)
+{
+	unsigned int spins = 0;
+	unsigned int s = READ_ONCE(c->slot);
+
+	for (;;) {
+		unsigned int busy = SLOT_HARDIRQ;
+
+		if (!(t->slot & TASK_SLOT_SOFTIRQ))
+			busy |= SLOT_SOFTIRQ;
+		if (!(s & busy)) {
+			if (a_cas(&c->slot, &s, s + one))
+				return;
+			continue;
+		}
+		irqkit__slot_wait(c, s, &spins);
+		s = READ_ONCE(c->slot);
+	}
+}
+
+/*
+ * Turning interrupts off on a thread bound to CPU k: join the CPU's
+ * interrupts-off holders, which keeps hardirq handlers off k.  A thread
+ * running hardirq handlers already owns the CPU: only its flag moves.
  */
 void irqkit_local_irq_disable_slow(struct irqkit_task *t)
 {
-	struct irqkit_cpu *c = t->cpu;
-	unsigned int s, spins = 0;
-	bool waiting = false;
-
-	if (t->slot != TASK_SLOT_NONE) {
-		task_set_irqs_off(t, true);
-		return;
+	if (!(t->slot & TASK_SLOT_HARDIRQ)) {
+		join_task_holders(t, t->cpu, SLOT_IRQOFF_ONE);
+		t->slot |= TASK_SLOT_IRQOFF;
 	}
-	s = READ_ONCE(c->slot);
-	for (;;) {
-		if (!(s & SLOT_HARDIRQ)) {
-			if (a_cas(&c->slot, &s, s + 1))
-				break;
-			continue;
-		}
-		if (!waiting) {
-			a_fetch_add(&c->slot_waiters, 1);
-			waiting = true;
-		}
-		if (++spins < 64)
-			irqkit_plat_cpu_relax();
-		else
-			irqkit_plat_yield();
-		s = READ_ONCE(c->slot);
-	}
-	if (waiting)
-		a_fetch_sub(&c->slot_waiters, 1);
-	t->slot = TASK_SLOT_IRQOFF;
 	task_set_irqs_off(t, true);
 }
 
 /*
  * Turning interrupts back on: the last interrupts-off holder of the CPU takes
  * the interrupts latched meanwhile, on this thread, as a CPU takes them when
- * its interrupt flag comes back.
+ * its interrupt flag comes back.  Pending softirqs do not run here (as in
+ * Linux): only at the irq_exit of an interrupt taken now, local_bh_enable,
+ * or in ksoftirqd.
  */
 void irqkit_local_irq_enable_slow(struct irqkit_task *t)
 {
@@ -55,27 +56,53 @@ void irqkit_local_irq_enable_slow(struct irqkit_task *t)
 	unsigned int s;
 
 	task_set_irqs_off(t, false);
-	if (t->slot != TASK_SLOT_IRQOFF)
+	if (!(t->slot & TASK_SLOT_IRQOFF))
 		return;		/* in hardirq context: only the flag (the flow warns) */
-	t->slot = TASK_SLOT_NONE;
-	s = a_fetch_sub(&c->slot, 1);
+	t->slot &= ~TASK_SLOT_IRQOFF;
+	s = a_fetch_sub(&c->slot, SLOT_IRQOFF_ONE) - SLOT_IRQOFF_ONE;
+	irqkit__slot_wake(c);
 	/* the full barrier above pairs with the signaller's (cpu.c lost-wakeup rules) */
-	if (s == 1 && !(t->preempt_count & IRQKIT_HARDIRQ_MASK) && irqkit__cpu_pending(c))
-		irqkit__cpu_deliver(t, c);
+	if (!(s & SLOT_IRQOFF_MASK) && !(t->preempt_count & IRQKIT_HARDIRQ_MASK))
+		irqkit__cpu_deliver_hardirqs(t, c);
 }
 
 /*
- * local_bh_enable with something to check: a bound thread (a delivery point),
- * or the misuse Linux warns about (hardirq context, interrupts off).
+ * local_bh_disable on a bound thread: the outermost one joins the CPU's
+ * bh-off holders, which keeps softirqs (tasklets, timers) off the CPU.
+ */
+void irqkit_local_bh_disable_slow(struct irqkit_task *t)
+{
+	bool outermost = !(t->preempt_count & IRQKIT_SOFTIRQ_MASK);
+
+	t->preempt_count += IRQKIT_SOFTIRQ_DISABLE_OFFSET;
+	if (outermost && !(t->slot & (TASK_SLOT_HARDIRQ | TASK_SLOT_SOFTIRQ))) {
+		join_task_holders(t, t->cpu, SLOT_BHOFF_ONE);
+		t->slot |= TASK_SLOT_BHOFF;
+	}
+}
+
+/*
+ * local_bh_enable with something to check: a bound thread (leaving the bh-off
+ * holders, then running pending softirqs itself, REFERENCE 5.2 and 6.5), or
+ * the misuse Linux warns about (hardirq context, interrupts off).
  */
 void irqkit_local_bh_enable_slow(struct irqkit_task *t)
 {
+	struct irqkit_cpu *c = t->cpu;
+
 	WARN_ON_ONCE(t->preempt_count & IRQKIT_HARDIRQ_MASK);
 	WARN_ON_ONCE(task_irqs_off(t));
 	t->preempt_count -= IRQKIT_SOFTIRQ_DISABLE_OFFSET;
-	if (t->cpu && !task_irqs_off(t) && !(t->preempt_count & IRQKIT_HARDIRQ_MASK) &&
-	    irqkit__cpu_pending(t->cpu))
-		irqkit__cpu_deliver(t, t->cpu);
+	if (!c || (t->preempt_count & IRQKIT_SOFTIRQ_MASK))
+		return;
+	if (t->slot & TASK_SLOT_BHOFF) {
+		t->slot &= ~TASK_SLOT_BHOFF;
+		a_fetch_sub(&c->slot, SLOT_BHOFF_ONE);
+		irqkit__slot_wake(c);
+	}
+	if (!task_irqs_off(t) && !(t->preempt_count & IRQKIT_HARDIRQ_MASK) &&
+	    irqkit__cpu_pending(c))
+		irqkit__cpu_deliver(t, c);
 }
 
 /* irq_enter / irq_exit: the hardirq part of preempt_count (REFERENCE 5.5). */

@@ -1,21 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * Virtual CPUs: who holds a CPU, the per-CPU pending set of signalled lines,
- * and delivery of those lines on the CPU's dispatcher or on a bound thread.
- *
- * Holding a CPU (cpu->slot): one thread running hardirq handlers, or any number
- * of bound threads with interrupts off, never both (guarantees 2 and 3).
+ * Virtual CPUs: who holds a CPU (internals.h, cpu->slot), the per-CPU pending
+ * set of signalled lines, and delivery: hardirq batches, then the softirqs
+ * that irq_exit runs, on the CPU's dispatcher or on a bound thread.
  *
  * Lost-wakeup rules (guarantee 6).  A signaller sets the line's pending bit
- * with a full barrier, then wakes the dispatcher if it sleeps.
- *  - An interrupts-off holder lets go with a full barrier (fetch_sub) and then
- *    reads the pending set: it or the signaller sees the other, and the last
- *    holder delivers what came meanwhile.
- *  - A hardirq holder lets go with a plain release store, the cheap path of
- *    every interrupt, and re-reads the pending set; that read may miss a bit
- *    set at the same moment.  So the dispatcher never sleeps while something
- *    is pending and the CPU is held for hardirq: it waits for the holder to
- *    let go and delivers itself (see irqkit__dispatcher_loop).
+ * with a full barrier, then wakes the dispatcher if it sleeps.  Every holder
+ * lets the CPU go with a full barrier and then re-reads the pending set, so
+ * it or the signaller sees the other.  The dispatcher never sleeps while work
+ * is pending that nobody keeps out.
  */
 #include "internals.h"
 
@@ -39,6 +32,8 @@ int irqkit__cpus_init(void)
 		struct irqkit_cpu *c = &rt->cpus[i];
 
 		c->id = i;
+		c->tasklet_tail[0] = &c->tasklet_head[0];
+		c->tasklet_tail[1] = &c->tasklet_head[1];
 		c->pend0 = irqkit_plat_alloc(sizeof(uint64_t) * n0);
 		c->pend1 = irqkit_plat_alloc(sizeof(uint64_t) * n1);
 		c->kstat = irqkit_plat_alloc(sizeof(unsigned int) * rt->nr_irqs);
@@ -70,15 +65,23 @@ void irqkit__cpus_exit(void)
 	rt->cpus = NULL;
 }
 
-bool irqkit__cpu_pending(const struct irqkit_cpu *c)
+/* The caller's CPU for per-CPU work: its bound CPU, or CPU 0 for an unbound thread. */
+struct irqkit_cpu *irqkit__this_cpu(void)
 {
-	return a_load_seq(&c->pend2) != 0 || a_load_seq(&c->work) != 0;
+	struct irqkit_task *t = &irqkit_task_self;
+
+	return t->cpu ? t->cpu : irqkit__rt.cpus;
 }
 
-/* The cheap re-read after a hardirq holder lets go (see the lost-wakeup rules). */
-static inline bool cpu_pending_relaxed(const struct irqkit_cpu *c)
+/* Hardirqs pending on @c (lines signalled, not yet taken). */
+static inline bool hardirq_pending(const struct irqkit_cpu *c)
 {
-	return (READ_ONCE(c->pend2) | READ_ONCE(c->work)) != 0;
+	return a_load_seq(&c->pend2) != 0;
+}
+
+bool irqkit__cpu_pending(const struct irqkit_cpu *c)
+{
+	return hardirq_pending(c) || irqkit__softirq_pending(c);
 }
 
 /* Wake the CPU's dispatcher if it sleeps (there is none in deterministic mode). */
@@ -90,26 +93,77 @@ void irqkit__cpu_kick(struct irqkit_cpu *c)
 	}
 }
 
-/* Take the CPU for hardirq handling.  Caller: bound to @c, interrupts on. */
+/*
+ * Wait until cpu->slot changes from @seen: spin a little, then sleep on the
+ * word.  The caller re-reads it and tries again.
+ */
+void irqkit__slot_wait(struct irqkit_cpu *c, unsigned int seen, unsigned int *spins)
+{
+	if (++*spins < 64) {
+		irqkit_plat_cpu_relax();
+		return;
+	}
+	a_fetch_add(&c->slot_waiters, 1);
+	if (a_load_seq(&c->slot) == seen)
+		irqkit_plat_wait(&c->slot, seen);
+	a_fetch_sub(&c->slot_waiters, 1);
+}
+
+/* After any release of the slot: wake its sleepers (paired with slot_wait's recheck). */
+void irqkit__slot_wake(struct irqkit_cpu *c)
+{
+	if (unlikely(a_load_seq(&c->slot_waiters)))
+		irqkit_plat_wake(&c->slot);
+}
+
+/* Take the CPU for hardirq handling.  Caller: plays @c with interrupts on. */
 bool irqkit__cpu_claim_hardirq(struct irqkit_task *t, struct irqkit_cpu *c)
 {
-	unsigned int free = 0;
+	unsigned int s = READ_ONCE(c->slot);
 
-	if (!a_cas(&c->slot, &free, SLOT_HARDIRQ))
-		return false;
-	t->slot = TASK_SLOT_HARDIRQ;
+	do {
+		if (s & (SLOT_HARDIRQ | SLOT_IRQOFF_MASK))
+			return false;
+	} while (!a_cas(&c->slot, &s, s | SLOT_HARDIRQ));
+	t->slot |= TASK_SLOT_HARDIRQ;
 	task_set_irqs_off(t, true);
 	irqkit__irq_enter(t);
 	return true;
 }
 
-/* Let the CPU go; the caller then re-reads the pending set (lost-wakeup rules). */
+/* Let go of the hardirq hold (a full barrier); then the caller re-reads the pending set. */
 void irqkit__cpu_release_hardirq(struct irqkit_task *t, struct irqkit_cpu *c)
 {
+	unsigned int s = SLOT_HARDIRQ;
+
 	irqkit__irq_exit(t);
 	task_set_irqs_off(t, false);
-	t->slot = TASK_SLOT_NONE;
-	a_store_release(&c->slot, 0);
+	t->slot &= ~TASK_SLOT_HARDIRQ;
+	if (!a_cas(&c->slot, &s, 0))
+		a_fetch_and(&c->slot, ~SLOT_HARDIRQ);
+	irqkit__slot_wake(c);
+}
+
+/*
+ * irq_exit with softirqs pending: turn the hardirq hold into the softirq hold
+ * and run them, unless the thread is inside a bottom-half-off section or
+ * another thread holds the CPU in any way (then they run later: at that
+ * thread's local_bh_enable, in its softirq loop, or in ksoftirqd).
+ */
+static void irq_exit_and_release(struct irqkit_task *t, struct irqkit_cpu *c)
+{
+	unsigned int s = SLOT_HARDIRQ;
+
+	if (irqkit__softirq_pending(c) && !(t->preempt_count & IRQKIT_SOFTIRQ_MASK) &&
+	    !(t->slot & TASK_SLOT_SOFTIRQ) && a_cas(&c->slot, &s, SLOT_SOFTIRQ)) {
+		irqkit__irq_exit(t);
+		task_set_irqs_off(t, false);
+		t->slot = (t->slot & ~TASK_SLOT_HARDIRQ) | TASK_SLOT_SOFTIRQ;
+		irqkit__handle_softirqs(t, c);
+		irqkit__release_softirq(t, c);
+		return;
+	}
+	irqkit__cpu_release_hardirq(t, c);
 }
 
 /* One signalled line: the chip may drop it (claim), else its flow handler runs. */
@@ -151,37 +205,54 @@ static void deliver_batch(struct irqkit_cpu *c)
 			}
 		}
 	}
-	if (a_load_seq(&c->work)) {
-		unsigned int work = a_xchg(&c->work, 0);
-
-		if (work & CPU_WORK_RESEND)
-			irqkit__resend_run();
-	}
 }
 
 /*
- * irqkit__cpu_deliver - run the pending interrupts of @c on the calling thread
+ * irqkit__cpu_deliver - run @c's pending hardirqs, then its softirqs, on the
+ * calling thread, which plays @c with interrupts on.
  *
- * Returns when nothing is pending, or when another thread holds the CPU (that
- * thread delivers when it lets go).  Between batches a thread waiting to turn
- * interrupts off on this CPU gets its turn.
+ * A thread that holds the CPU for softirq (a softirq action turning its
+ * interrupts back on) takes hardirqs only.  Returns when nothing is pending,
+ * or when another thread holds the CPU in a way that keeps this work out
+ * (that thread delivers when it lets go).
  */
 void irqkit__cpu_deliver(struct irqkit_task *t, struct irqkit_cpu *c)
 {
-	while (cpu_pending_relaxed(c)) {
+	for (;;) {
+		if (hardirq_pending(c)) {
+			if (!irqkit__cpu_claim_hardirq(t, c))
+				return;
+			deliver_batch(c);
+			irq_exit_and_release(t, c);
+			continue;
+		}
+		if (irqkit__softirq_pending(c) && !(t->slot & TASK_SLOT_SOFTIRQ) &&
+		    !(t->preempt_count & IRQKIT_SOFTIRQ_MASK)) {
+			if (!irqkit__claim_softirq(t, c))
+				return;
+			irqkit__handle_softirqs(t, c);
+			irqkit__release_softirq(t, c);
+			continue;
+		}
+		return;
+	}
+}
+
+/* Hardirqs only (each batch's irq_exit may still run softirqs): local_irq_enable's delivery. */
+void irqkit__cpu_deliver_hardirqs(struct irqkit_task *t, struct irqkit_cpu *c)
+{
+	while (hardirq_pending(c)) {
 		if (!irqkit__cpu_claim_hardirq(t, c))
 			return;
 		deliver_batch(c);
-		irqkit__cpu_release_hardirq(t, c);
-		if (READ_ONCE(c->slot_waiters))
-			irqkit_plat_yield();
+		irq_exit_and_release(t, c);
 	}
 }
 
 bool irqkit__may_deliver_here(const struct irqkit_task *t, unsigned int cpu)
 {
 	return t->cpu && (unsigned int)t->cpu_id == cpu && !task_irqs_off(t) &&
-	       t->slot == TASK_SLOT_NONE && !(t->preempt_count & IRQKIT_HARDIRQ_MASK);
+	       !(t->slot & TASK_SLOT_HARDIRQ) && !(t->preempt_count & IRQKIT_HARDIRQ_MASK);
 }
 
 void irqkit_cpu_signal(unsigned int cpu, unsigned int irq)
@@ -209,7 +280,7 @@ void irqkit_cpu_signal(unsigned int cpu, unsigned int irq)
 /*
  * Take @irq on @cpu now, on the calling thread, if it plays that CPU and the
  * CPU is free.  @claim: ask the chip first whether the line still requests.
- * @rest: then deliver what else became pending.
+ * @rest: then deliver what else became pending (and run softirqs).
  */
 static bool cpu_run_now(unsigned int cpu, unsigned int irq, bool claim, bool rest)
 {
@@ -228,9 +299,13 @@ static bool cpu_run_now(unsigned int cpu, unsigned int irq, bool claim, bool res
 
 		READ_ONCE(desc->handle_irq)(desc);
 	}
-	irqkit__cpu_release_hardirq(t, c);
-	if (rest && unlikely(cpu_pending_relaxed(c)))
-		irqkit__cpu_deliver(t, c);
+	if (rest) {
+		irq_exit_and_release(t, c);
+		if (unlikely(irqkit__cpu_pending(c)))
+			irqkit__cpu_deliver(t, c);
+	} else {
+		irqkit__cpu_release_hardirq(t, c);
+	}
 	return true;
 }
 
@@ -243,15 +318,6 @@ void irqkit_cpu_raise(unsigned int cpu, unsigned int irq)
 bool irqkit_cpu_handle_now(unsigned int cpu, unsigned int irq)
 {
 	return cpu_run_now(cpu, irq, false, false);
-}
-
-/* Ask a CPU to run CPU-wide work (the software resend list) at its next delivery. */
-void irqkit__cpu_raise_work(unsigned int cpu, unsigned int work)
-{
-	struct irqkit_cpu *c = &irqkit__rt.cpus[cpu];
-
-	a_fetch_or(&c->work, work);
-	irqkit__cpu_kick(c);
 }
 
 void irqkit_deliver_pending(void)
@@ -273,13 +339,22 @@ int irqkit_generic_handle_irq(unsigned int irq)
 	return 0;
 }
 
+/* Bound or not, a thread may change its CPU only outside interrupt and off sections. */
+static int task_may_move(const struct irqkit_task *t)
+{
+	if (task_irqs_off(t) || t->slot != TASK_SLOT_NONE ||
+	    (t->preempt_count & (IRQKIT_HARDIRQ_MASK | IRQKIT_SOFTIRQ_MASK)))
+		return -IRQKIT_EBUSY;
+	return 0;
+}
+
 int irqkit_thread_bind(unsigned int cpu)
 {
 	struct irqkit_task *t = &irqkit_task_self;
 
 	if (!irqkit__rt.cpus || cpu >= irqkit__rt.nr_cpus)
 		return -IRQKIT_EINVAL;
-	if (task_irqs_off(t) || t->slot != TASK_SLOT_NONE || (t->preempt_count & IRQKIT_HARDIRQ_MASK))
+	if (task_may_move(t))
 		return -IRQKIT_EBUSY;
 	t->cpu = &irqkit__rt.cpus[cpu];
 	t->cpu_id = (int)cpu;
@@ -291,7 +366,7 @@ int irqkit_thread_unbind(void)
 {
 	struct irqkit_task *t = &irqkit_task_self;
 
-	if (task_irqs_off(t) || t->slot != TASK_SLOT_NONE || (t->preempt_count & IRQKIT_HARDIRQ_MASK))
+	if (task_may_move(t))
 		return -IRQKIT_EBUSY;
 	t->cpu = NULL;
 	t->cpu_id = 0;
@@ -307,7 +382,7 @@ int irqkit_cpu_run(unsigned int cpu)
 
 	if (!irqkit__rt.cpus || cpu >= irqkit__rt.nr_cpus)
 		return -IRQKIT_EINVAL;
-	if (task_irqs_off(t) || t->slot != TASK_SLOT_NONE || (t->preempt_count & IRQKIT_HARDIRQ_MASK))
+	if (task_may_move(t))
 		return -IRQKIT_EBUSY;
 	t->cpu = &irqkit__rt.cpus[cpu];
 	t->cpu_id = (int)cpu;
@@ -321,18 +396,18 @@ int irqkit_cpu_run(unsigned int cpu)
 }
 
 /*
- * Must the dispatcher stay awake?  Something is pending and the CPU is free,
- * or held for hardirq (whose holder may have missed it).  Interrupts-off
- * holders deliver themselves when they let go.
+ * Must the dispatcher stay awake?  Hardirqs are pending and could be taken
+ * now (a hardirq may interrupt a softirq or a bh-off section), or softirqs
+ * are pending and the CPU is free.  Any holder that keeps the work out
+ * re-reads the pending set when it lets go and delivers it.
  */
 static bool dispatcher_must_run(const struct irqkit_cpu *c)
 {
-	unsigned int slot;
+	unsigned int slot = a_load_seq(&c->slot);
 
-	if (!irqkit__cpu_pending(c))
-		return false;
-	slot = a_load_seq(&c->slot);
-	return slot == 0 || (slot & SLOT_HARDIRQ);
+	if (hardirq_pending(c) && !(slot & (SLOT_HARDIRQ | SLOT_IRQOFF_MASK)))
+		return true;
+	return irqkit__softirq_pending(c) && slot == 0;
 }
 
 /*
@@ -355,7 +430,7 @@ void irqkit__dispatcher_loop(unsigned int cpu)
 			break;
 		irqkit__cpu_deliver(t, c);
 		if (dispatcher_must_run(c)) {
-			/* a hardirq holder is about to let go: wait for it */
+			/* lost a race for the CPU with a holder that is letting go */
 			spin_step(&spins);
 			continue;
 		}

@@ -9,6 +9,8 @@
 #include <irqkit/irq.h>
 #include <irqkit/chip.h>
 #include <irqkit/runtime.h>
+#include <irqkit/softirq.h>
+#include <irqkit/timer.h>
 
 #include "atomic.h"
 #include "platform.h"
@@ -122,48 +124,78 @@ struct irqkit_desc {
 /* ---- per-CPU state --------------------------------------------------------- */
 
 /*
- * cpu->slot: who holds the virtual CPU.  Either one thread runs hardirq
- * handlers (SLOT_HARDIRQ), or any number of bound threads have interrupts off
- * (the count in the low bits), or nobody.  Changed only by compare-and-swap
- * while SLOT_HARDIRQ is clear, and by the SLOT_HARDIRQ holder when it lets go.
+ * cpu->slot: who holds the virtual CPU.
+ *
+ *   SLOT_HARDIRQ   one thread runs hardirq handlers
+ *   SLOT_SOFTIRQ   one thread runs softirqs (tasklets, timers)
+ *   irqoff count   bound threads with interrupts off
+ *   bhoff count    bound threads with bottom halves off
+ *
+ *   to take         it needs                                 as Linux, because
+ *   HARDIRQ         no HARDIRQ, no irqoff holder             a hardirq may interrupt a
+ *                                                            softirq or a bh-off section
+ *   SOFTIRQ         nothing else at all                      softirqs start only at
+ *                                                            irq_exit, bh_enable, ksoftirqd
+ *   irqoff, bhoff   no HARDIRQ, no SOFTIRQ (but the SOFTIRQ  a task runs only when the CPU
+ *                   holder may turn its own interrupts off)   is not in interrupt context
+ *
+ * Every change is a compare-and-swap or an atomic add, so the word always
+ * tells the whole truth; threads that must wait sleep on the word itself
+ * (slot_waiters counts them, and every release wakes them when nonzero).
  */
 #define SLOT_HARDIRQ		0x80000000u
-#define SLOT_COUNT_MASK		0x7fffffffu
+#define SLOT_SOFTIRQ		0x40000000u
+#define SLOT_IRQOFF_ONE		0x00000001u
+#define SLOT_IRQOFF_MASK	0x00007fffu
+#define SLOT_BHOFF_ONE		0x00008000u
+#define SLOT_BHOFF_MASK		0x3fff8000u
 
-/* task->slot: how the thread holds its CPU. */
-#define TASK_SLOT_NONE		0
-#define TASK_SLOT_IRQOFF	1
-#define TASK_SLOT_HARDIRQ	2
+/* task->slot: the ways the thread holds its CPU (bits). */
+#define TASK_SLOT_NONE		0u
+#define TASK_SLOT_IRQOFF	(1u << 0)
+#define TASK_SLOT_HARDIRQ	(1u << 1)
+#define TASK_SLOT_SOFTIRQ	(1u << 2)
+#define TASK_SLOT_BHOFF		(1u << 3)
 
-/* cpu->work bits: CPU-wide work besides the line bitmap. */
-#define CPU_WORK_RESEND		(1u << 0)
+struct irqkit_timer_list;
+
+/* A CPU's kernel timers: a pairing heap ordered by (expires, seq). */
+struct irqkit__timer_base {
+	struct irqkit_spinlock		lock;
+	struct irqkit_timer_list	*root;
+	struct irqkit_timer_list	*running;	/* callback being run now, or NULL */
+	unsigned long			next;		/* root's expiry if root, READ_ONCE */
+	bool				armed;		/* root != NULL, READ_ONCE */
+};
+
+struct irqkit_tasklet;
+struct irqkit_plat_thread;
 
 struct irqkit_cpu {
 	unsigned int		slot;		/* SLOT_*, see above */
-	unsigned int		slot_waiters;	/* threads waiting for SLOT_HARDIRQ to clear */
+	unsigned int		slot_waiters;	/* threads sleeping on slot */
 	unsigned int		kick_seq;	/* dispatcher eventcount */
 	unsigned int		idle;		/* dispatcher sleeps on kick_seq */
-	unsigned int		work;		/* CPU_WORK_* */
+	unsigned int		stop;		/* the dispatcher should exit */
 	unsigned int		id;
 	uint64_t		pend2;		/* pending lines: one bit per pend1 word */
 	uint64_t		*pend1;		/* one bit per pend0 word */
 	uint64_t		*pend0;		/* one bit per line */
 	unsigned int		*kstat;		/* per-line handled counts on this CPU */
-	unsigned int		stop;		/* the dispatcher should exit */
+	/* softirqs (softirq.c) */
+	unsigned int		softirq_pending;	/* a bit per vector */
+	unsigned int		ksoftirqd_seq;		/* its eventcount */
+	unsigned int		ksoftirqd_idle;
+	unsigned int		ksoftirqd_stop;
+	struct irqkit_plat_thread *ksoftirqd;
+	struct irqkit_spinlock	tasklet_lock;
+	struct irqkit_tasklet	*tasklet_head[2];	/* [0] TASKLET, [1] HI */
+	struct irqkit_tasklet	**tasklet_tail[2];
+	/* timers (timer.c) */
+	struct irqkit__timer_base timers;
 } __attribute__((aligned(64)));
 
 /* ---- the runtime ----------------------------------------------------------- */
-
-struct irqkit__timer;
-typedef void (*irqkit__timer_fn)(struct irqkit__timer *timer);
-
-/* A one-shot core timer: runs @fn in softirq context on a thread bound to CPU 0. */
-struct irqkit__timer {
-	uint64_t		expires_ns;
-	irqkit__timer_fn	fn;
-	struct irqkit__timer	*next;
-	bool			pending;
-};
 
 /* Tear-down of a part outside the core (a chip's state), run by irqkit__core_exit. */
 struct irqkit__exit_hook {
@@ -187,13 +219,14 @@ struct irqkit__runtime {
 	/* time */
 	uint64_t		start_ns;
 	uint64_t		virt_ns;	/* deterministic clock */
-	struct irqkit_spinlock	timer_lock;
-	struct irqkit__timer	*timers;	/* sorted by expiry */
+	unsigned long		timer_seq;	/* arming order */
+	/* softirq actions (REFERENCE 6.1) */
+	irqkit_softirq_fn	softirq_vec[IRQKIT_NR_SOFTIRQS];
 	/* software resend (REFERENCE 2.10 step 5) */
 	struct irqkit_spinlock	resend_lock;
 	struct irqkit_desc	*resend_list;
 	/* spurious poll (REFERENCE 3.8) */
-	struct irqkit__timer	poll_timer;
+	struct irqkit_timer_list poll_timer;
 	unsigned int		poll_active;
 	struct irqkit__exit_hook *exit_hooks;
 	unsigned long		might_sleep_prev;	/* jiffies of the last report */
@@ -272,7 +305,13 @@ static inline void spin_step(unsigned int *spins)
 		irqkit_plat_yield();
 }
 
-/* The descriptor lock.  Taken from any thread; handlers run with it dropped. */
+/*
+ * The descriptor lock.  As Linux's raw desc->lock it is held with interrupts
+ * off: flow handlers take it in hardirq context (interrupts already off),
+ * process-context paths with desc_lock_irqsave, so no delivery point (a
+ * local_irq_restore on a bound thread) is reached while it is held.
+ * Handlers run with it dropped.
+ */
 static inline void desc_lock(struct irqkit_desc *desc)
 {
 	irqkit_spin_lock(&desc->lock);
@@ -280,6 +319,14 @@ static inline void desc_lock(struct irqkit_desc *desc)
 static inline void desc_unlock(struct irqkit_desc *desc)
 {
 	irqkit_spin_unlock(&desc->lock);
+}
+static inline unsigned long desc_lock_irqsave(struct irqkit_desc *desc)
+{
+	return irqkit_spin_lock_irqsave(&desc->lock);
+}
+static inline void desc_unlock_irqrestore(struct irqkit_desc *desc, unsigned long flags)
+{
+	irqkit_spin_unlock_irqrestore(&desc->lock, flags);
 }
 
 /* The calling thread's local interrupt flag (task->irqflags keeps BOUND beside it). */
@@ -361,11 +408,25 @@ HIDDEN void irqkit__cpus_exit(void);
 HIDDEN bool irqkit__cpu_claim_hardirq(struct irqkit_task *t, struct irqkit_cpu *c);
 HIDDEN void irqkit__cpu_release_hardirq(struct irqkit_task *t, struct irqkit_cpu *c);
 HIDDEN void irqkit__cpu_deliver(struct irqkit_task *t, struct irqkit_cpu *c);
+HIDDEN void irqkit__cpu_deliver_hardirqs(struct irqkit_task *t, struct irqkit_cpu *c);
 HIDDEN bool irqkit__cpu_pending(const struct irqkit_cpu *c);
 HIDDEN void irqkit__cpu_kick(struct irqkit_cpu *c);
-HIDDEN void irqkit__cpu_raise_work(unsigned int cpu, unsigned int work);
 HIDDEN void irqkit__dispatcher_loop(unsigned int cpu);
 HIDDEN bool irqkit__may_deliver_here(const struct irqkit_task *t, unsigned int cpu);
+HIDDEN void irqkit__slot_wait(struct irqkit_cpu *c, unsigned int seen, unsigned int *spins);
+HIDDEN void irqkit__slot_wake(struct irqkit_cpu *c);
+HIDDEN struct irqkit_cpu *irqkit__this_cpu(void);
+
+/* softirq.c */
+HIDDEN int irqkit__softirq_init(void);
+HIDDEN void irqkit__softirq_exit(void);
+HIDDEN bool irqkit__softirq_pending(const struct irqkit_cpu *c);
+HIDDEN bool irqkit__claim_softirq(struct irqkit_task *t, struct irqkit_cpu *c);
+HIDDEN void irqkit__release_softirq(struct irqkit_task *t, struct irqkit_cpu *c);
+HIDDEN void irqkit__handle_softirqs(struct irqkit_task *t, struct irqkit_cpu *c);
+HIDDEN void irqkit__raise_softirq_on(struct irqkit_cpu *c, unsigned int nr);
+HIDDEN void irqkit__wakeup_softirqd(struct irqkit_cpu *c);
+HIDDEN void irqkit__tasklets_exit(void);
 
 /* irqdesc.c */
 HIDDEN int irqkit__descs_init(void);
@@ -402,19 +463,16 @@ HIDDEN void irqkit__spurious_init(void);
 /* resend.c */
 HIDDEN int irqkit__check_irq_resend(struct irqkit_desc *desc, bool inject);
 HIDDEN void irqkit__clear_irq_resend(struct irqkit_desc *desc);
-HIDDEN void irqkit__resend_run(void);
+HIDDEN void irqkit__resend_init(void);
 
 /* timer.c */
 HIDDEN uint64_t irqkit__now_ns(void);
-HIDDEN void irqkit__timer_arm(struct irqkit__timer *timer, uint64_t expires_ns);
-HIDDEN void irqkit__timer_cancel(struct irqkit__timer *timer);
+HIDDEN uint64_t irqkit__jiffies_to_ns(unsigned long j);
 HIDDEN void irqkit__timer_interrupt(void);
+HIDDEN void irqkit__run_timers(void);
+HIDDEN void irqkit__timers_init(void);
 HIDDEN void irqkit__timers_exit(void);
-static inline uint64_t irqkit__jiffies_to_ns(unsigned long j)
-{
-	return (uint64_t)j * (1000000000ull / irqkit__rt.hz);
-}
-#define time_after(a, b)	((long)((b) - (a)) < 0)
+#define time_after(a, b)	irqkit_time_after(a, b)
 
 /* runtime.c: called by the platform */
 HIDDEN int irqkit__core_init(const struct irqkit_config *cfg);

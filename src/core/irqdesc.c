@@ -104,40 +104,43 @@ void irqkit__mutex_unlock(unsigned int *m)
 int irqkit_irq_set_chip_and_handler_name(unsigned int irq, struct irqkit_chip *chip,
 					 irqkit_flow_fn handle, const char *name)
 {
+	unsigned long flags;
 	struct irqkit_desc *desc = irq_to_desc(irq);
 
 	if (!desc)
 		return -IRQKIT_EINVAL;
-	desc_lock(desc);
+	flags = desc_lock_irqsave(desc);
 	WRITE_ONCE(desc->irq_data.chip, chip ? chip : &irqkit_no_irq_chip);
 	WRITE_ONCE(desc->handle_irq, handle ? handle : irqkit_handle_bad_irq);
 	desc->name = name;
-	desc_unlock(desc);
+	desc_unlock_irqrestore(desc, flags);
 	return 0;
 }
 
 int irqkit_irq_set_chip_data(unsigned int irq, void *data)
 {
+	unsigned long flags;
 	struct irqkit_desc *desc = irq_to_desc(irq);
 
 	if (!desc)
 		return -IRQKIT_EINVAL;
-	desc_lock(desc);
+	flags = desc_lock_irqsave(desc);
 	desc->irq_data.chip_data = data;
-	desc_unlock(desc);
+	desc_unlock_irqrestore(desc, flags);
 	return 0;
 }
 
 int irqkit_irq_set_hwirq(unsigned int irq, unsigned long hwirq)
 {
+	unsigned long flags;
 	struct irqkit_desc *desc = irq_to_desc(irq);
 
 	if (!desc)
 		return -IRQKIT_EINVAL;
-	desc_lock(desc);
+	flags = desc_lock_irqsave(desc);
 	desc->irq_data.hwirq = hwirq;
 	desc->irq_data.has_domain = true;
-	desc_unlock(desc);
+	desc_unlock_irqrestore(desc, flags);
 	return 0;
 }
 
@@ -157,18 +160,19 @@ struct irqkit_irq_data *irqkit_irq_get_irq_data(unsigned int irq)
 
 int irqkit_irq_set_default_type(unsigned int irq, unsigned int type)
 {
+	unsigned long flags;
 	struct irqkit_desc *desc = irq_to_desc(irq);
 	int ret;
 
 	if (!desc)
 		return -IRQKIT_EINVAL;
-	desc_lock(desc);
+	flags = desc_lock_irqsave(desc);
 	ret = irqkit__irq_set_trigger(desc, type);
 	if (!ret) {
 		irqd_clear(&desc->irq_data, IRQD_TRIGGER_MASK);
 		irqd_set(&desc->irq_data, (type & IRQD_TRIGGER_MASK) | IRQD_DEFAULT_TRIGGER_SET);
 	}
-	desc_unlock(desc);
+	desc_unlock_irqrestore(desc, flags);
 	return ret;
 }
 
@@ -186,12 +190,13 @@ unsigned int irqkit_irqd_get_trigger_type(const struct irqkit_irq_data *d)
 
 void irqkit_irq_modify_status(unsigned int irq, unsigned long clr, unsigned long set)
 {
+	unsigned long flags;
 	struct irqkit_desc *desc = irq_to_desc(irq);
 	unsigned int keep = IRQ_SETTINGS_NO_DEBUG;
 
 	if (!desc)
 		return;
-	desc_lock(desc);
+	flags = desc_lock_irqsave(desc);
 	WRITE_ONCE(desc->settings, (desc->settings & (~(unsigned int)clr | keep)) |
 				   ((unsigned int)set & ~keep));
 	if (desc->settings & IRQKIT_IRQ_LEVEL)
@@ -202,5 +207,5 @@ void irqkit_irq_modify_status(unsigned int irq, unsigned long clr, unsigned long
 		irqd_set(&desc->irq_data, IRQD_PER_CPU);
 	if (desc->settings & IRQKIT_IRQ_NO_BALANCING)
 		irqd_set(&desc->irq_data, IRQD_NO_BALANCING);
-	desc_unlock(desc);
+	desc_unlock_irqrestore(desc, flags);
 }

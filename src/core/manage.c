@@ -30,6 +30,7 @@ static bool self_deadlock(struct irqkit_desc *desc, const char *what, const char
 /* __synchronize_hardirq (REFERENCE 4.6 steps 1-2). */
 static void __synchronize_hardirq(struct irqkit_desc *desc)
 {
+	unsigned long flags;
 	struct irqkit_chip *chip;
 	bool inprogress;
 
@@ -38,7 +39,7 @@ static void __synchronize_hardirq(struct irqkit_desc *desc)
 
 		while (irqd_irq_inprogress(&desc->irq_data))
 			spin_step(&spins);
-		desc_lock(desc);
+		flags = desc_lock_irqsave(desc);
 		inprogress = irqd_irq_inprogress(&desc->irq_data);
 		chip = desc->irq_data.chip;
 		if (!inprogress && chip->irq_get_irqchip_state) {
@@ -48,7 +49,7 @@ static void __synchronize_hardirq(struct irqkit_desc *desc)
 							 &active))
 				inprogress = active;
 		}
-		desc_unlock(desc);
+		desc_unlock_irqrestore(desc, flags);
 	} while (inprogress);
 }
 
@@ -85,25 +86,27 @@ static void __disable_irq(struct irqkit_desc *desc)
 
 void irqkit_disable_irq_nosync(unsigned int irq)
 {
+	unsigned long flags;
 	struct irqkit_desc *desc = irq_to_desc(irq);
 
 	if (!desc)
 		return;
-	desc_lock(desc);
+	flags = desc_lock_irqsave(desc);
 	__disable_irq(desc);
-	desc_unlock(desc);
+	desc_unlock_irqrestore(desc, flags);
 }
 
 void irqkit_disable_irq(unsigned int irq)
 {
+	unsigned long flags;
 	struct irqkit_desc *desc = irq_to_desc(irq);
 
 	might_sleep();
 	if (!desc)
 		return;
-	desc_lock(desc);
+	flags = desc_lock_irqsave(desc);
 	__disable_irq(desc);
-	desc_unlock(desc);
+	desc_unlock_irqrestore(desc, flags);
 	if (!self_deadlock(desc, "disable_irq", "disable_irq_nosync"))
 		__synchronize_hardirq(desc);
 }
@@ -139,15 +142,16 @@ err_out:
 
 void irqkit_enable_irq(unsigned int irq)
 {
+	unsigned long flags;
 	struct irqkit_desc *desc = irq_to_desc(irq);
 
 	if (!desc)
 		return;
-	desc_lock(desc);
+	flags = desc_lock_irqsave(desc);
 	if (!WARN(desc->irq_data.chip == &irqkit_no_irq_chip,
 		  "enable_irq before setup/request_irq: irq %u", irq))
 		irqkit__enable_irq_locked(desc);
-	desc_unlock(desc);
+	desc_unlock_irqrestore(desc, flags);
 	irqkit_deliver_pending();
 }
 
@@ -159,6 +163,7 @@ void irqkit_enable_irq(unsigned int irq)
  */
 static int __setup_irq(unsigned int irq, struct irqkit_desc *desc, struct irqkit_action *new)
 {
+	unsigned long flags;
 	struct irqkit_action *old, **old_ptr;
 	struct irqkit_chip *chip;
 	bool shared = false;
@@ -169,7 +174,7 @@ static int __setup_irq(unsigned int irq, struct irqkit_desc *desc, struct irqkit
 	new->irq = irq;
 
 	irqkit__mutex_lock(&desc->request_mutex);
-	desc_lock(desc);
+	flags = desc_lock_irqsave(desc);
 	chip = desc->irq_data.chip;
 
 	/* no trigger given: take the line's current one (1.4 step 3) */
@@ -265,7 +270,7 @@ mismatch:
 		       new->name, old->flags, old->name);
 	ret = -IRQKIT_EBUSY;
 out_unlock:
-	desc_unlock(desc);
+	desc_unlock_irqrestore(desc, flags);
 	irqkit__mutex_unlock(&desc->request_mutex);
 	return ret;
 }
@@ -330,6 +335,7 @@ int irqkit_request_irq_regs(unsigned int irq, irqkit_handler_regs_fn handler,
 
 const char *irqkit_free_irq(unsigned int irq, void *dev_id)
 {
+	unsigned long flags;
 	struct irqkit_desc *desc = irq_to_desc(irq);
 	struct irqkit_action *action, **action_ptr;
 	bool from_irq = irqkit_in_interrupt();
@@ -346,12 +352,12 @@ const char *irqkit_free_irq(unsigned int irq, void *dev_id)
 	 */
 	if (!from_irq)
 		irqkit__mutex_lock(&desc->request_mutex);
-	desc_lock(desc);
+	flags = desc_lock_irqsave(desc);
 	action_ptr = &desc->action;
 	for (;;) {
 		action = *action_ptr;
 		if (!action) {
-			desc_unlock(desc);
+			desc_unlock_irqrestore(desc, flags);
 			if (!from_irq)
 				irqkit__mutex_unlock(&desc->request_mutex);
 			WARN(1, "Trying to free already-free IRQ %u", irq);
@@ -375,15 +381,14 @@ const char *irqkit_free_irq(unsigned int irq, void *dev_id)
 		action->deferred_next = desc->deferred_free;
 		desc->deferred_free = action;
 	}
-	desc_unlock(desc);
+	desc_unlock_irqrestore(desc, flags);
 
 	devname = action->name;
 	if (!own_handler) {
 		__synchronize_hardirq(desc);
 		if ((irqkit__rt.flags & IRQKIT_CFG_DEBUG_SHIRQ) && (action->flags & IRQKIT_F_SHARED)) {
 			/* CONFIG_DEBUG_SHIRQ: a shared handler must cope with a stray call */
-			unsigned long flags = irqkit_local_irq_save();
-
+			flags = irqkit_local_irq_save();
 			if (action->handler)
 				action->handler((int)irq, dev_id);
 			else
@@ -400,10 +405,11 @@ const char *irqkit_free_irq(unsigned int irq, void *dev_id)
 /* At stop: the CPUs are quiet; free what drivers left registered. */
 void irqkit__free_all(void)
 {
+	unsigned long flags;
 	for (unsigned int i = 0; i < irqkit__rt.nr_irqs; i++) {
 		struct irqkit_desc *desc = &irqkit__rt.descs[i];
 
-		desc_lock(desc);
+		flags = desc_lock_irqsave(desc);
 		while (desc->action) {
 			struct irqkit_action *action = desc->action;
 
@@ -412,7 +418,7 @@ void irqkit__free_all(void)
 		}
 		irqkit__free_deferred(desc);
 		irqkit__clear_irq_resend(desc);
-		desc_unlock(desc);
+		desc_unlock_irqrestore(desc, flags);
 	}
 }
 
@@ -420,35 +426,38 @@ void irqkit__free_all(void)
 
 bool irqkit_can_request_irq(unsigned int irq, unsigned long irqflags)
 {
+	unsigned long flags;
 	struct irqkit_desc *desc = irq_to_desc(irq);
 	bool ok = false;
 
 	if (!desc)
 		return false;
-	desc_lock(desc);
+	flags = desc_lock_irqsave(desc);
 	if (!(desc->settings & IRQKIT_IRQ_NOREQUEST)) {
 		if (!desc->action || (irqflags & desc->action->flags & IRQKIT_F_SHARED))
 			ok = true;
 	}
-	desc_unlock(desc);
+	desc_unlock_irqrestore(desc, flags);
 	return ok;
 }
 
 int irqkit_irq_set_irq_type(unsigned int irq, unsigned int type)
 {
+	unsigned long flags;
 	struct irqkit_desc *desc = irq_to_desc(irq);
 	int ret;
 
 	if (!desc)
 		return -IRQKIT_EINVAL;
-	desc_lock(desc);
+	flags = desc_lock_irqsave(desc);
 	ret = irqkit__irq_set_trigger(desc, type & IRQKIT_TYPE_SENSE_MASK);
-	desc_unlock(desc);
+	desc_unlock_irqrestore(desc, flags);
 	return ret;
 }
 
 int irqkit_irq_set_affinity(unsigned int irq, irqkit_cpumask mask)
 {
+	unsigned long flags;
 	struct irqkit_desc *desc = irq_to_desc(irq);
 	irqkit_cpumask online;
 	struct irqkit_chip *chip;
@@ -458,7 +467,7 @@ int irqkit_irq_set_affinity(unsigned int irq, irqkit_cpumask mask)
 		return -IRQKIT_EINVAL;
 	online = irqkit__rt.nr_cpus >= 64 ? ~(irqkit_cpumask)0 :
 		 (((irqkit_cpumask)1 << irqkit__rt.nr_cpus) - 1);
-	desc_lock(desc);
+	flags = desc_lock_irqsave(desc);
 	chip = desc->irq_data.chip;
 	if (!chip->irq_set_affinity || !(mask & online)) {
 		ret = -IRQKIT_EINVAL;
@@ -470,18 +479,19 @@ int irqkit_irq_set_affinity(unsigned int irq, irqkit_cpumask mask)
 		irqd_set(&desc->irq_data, IRQD_AFFINITY_SET);
 	}
 out_unlock:
-	desc_unlock(desc);
+	desc_unlock_irqrestore(desc, flags);
 	return ret;
 }
 
 int irqkit_irq_get_info(unsigned int irq, struct irqkit_irq_info *info)
 {
+	unsigned long flags;
 	struct irqkit_desc *desc = irq_to_desc(irq);
 	unsigned int state;
 
 	if (!desc || !info)
 		return -IRQKIT_EINVAL;
-	desc_lock(desc);
+	flags = desc_lock_irqsave(desc);
 	state = irqd_get(&desc->irq_data);
 	info->depth = desc->depth;
 	info->irq_count = READ_ONCE(desc->irq_count);
@@ -501,7 +511,7 @@ int irqkit_irq_get_info(unsigned int irq, struct irqkit_irq_info *info)
 	info->pending = istate_get(desc) & IRQS_PENDING;
 	info->replay = istate_get(desc) & IRQS_REPLAY;
 	info->spurious_disabled = istate_get(desc) & IRQS_SPURIOUS_DISABLED;
-	desc_unlock(desc);
+	desc_unlock_irqrestore(desc, flags);
 	return 0;
 }
 

@@ -67,6 +67,19 @@ void irqkit_plat_thread_name(char *buf, size_t len);
  */
 void irqkit_plat_timer_program(uint64_t deadline_ns);
 
+/*
+ * Threads of the core: ksoftirqd/N, kworkers, irq/N-name.  @fn(@arg) runs in
+ * a new thread named @name; irqkit_plat_thread_join waits for it to return
+ * and frees the handle.  Process context.  Return: 0 or -ENOMEM.
+ */
+struct irqkit_plat_thread;
+int irqkit_plat_thread_create(struct irqkit_plat_thread **out, const char *name,
+			      void (*fn)(void *), void *arg);
+void irqkit_plat_thread_join(struct irqkit_plat_thread *th);
+
+/* Sleep at least @ns (msleep).  Process context. */
+void irqkit_plat_sleep_ns(uint64_t ns);
+
 /* Impossible failure of the platform (a failed futex): report and stop. */
 void irqkit_plat_fatal(const char *msg) __attribute__((noreturn));
 

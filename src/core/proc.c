@@ -43,13 +43,14 @@ static bool shown(struct irqkit_desc *desc, unsigned int irq)
 
 static void show_row(struct sbuf *sb, struct irqkit_desc *desc, unsigned int irq, int prec)
 {
+	unsigned long flags;
 	struct irqkit__runtime *rt = &irqkit__rt;
 	struct irqkit_chip *chip;
 
 	sb_printf(sb, "%*u: ", prec, irq);
 	for (unsigned int c = 0; c < rt->nr_cpus; c++)
 		sb_printf(sb, "%10u ", READ_ONCE(rt->cpus[c].kstat[irq]));
-	desc_lock(desc);
+	flags = desc_lock_irqsave(desc);
 	chip = desc->irq_data.chip;
 	if (!chip)
 		sb_printf(sb, " %8s", "None");
@@ -64,7 +65,7 @@ static void show_row(struct sbuf *sb, struct irqkit_desc *desc, unsigned int irq
 		sb_printf(sb, "-%-8s", desc->name);
 	for (struct irqkit_action *a = desc->action; a; a = a->next)
 		sb_printf(sb, a == desc->action ? "  %s" : ", %s", a->name ? a->name : "");
-	desc_unlock(desc);
+	desc_unlock_irqrestore(desc, flags);
 	sb_printf(sb, "\n");
 }
 

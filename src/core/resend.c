@@ -2,18 +2,11 @@
 /*
  * Replaying an edge that arrived while its line was disabled (Linux's
  * kernel/irq/resend.c, REFERENCE 2.10): the chip re-raises it, or the core
- * queues the line and has a CPU run its flow handler (the software resend,
- * which Linux runs from a tasklet).
+ * queues the line and a tasklet runs its flow handler (the software resend).
  */
 #include "internals.h"
 
-/* The CPU that runs a software resend: the caller's if bound, else the line's target. */
-static unsigned int resend_cpu(const struct irqkit_desc *desc)
-{
-	const struct irqkit_task *t = &irqkit_task_self;
-
-	return t->cpu ? (unsigned int)t->cpu_id : READ_ONCE(desc->irq_data.cpu);
-}
+static struct irqkit_tasklet resend_tasklet;
 
 /* Queue the line for the software resend.  Descriptor lock held. */
 static int irq_sw_resend(struct irqkit_desc *desc)
@@ -27,7 +20,7 @@ static int irq_sw_resend(struct irqkit_desc *desc)
 		rt->resend_list = desc;
 	}
 	irqkit_spin_unlock(&rt->resend_lock);
-	irqkit__cpu_raise_work(resend_cpu(desc), CPU_WORK_RESEND);
+	irqkit_tasklet_schedule(&resend_tasklet);
 	return 0;
 }
 
@@ -78,13 +71,14 @@ void irqkit__clear_irq_resend(struct irqkit_desc *desc)
 }
 
 /*
- * resend_irqs: run the flow handler of every queued line.
- * Context: a CPU's delivery, interrupts off (the CPU held for hardirq).
+ * resend_irqs: run the flow handler of every queued line, interrupts off.
+ * Context: the resend tasklet (TASKLET softirq).
  */
-void irqkit__resend_run(void)
+static void resend_irqs(struct irqkit_tasklet *unused)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;
 
+	(void)unused;
 	irqkit_spin_lock(&rt->resend_lock);
 	while (rt->resend_list) {
 		struct irqkit_desc *desc = rt->resend_list;
@@ -92,8 +86,15 @@ void irqkit__resend_run(void)
 		rt->resend_list = desc->resend_next;
 		desc->resend_queued = false;
 		irqkit_spin_unlock(&rt->resend_lock);
+		irqkit_local_irq_disable();
 		READ_ONCE(desc->handle_irq)(desc);
+		irqkit_local_irq_enable();
 		irqkit_spin_lock(&rt->resend_lock);
 	}
 	irqkit_spin_unlock(&rt->resend_lock);
+}
+
+void irqkit__resend_init(void)
+{
+	irqkit_tasklet_setup(&resend_tasklet, resend_irqs);
 }

@@ -46,11 +46,19 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 		.log_arg	= c.log_arg,
 		.start_ns	= irqkit_plat_now_ns(),
 	};
-	irqkit__spurious_init();
 	ret = irqkit__descs_init();
 	if (!ret)
 		ret = irqkit__cpus_init();
 	if (ret) {
+		irqkit__descs_exit();
+		return ret;
+	}
+	irqkit__timers_init();
+	irqkit__resend_init();
+	irqkit__spurious_init();
+	ret = irqkit__softirq_init();
+	if (ret) {
+		irqkit__cpus_exit();
 		irqkit__descs_exit();
 		return ret;
 	}
@@ -62,7 +70,9 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 /* irqkit__core_exit - free everything.  Context: the platform's threads have stopped. */
 void irqkit__core_exit(void)
 {
+	irqkit__softirq_exit();
 	irqkit__timers_exit();
+	irqkit__tasklets_exit();
 	irqkit__free_all();
 	while (irqkit__rt.exit_hooks) {
 		struct irqkit__exit_hook *hook = irqkit__rt.exit_hooks;

@@ -136,8 +136,7 @@ void irqkit__note_interrupt(struct irqkit_desc *desc, enum irqkit_irqreturn acti
 		desc->depth++;
 		irqkit__irq_disable(desc);
 		desc_unlock(desc);
-		irqkit__timer_arm(&irqkit__rt.poll_timer,
-				  irqkit__now_ns() + irqkit__jiffies_to_ns(hz_tenth()));
+		irqkit_mod_timer(&irqkit__rt.poll_timer, irqkit_jiffies() + hz_tenth());
 	}
 	WRITE_ONCE(desc->irqs_unhandled, 0);
 }
@@ -198,9 +197,9 @@ out_unlock:
  * poll_spurious_irqs - the HZ/10 timer (REFERENCE 3.8).  One poller at a time;
  * every spurious-disabled line but irq 0 is tried with interrupts off.  It
  * re-arms itself and never re-enables a line.
- * Context: softirq (a core timer).
+ * Context: TIMER softirq.
  */
-static void poll_spurious_irqs(struct irqkit__timer *timer)
+static void poll_spurious_irqs(struct irqkit_timer_list *timer)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;
 
@@ -217,12 +216,12 @@ static void poll_spurious_irqs(struct irqkit__timer *timer)
 	}
 out:
 	a_fetch_sub(&rt->poll_active, 1);
-	irqkit__timer_arm(timer, irqkit__now_ns() + irqkit__jiffies_to_ns(hz_tenth()));
+	irqkit_mod_timer(timer, irqkit_jiffies() + hz_tenth());
 }
 
 void irqkit__spurious_init(void)
 {
-	irqkit__rt.poll_timer.fn = poll_spurious_irqs;
+	irqkit_timer_setup(&irqkit__rt.poll_timer, poll_spurious_irqs, 0);
 	irqkit__rt.bad_irq_reports = BAD_IRQ_REPORTS;
 }
 

@@ -1,12 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
- * Time and the core's one-shot timers: jiffies, the virtual clock of
- * deterministic mode, and a sorted timer list driven by the platform's
- * one-shot timer (or by irqkit_clock_advance()).
+ * Time and kernel timers (Linux's kernel/time/timer.c as drivers see it):
+ * jiffies, the virtual clock of deterministic mode, and timer_list.
+ *
+ * Each CPU has a base: a pairing heap of armed timers ordered by expiry (ties
+ * in arming order).  When the earliest expiry of a CPU comes, the platform's
+ * one-shot timer (or irqkit_clock_advance) raises TIMER_SOFTIRQ on that CPU,
+ * as its local timer interrupt would; the softirq runs the expired callbacks.
+ * Nothing is programmed while no timer is armed: an idle runtime sleeps.
+ *
+ * One lock, timer_lock, guards every base; it nests inside nothing else of
+ * the core and is dropped around callbacks.
  */
 #include "internals.h"
 
 #define NSEC_PER_SEC	1000000000ull
+
+static struct irqkit_spinlock timer_lock = IRQKIT_SPINLOCK_INIT;
 
 uint64_t irqkit__now_ns(void)
 {
@@ -23,106 +33,375 @@ unsigned long irqkit_jiffies(void)
 	return (unsigned long)((ns / NSEC_PER_SEC) * hz + (ns % NSEC_PER_SEC) * hz / NSEC_PER_SEC);
 }
 
+/* The first nanosecond at which jiffies reads @j. */
+uint64_t irqkit__jiffies_to_ns(unsigned long j)
+{
+	uint64_t hz = irqkit__rt.hz;
+
+	return (j / hz) * NSEC_PER_SEC + ((j % hz) * NSEC_PER_SEC + hz - 1) / hz;
+}
+
 unsigned int irqkit_hz(void)
 {
 	return irqkit__rt.hz;
 }
 
-/* Tell the platform the earliest expiry.  Timer lock held. */
+unsigned long irqkit_msecs_to_jiffies(unsigned int ms)
+{
+	return (unsigned long)(((uint64_t)ms * irqkit__rt.hz + 999) / 1000);
+}
+
+unsigned long irqkit_usecs_to_jiffies(unsigned int us)
+{
+	return (unsigned long)(((uint64_t)us * irqkit__rt.hz + 999999) / 1000000);
+}
+
+unsigned int irqkit_jiffies_to_msecs(unsigned long j)
+{
+	return (unsigned int)((uint64_t)j * 1000 / irqkit__rt.hz);
+}
+
+unsigned int irqkit_jiffies_to_usecs(unsigned long j)
+{
+	return (unsigned int)((uint64_t)j * 1000000 / irqkit__rt.hz);
+}
+
+/* ---- the pairing heap ---------------------------------------------------------- */
+
+static bool tl_before(const struct irqkit_timer_list *a, const struct irqkit_timer_list *b)
+{
+	if (a->expires != b->expires)
+		return irqkit_time_before(a->expires, b->expires);
+	return a->seq < b->seq;
+}
+
+/*
+ * Meld two roots.  A child's hp_prev is its previous sibling, or its parent
+ * when it is the first child; a root has no hp_prev or hp_next.
+ */
+static struct irqkit_timer_list *hp_meld(struct irqkit_timer_list *a, struct irqkit_timer_list *b)
+{
+	struct irqkit_timer_list *tmp;
+
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	if (tl_before(b, a)) {
+		tmp = a;
+		a = b;
+		b = tmp;
+	}
+	b->hp_prev = a;
+	b->hp_next = a->hp_child;
+	if (a->hp_child)
+		a->hp_child->hp_prev = b;
+	a->hp_child = b;
+	return a;
+}
+
+/* The two-pass merge of a sibling list into one root. */
+static struct irqkit_timer_list *hp_merge_pairs(struct irqkit_timer_list *first)
+{
+	struct irqkit_timer_list *stack = NULL, *root = NULL;
+
+	while (first) {
+		struct irqkit_timer_list *a = first, *b = a->hp_next, *m;
+
+		first = b ? b->hp_next : NULL;
+		a->hp_prev = a->hp_next = NULL;
+		if (b)
+			b->hp_prev = b->hp_next = NULL;
+		m = hp_meld(a, b);
+		m->hp_next = stack;		/* the stack links through hp_next */
+		stack = m;
+	}
+	while (stack) {
+		struct irqkit_timer_list *next = stack->hp_next;
+
+		stack->hp_next = NULL;
+		root = hp_meld(root, stack);
+		stack = next;
+	}
+	return root;
+}
+
+static void hp_remove(struct irqkit__timer_base *b, struct irqkit_timer_list *t)
+{
+	if (t == b->root) {
+		b->root = hp_merge_pairs(t->hp_child);
+	} else {
+		if (t->hp_prev->hp_child == t)
+			t->hp_prev->hp_child = t->hp_next;
+		else
+			t->hp_prev->hp_next = t->hp_next;
+		if (t->hp_next)
+			t->hp_next->hp_prev = t->hp_prev;
+		b->root = hp_meld(b->root, hp_merge_pairs(t->hp_child));
+	}
+	t->hp_child = t->hp_next = t->hp_prev = NULL;
+}
+
+/* ---- bases ----------------------------------------------------------------------- */
+
+static struct irqkit__timer_base *base_of(int cpu)
+{
+	return &irqkit__rt.cpus[cpu].timers;
+}
+
+static void base_update(struct irqkit__timer_base *b)
+{
+	if (b->root)
+		WRITE_ONCE(b->next, b->root->expires);
+	WRITE_ONCE(b->armed, b->root != NULL);
+}
+
+/* Take @t off its base.  Timer lock held.  Return: whether it was armed. */
+static bool detach_timer(struct irqkit_timer_list *t)
+{
+	struct irqkit__timer_base *b;
+
+	if (t->cpu < 0)
+		return false;
+	b = base_of(t->cpu);
+	hp_remove(b, t);
+	WRITE_ONCE(t->cpu, -1);
+	base_update(b);
+	return true;
+}
+
+static void enqueue_timer(struct irqkit_timer_list *t, int cpu)
+{
+	struct irqkit__timer_base *b = base_of(cpu);
+
+	t->seq = ++irqkit__rt.timer_seq;
+	t->hp_child = t->hp_next = t->hp_prev = NULL;
+	b->root = hp_meld(b->root, t);
+	WRITE_ONCE(t->cpu, cpu);
+	base_update(b);
+}
+
+/*
+ * The earliest expiry among bases that have not been told yet (a base whose
+ * TIMER softirq is raised is skipped until it runs).  Timer lock held.
+ */
+static bool earliest_expiry(unsigned long *when)
+{
+	bool any = false;
+
+	for (unsigned int i = 0; i < irqkit__rt.nr_cpus; i++) {
+		struct irqkit__timer_base *b = base_of((int)i);
+
+		if (!b->root || (a_load_seq(&irqkit__rt.cpus[i].softirq_pending) &
+				 (1u << IRQKIT_TIMER_SOFTIRQ)))
+			continue;
+		if (!any || irqkit_time_before(b->root->expires, *when))
+			*when = b->root->expires;
+		any = true;
+	}
+	return any;
+}
+
+/* Tell the platform timer about the earliest expiry.  Timer lock held. */
 static void program(void)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;
+	unsigned long when = 0;
 
 	if (rt->mode == IRQKIT_MODE_DETERMINISTIC)
 		return;
-	irqkit_plat_timer_program(rt->timers ? rt->start_ns + rt->timers->expires_ns : UINT64_MAX);
-}
-
-static void unlink_timer(struct irqkit__timer *timer)
-{
-	struct irqkit__timer **pp = &irqkit__rt.timers;
-
-	while (*pp && *pp != timer)
-		pp = &(*pp)->next;
-	if (*pp)
-		*pp = timer->next;
-	timer->pending = false;
-}
-
-/* Arm (or re-arm) @timer to run at @expires_ns of irqkit__now_ns().  Any context. */
-void irqkit__timer_arm(struct irqkit__timer *timer, uint64_t expires_ns)
-{
-	struct irqkit__runtime *rt = &irqkit__rt;
-	struct irqkit__timer **pp;
-
-	irqkit_spin_lock(&rt->timer_lock);
-	if (timer->pending)
-		unlink_timer(timer);
-	timer->expires_ns = expires_ns;
-	for (pp = &rt->timers; *pp && (*pp)->expires_ns <= expires_ns; pp = &(*pp)->next)
-		;
-	timer->next = *pp;
-	*pp = timer;
-	timer->pending = true;
-	if (rt->timers == timer)
-		program();
-	irqkit_spin_unlock(&rt->timer_lock);
-}
-
-/* Disarm @timer; a callback already running is not waited for.  Any context. */
-void irqkit__timer_cancel(struct irqkit__timer *timer)
-{
-	struct irqkit__runtime *rt = &irqkit__rt;
-
-	irqkit_spin_lock(&rt->timer_lock);
-	if (timer->pending) {
-		unlink_timer(timer);
-		program();
-	}
-	irqkit_spin_unlock(&rt->timer_lock);
+	irqkit_plat_timer_program(earliest_expiry(&when) ?
+				  rt->start_ns + irqkit__jiffies_to_ns(when) : UINT64_MAX);
 }
 
 /*
- * The platform timer fired: run every expired timer on this thread, in
- * softirq context (SOFTIRQ_OFFSET), as Linux runs timers from TIMER_SOFTIRQ.
+ * Raise TIMER_SOFTIRQ on every CPU whose earliest timer is due at @now: its
+ * local timer interrupt.  Return: the CPUs told, a bit each.
  */
+static uint64_t tell_due_cpus(unsigned long now)
+{
+	uint64_t told = 0;
+
+	irqkit_spin_lock(&timer_lock);
+	for (unsigned int i = 0; i < irqkit__rt.nr_cpus; i++) {
+		struct irqkit__timer_base *b = base_of((int)i);
+
+		if (b->root && irqkit_time_after_eq(now, b->root->expires)) {
+			irqkit__raise_softirq_on(&irqkit__rt.cpus[i], IRQKIT_TIMER_SOFTIRQ);
+			told |= 1ull << i;
+		}
+	}
+	program();
+	irqkit_spin_unlock(&timer_lock);
+	return told;
+}
+
+/* The platform timer fired (threaded mode): wake the CPUs that have timers due. */
 void irqkit__timer_interrupt(void)
 {
-	struct irqkit__runtime *rt = &irqkit__rt;
-	struct irqkit_task *t = &irqkit_task_self;
-	uint64_t now = irqkit__now_ns();
+	uint64_t told = tell_due_cpus(irqkit_jiffies());
 
-	t->preempt_count += IRQKIT_SOFTIRQ_OFFSET;
-	irqkit_spin_lock(&rt->timer_lock);
-	while (rt->timers && rt->timers->expires_ns <= now) {
-		struct irqkit__timer *timer = rt->timers;
-
-		rt->timers = timer->next;
-		timer->pending = false;
-		irqkit_spin_unlock(&rt->timer_lock);
-		timer->fn(timer);
-		irqkit_spin_lock(&rt->timer_lock);
-	}
-	program();
-	irqkit_spin_unlock(&rt->timer_lock);
-	t->preempt_count -= IRQKIT_SOFTIRQ_OFFSET;
+	for (unsigned int i = 0; told; i++, told >>= 1)
+		if (told & 1)
+			irqkit__cpu_kick(&irqkit__rt.cpus[i]);
 }
 
+/* TIMER_SOFTIRQ: run this CPU's expired timers, one at a time, lock dropped. */
+void irqkit__run_timers(void)
+{
+	struct irqkit_task *task = &irqkit_task_self;
+	struct irqkit_cpu *c = irqkit__this_cpu();
+	struct irqkit__timer_base *b = &c->timers;
+	unsigned long now = irqkit_jiffies();
+
+	irqkit_spin_lock(&timer_lock);
+	while (b->root && irqkit_time_after_eq(now, b->root->expires)) {
+		struct irqkit_timer_list *t = b->root;
+		void (*fn)(struct irqkit_timer_list *) = t->function;
+		const void *outer = task->running_bh;
+
+		hp_remove(b, t);
+		WRITE_ONCE(t->cpu, -1);
+		base_update(b);
+		WRITE_ONCE(b->running, t);
+		irqkit_spin_unlock(&timer_lock);
+
+		task->running_bh = t;
+		fn(t);
+		task->running_bh = outer;
+
+		irqkit_spin_lock(&timer_lock);
+		WRITE_ONCE(b->running, NULL);
+	}
+	program();
+	irqkit_spin_unlock(&timer_lock);
+}
+
+static void run_timers_action(void)
+{
+	irqkit__run_timers();
+}
+
+/* ---- the timer_list API --------------------------------------------------------------- */
+
+void irqkit_timer_setup(struct irqkit_timer_list *timer, void (*fn)(struct irqkit_timer_list *),
+			unsigned int flags)
+{
+	*timer = (struct irqkit_timer_list){ .function = fn, .flags = flags, .cpu = -1 };
+}
+
+bool irqkit_timer_pending(const struct irqkit_timer_list *timer)
+{
+	return READ_ONCE(timer->cpu) >= 0;
+}
+
+int irqkit_mod_timer(struct irqkit_timer_list *timer, unsigned long expires)
+{
+	int cpu = irqkit_smp_processor_id();
+	bool was;
+
+	if (!irqkit__rt.cpus)
+		return 0;
+	irqkit_spin_lock(&timer_lock);
+	was = detach_timer(timer);
+	timer->expires = expires;
+	enqueue_timer(timer, cpu);
+	if (base_of(cpu)->root == timer)
+		program();
+	irqkit_spin_unlock(&timer_lock);
+	return was;
+}
+
+void irqkit_add_timer(struct irqkit_timer_list *timer)
+{
+	if (WARN_ON_ONCE(irqkit_timer_pending(timer)))
+		return;
+	irqkit_mod_timer(timer, timer->expires);
+}
+
+int irqkit_del_timer(struct irqkit_timer_list *timer)
+{
+	bool was;
+
+	if (!irqkit__rt.cpus)
+		return 0;
+	irqkit_spin_lock(&timer_lock);
+	was = detach_timer(timer);
+	irqkit_spin_unlock(&timer_lock);
+	return was;
+}
+
+/* Is @timer's callback running on some CPU now?  Timer lock held. */
+static bool timer_running(const struct irqkit_timer_list *timer)
+{
+	for (unsigned int i = 0; i < irqkit__rt.nr_cpus; i++)
+		if (READ_ONCE(base_of((int)i)->running) == timer)
+			return true;
+	return false;
+}
+
+int irqkit_del_timer_sync(struct irqkit_timer_list *timer)
+{
+	unsigned int spins = 0;
+	bool was = false, running;
+
+	if (!irqkit__rt.cpus)
+		return 0;
+	if (!(timer->flags & IRQKIT_TIMER_IRQSAFE)) {
+		WARN_ON(irqkit_in_hardirq());
+		might_sleep();
+	}
+	if (irqkit_task_self.running_bh == timer) {
+		irqkit__warn(__FILE__, __LINE__,
+			     "del_timer_sync() called from the timer's own callback: it would wait for itself forever; not waiting");
+		return irqkit_del_timer(timer);
+	}
+	do {
+		irqkit_spin_lock(&timer_lock);
+		was |= detach_timer(timer);
+		running = timer_running(timer);
+		irqkit_spin_unlock(&timer_lock);
+		if (running)
+			spin_step(&spins);
+	} while (running);
+	return was;
+}
+
+void irqkit_msleep(unsigned int ms)
+{
+	might_sleep();
+	if (irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC && irqkit_started())
+		irqkit_clock_advance((uint64_t)ms * 1000000);
+	else
+		irqkit_plat_sleep_ns((uint64_t)ms * 1000000);
+}
+
+void irqkit__timers_init(void)
+{
+	irqkit_open_softirq(IRQKIT_TIMER_SOFTIRQ, run_timers_action);
+	for (unsigned int i = 0; i < irqkit__rt.nr_cpus; i++)
+		base_of((int)i)->root = NULL;
+}
+
+/* At stop: timers still armed are dropped (their memory is the caller's). */
 void irqkit__timers_exit(void)
 {
-	struct irqkit__runtime *rt = &irqkit__rt;
+	irqkit_spin_lock(&timer_lock);
+	for (unsigned int i = 0; i < irqkit__rt.nr_cpus; i++) {
+		struct irqkit__timer_base *b = base_of((int)i);
 
-	irqkit_spin_lock(&rt->timer_lock);
-	while (rt->timers)
-		unlink_timer(rt->timers);
+		while (b->root)
+			detach_timer(b->root);
+	}
 	program();
-	irqkit_spin_unlock(&rt->timer_lock);
+	irqkit_spin_unlock(&timer_lock);
 }
 
 /*
- * Deterministic mode: step the virtual clock from expiry to expiry, so a timer
- * that re-arms itself inside the interval fires as often as it would in real
- * time, then land on the target.
+ * Deterministic mode: step the virtual clock from expiry to expiry, so a
+ * timer that re-arms itself inside the interval fires as often as it would in
+ * real time.  Each due CPU gets its TIMER softirq; the caller runs those of the
+ * CPU it plays at once (a delivery point), the others wait for irqkit_cpu_run.
  */
 int irqkit_clock_advance(uint64_t ns)
 {
@@ -133,17 +412,23 @@ int irqkit_clock_advance(uint64_t ns)
 		return -IRQKIT_EINVAL;
 	target = a_load_acquire(&rt->virt_ns) + ns;
 	for (;;) {
-		uint64_t next;
+		unsigned long when = 0;
+		uint64_t at;
+		bool any;
 
-		irqkit_spin_lock(&rt->timer_lock);
-		next = rt->timers ? rt->timers->expires_ns : UINT64_MAX;
-		irqkit_spin_unlock(&rt->timer_lock);
-		if (next > target)
+		irqkit_spin_lock(&timer_lock);
+		any = earliest_expiry(&when);
+		irqkit_spin_unlock(&timer_lock);
+		at = any ? irqkit__jiffies_to_ns(when) : UINT64_MAX;
+		if (at > target)
 			break;
-		if (next > a_load_acquire(&rt->virt_ns))
-			a_store_release(&rt->virt_ns, next);
-		irqkit__timer_interrupt();
+		if (at > a_load_acquire(&rt->virt_ns))
+			a_store_release(&rt->virt_ns, at);
+		/* a told CPU is skipped by earliest_expiry until it runs: this ends */
+		tell_due_cpus(irqkit_jiffies());
+		irqkit_deliver_pending();
 	}
 	a_store_release(&rt->virt_ns, target);
+	irqkit_deliver_pending();
 	return 0;
 }

@@ -111,3 +111,52 @@ void irqkit_plat_fatal(const char *msg)
 	fprintf(stderr, "irqkit: fatal: %s: %s\n", msg, strerror(errno));
 	abort();
 }
+
+struct irqkit_plat_thread {
+	pthread_t	thread;
+	void		(*fn)(void *);
+	void		*arg;
+	char		name[16];
+};
+
+static void *plat_thread_main(void *p)
+{
+	struct irqkit_plat_thread *th = p;
+
+	pthread_setname_np(pthread_self(), th->name);
+	th->fn(th->arg);
+	return NULL;
+}
+
+int irqkit_plat_thread_create(struct irqkit_plat_thread **out, const char *name,
+			      void (*fn)(void *), void *arg)
+{
+	struct irqkit_plat_thread *th = calloc(1, sizeof(*th));
+
+	if (!th)
+		return -12;	/* -ENOMEM */
+	th->fn = fn;
+	th->arg = arg;
+	snprintf(th->name, sizeof(th->name), "%s", name);	/* Linux cuts comm at 15 */
+	if (pthread_create(&th->thread, NULL, plat_thread_main, th)) {
+		free(th);
+		return -12;
+	}
+	*out = th;
+	return 0;
+}
+
+void irqkit_plat_thread_join(struct irqkit_plat_thread *th)
+{
+	pthread_join(th->thread, NULL);
+	free(th);
+}
+
+void irqkit_plat_sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ull),
+			       .tv_nsec = (long)(ns % 1000000000ull) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}

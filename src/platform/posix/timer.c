@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The platform's one-shot timer: a thread, bound to virtual CPU 0, that sleeps
- * until the programmed deadline and then runs the core's expired timers.  It
- * sleeps without a deadline when no timer is armed: an idle runtime does not
- * wake up.
+ * The platform's one-shot timer: a thread that sleeps until the programmed
+ * deadline and then tells the core, which raises TIMER_SOFTIRQ on the CPUs
+ * that have timers due (their local timer interrupt).  It sleeps without a
+ * deadline when no timer is armed: an idle runtime does not wake up.
  */
 #define _GNU_SOURCE
 #include "../../core/internals.h"
@@ -33,8 +33,6 @@ static void *timer_main(void *arg)
 {
 	(void)arg;
 	pthread_setname_np(pthread_self(), "ktimerd");
-	if (irqkit_thread_bind(0))
-		irqkit_plat_fatal("timer thread cannot bind to CPU 0");
 	pthread_mutex_lock(&lock);
 	while (!stopping) {
 		uint64_t now = irqkit_plat_now_ns();
@@ -56,7 +54,6 @@ static void *timer_main(void *arg)
 		}
 	}
 	pthread_mutex_unlock(&lock);
-	irqkit_thread_unbind();
 	return NULL;
 }
 

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/* Kernel timers and jiffies: timer_list callbacks run in TIMER softirq context. */
+#ifndef IRQKIT_TIMER_H
+#define IRQKIT_TIMER_H
+
+#include <irqkit/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** irqkit_jiffies - ticks of 1/HZ s since start (see runtime.h).  Context: any. */
+IRQKIT_API unsigned long irqkit_jiffies(void);
+IRQKIT_API unsigned int irqkit_hz(void);
+
+/* Conversions, rounding up as Linux does: a positive delay is at least one tick. */
+IRQKIT_API unsigned long irqkit_msecs_to_jiffies(unsigned int ms);
+IRQKIT_API unsigned long irqkit_usecs_to_jiffies(unsigned int us);
+IRQKIT_API unsigned int irqkit_jiffies_to_msecs(unsigned long j);
+IRQKIT_API unsigned int irqkit_jiffies_to_usecs(unsigned long j);
+
+/* Wrap-safe comparisons (include/linux/jiffies.h). */
+#define irqkit_time_after(a, b)		((long)((b) - (a)) < 0)
+#define irqkit_time_before(a, b)	irqkit_time_after(b, a)
+#define irqkit_time_after_eq(a, b)	((long)((a) - (b)) >= 0)
+#define irqkit_time_before_eq(a, b)	irqkit_time_after_eq(b, a)
+#define irqkit_time_in_range(a, b, c)	(irqkit_time_after_eq(a, b) && irqkit_time_before_eq(a, c))
+
+/*
+ * struct irqkit_timer_list - Linux's struct timer_list.  Set up with
+ * irqkit_timer_setup(); then set @expires (a jiffies value) and add_timer, or
+ * use mod_timer.  The callback runs once, in TIMER softirq context, on the CPU
+ * that armed the timer (an unbound thread arms on CPU 0).
+ */
+struct irqkit_timer_list {
+	unsigned long		expires;	/* public: jiffies */
+	void			(*function)(struct irqkit_timer_list *timer);	/* public */
+	unsigned int		flags;		/* public: IRQKIT_TIMER_* */
+	/* private */
+	struct irqkit_timer_list *hp_child, *hp_next, *hp_prev;	/* pairing heap */
+	int			cpu;		/* armed on this CPU's base, -1 if not */
+	unsigned long		seq;		/* arming order, to break ties */
+};
+
+#define IRQKIT_TIMER_IRQSAFE	0x00200000u	/* del_timer_sync allowed from hardirq */
+#define IRQKIT_TIMER_PINNED	0x00400000u
+
+IRQKIT_API void irqkit_timer_setup(struct irqkit_timer_list *timer,
+				   void (*fn)(struct irqkit_timer_list *), unsigned int flags);
+
+/** irqkit_timer_pending - is the timer armed?  Context: any. */
+IRQKIT_API bool irqkit_timer_pending(const struct irqkit_timer_list *timer);
+
+/**
+ * irqkit_add_timer - arm at timer->expires.  Warns and does nothing if the
+ * timer is already pending (modern Linux WARN_ON_ONCE).  Context: any.
+ */
+IRQKIT_API void irqkit_add_timer(struct irqkit_timer_list *timer);
+
+/**
+ * irqkit_mod_timer - (re)arm at @expires on the caller's CPU
+ * Context: any.  Return: 1 if the timer was pending (modified), 0 if not.
+ */
+IRQKIT_API int irqkit_mod_timer(struct irqkit_timer_list *timer, unsigned long expires);
+
+/** irqkit_del_timer - disarm.  Does not wait for a running callback.  Return: 1 if it was pending. */
+IRQKIT_API int irqkit_del_timer(struct irqkit_timer_list *timer);
+
+/**
+ * irqkit_del_timer_sync - disarm and wait until the callback is not running
+ *
+ * Context: process context, or hardirq for an IRQSAFE timer.  From the
+ * callback itself (Linux deadlocks) irqkit reports it and does not wait.
+ * Return: 1 if the timer was pending.
+ */
+IRQKIT_API int irqkit_del_timer_sync(struct irqkit_timer_list *timer);
+
+/** irqkit_msleep - sleep at least @ms milliseconds.  Context: process context (may sleep). */
+IRQKIT_API void irqkit_msleep(unsigned int ms);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IRQKIT_TIMER_H */

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Softirqs and tasklets (Linux's kernel/softirq.c, REFERENCE section 6).
+ *
+ * Softirqs of CPU k run on the thread that holds k for softirq
+ * (SLOT_SOFTIRQ): the thread leaving the outermost hardirq (irq_exit), the
+ * thread whose local_bh_enable leaves the last bh-off section, or ksoftirqd/k.
+ * A raise from process context wakes ksoftirqd/k (6.2); after 10 passes or
+ * 2 ms the loop hands over to it (6.3).
+ *
+ * Tasklet state (6.6-6.8):
+ *
+ *   state   set by                          cleared by
+ *   SCHED   tasklet_schedule (0 -> 1 only)  the TASKLET softirq just before the
+ *                                           call; tasklet_kill
+ *   RUN     the softirq (trylock)           the softirq after the call
+ *
+ * A tasklet is queued on the list of the CPU that scheduled it; per-CPU lists
+ * are guarded by cpu->tasklet_lock, since several threads may act for a CPU.
+ */
+#include "internals.h"
+
+/* REFERENCE 6.3: MAX_SOFTIRQ_RESTART and MAX_SOFTIRQ_TIME. */
+#define MAX_SOFTIRQ_RESTART	10
+#define MAX_SOFTIRQ_TIME_NS	2000000ull
+
+static const char *const softirq_to_name[IRQKIT_NR_SOFTIRQS] = {
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED",
+	"HRTIMER", "RCU",
+};
+
+bool irqkit__softirq_pending(const struct irqkit_cpu *c)
+{
+	return a_load_seq(&c->softirq_pending) != 0;
+}
+
+unsigned int irqkit_softirq_pending(unsigned int cpu)
+{
+	if (!irqkit__rt.cpus || cpu >= irqkit__rt.nr_cpus)
+		return 0;
+	return a_load_seq(&irqkit__rt.cpus[cpu].softirq_pending);
+}
+
+/* Take the CPU for softirqs: only when nobody holds it in any way. */
+bool irqkit__claim_softirq(struct irqkit_task *t, struct irqkit_cpu *c)
+{
+	unsigned int free = 0;
+
+	if (!a_cas(&c->slot, &free, SLOT_SOFTIRQ))
+		return false;
+	t->slot |= TASK_SLOT_SOFTIRQ;
+	return true;
+}
+
+void irqkit__release_softirq(struct irqkit_task *t, struct irqkit_cpu *c)
+{
+	t->slot &= ~TASK_SLOT_SOFTIRQ;
+	a_fetch_and(&c->slot, ~SLOT_SOFTIRQ);
+	irqkit__slot_wake(c);
+}
+
+void irqkit__wakeup_softirqd(struct irqkit_cpu *c)
+{
+	if (a_load_seq(&c->ksoftirqd_idle)) {
+		a_fetch_add(&c->ksoftirqd_seq, 1);
+		irqkit_plat_wake(&c->ksoftirqd_seq);
+	}
+}
+
+/*
+ * handle_softirqs (REFERENCE 6.3).  Caller holds @c for softirq, interrupts
+ * on.  Between vectors the hardirqs that came meanwhile are taken, as a CPU
+ * takes an interrupt in the middle of softirq processing.
+ */
+void irqkit__handle_softirqs(struct irqkit_task *t, struct irqkit_cpu *c)
+{
+	bool timed = irqkit__rt.mode != IRQKIT_MODE_DETERMINISTIC;
+	uint64_t end = timed ? irqkit_plat_now_ns() + MAX_SOFTIRQ_TIME_NS : 0;
+	int restart = MAX_SOFTIRQ_RESTART;
+	unsigned int pending;
+
+	t->preempt_count += IRQKIT_SOFTIRQ_OFFSET;
+restart:
+	pending = a_xchg(&c->softirq_pending, 0);
+	while (pending) {
+		unsigned int nr = (unsigned int)__builtin_ctz(pending);
+		irqkit_softirq_fn action = READ_ONCE(irqkit__rt.softirq_vec[nr]);
+		unsigned int prev = t->preempt_count;
+
+		pending &= pending - 1;
+		if (action)
+			action();
+		if (unlikely(t->preempt_count != prev)) {
+			pr_err("huh, entered softirq %u %s %p with preempt_count %08x, exited with %08x?",
+			       nr, softirq_to_name[nr], (void *)action, prev, t->preempt_count);
+			t->preempt_count = prev;
+		}
+		if (unlikely(task_irqs_off(t)))
+			irqkit_local_irq_enable();
+		if (a_load_seq(&c->pend2))
+			irqkit__cpu_deliver(t, c);	/* hardirqs only: we hold SOFTIRQ */
+	}
+	if (irqkit__softirq_pending(c)) {
+		if (--restart && (!timed || irqkit_plat_now_ns() < end))
+			goto restart;
+		irqkit__wakeup_softirqd(c);
+	}
+	t->preempt_count -= IRQKIT_SOFTIRQ_OFFSET;
+}
+
+void irqkit__raise_softirq_on(struct irqkit_cpu *c, unsigned int nr)
+{
+	a_fetch_or(&c->softirq_pending, 1u << nr);
+}
+
+/*
+ * raise_softirq_irqoff (REFERENCE 6.2).  From interrupt context on this CPU
+ * (hardirq, softirq, bh-off) the softirq runs when that context ends; from
+ * anywhere else ksoftirqd is woken.  An unbound thread acts for CPU 0 but
+ * is never its interrupt context.
+ */
+void irqkit_raise_softirq_irqoff(unsigned int nr)
+{
+	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_cpu *c;
+
+	if (nr >= IRQKIT_NR_SOFTIRQS || !irqkit__rt.cpus)
+		return;
+	c = irqkit__this_cpu();
+	irqkit__raise_softirq_on(c, nr);
+	if (!irqkit_in_interrupt() || t->cpu != c)
+		irqkit__wakeup_softirqd(c);
+}
+
+void irqkit_raise_softirq(unsigned int nr)
+{
+	unsigned long flags = irqkit_local_irq_save();
+
+	irqkit_raise_softirq_irqoff(nr);
+	irqkit_local_irq_restore(flags);
+}
+
+void irqkit_open_softirq(unsigned int nr, irqkit_softirq_fn action)
+{
+	if (nr < IRQKIT_NR_SOFTIRQS)
+		WRITE_ONCE(irqkit__rt.softirq_vec[nr], action);
+}
+
+/* ---- tasklets ------------------------------------------------------------------ */
+
+#define SCHED	IRQKIT_TASKLET_STATE_SCHED
+#define RUN	IRQKIT_TASKLET_STATE_RUN
+
+void irqkit_tasklet_init(struct irqkit_tasklet *t, void (*func)(unsigned long), unsigned long data)
+{
+	*t = (struct irqkit_tasklet){ .use_callback = false, .func = func, .data = data };
+}
+
+void irqkit_tasklet_setup(struct irqkit_tasklet *t, void (*callback)(struct irqkit_tasklet *))
+{
+	*t = (struct irqkit_tasklet){ .use_callback = true, .callback = callback };
+}
+
+/* Append @t to list @idx (0 TASKLET, 1 HI) of @c and raise its softirq.  Any context. */
+static void tasklet_enqueue(struct irqkit_cpu *c, struct irqkit_tasklet *t, int idx)
+{
+	irqkit_spin_lock(&c->tasklet_lock);
+	t->next = NULL;
+	*c->tasklet_tail[idx] = t;
+	c->tasklet_tail[idx] = &t->next;
+	irqkit_spin_unlock(&c->tasklet_lock);
+}
+
+static void tasklet_schedule_common(struct irqkit_tasklet *t, int idx, unsigned int nr)
+{
+	if (WARN_ONCE(!READ_ONCE(t->callback),
+		      "tasklet %p scheduled before tasklet_init()/tasklet_setup(): ignored",
+		      (void *)t))
+		return;
+	if (__atomic_fetch_or(&t->state, SCHED, __ATOMIC_SEQ_CST) & SCHED)
+		return;
+	if (!irqkit__rt.cpus) {
+		__atomic_fetch_and(&t->state, ~SCHED, __ATOMIC_SEQ_CST);
+		return;
+	}
+	tasklet_enqueue(irqkit__this_cpu(), t, idx);
+	irqkit_raise_softirq(nr);
+}
+
+void irqkit_tasklet_schedule(struct irqkit_tasklet *t)
+{
+	tasklet_schedule_common(t, 0, IRQKIT_TASKLET_SOFTIRQ);
+}
+
+void irqkit_tasklet_hi_schedule(struct irqkit_tasklet *t)
+{
+	tasklet_schedule_common(t, 1, IRQKIT_HI_SOFTIRQ);
+}
+
+/* tasklet_clear_sched: SCHED must be set here; Linux warns if it is not. */
+static bool tasklet_clear_sched(struct irqkit_tasklet *t)
+{
+	if (__atomic_fetch_and(&t->state, ~SCHED, __ATOMIC_SEQ_CST) & SCHED)
+		return true;
+	WARN_ONCE(1, "tasklet SCHED state not set: %s %pS",
+		  t->use_callback ? "callback" : "func", (void *)t->callback);
+	return false;
+}
+
+/* tasklet_action_common (REFERENCE 6.8). */
+static void tasklet_action_common(int idx, unsigned int nr)
+{
+	struct irqkit_task *task = &irqkit_task_self;
+	struct irqkit_cpu *c = task->cpu;
+	struct irqkit_tasklet *list;
+
+	irqkit_spin_lock(&c->tasklet_lock);
+	list = c->tasklet_head[idx];
+	c->tasklet_head[idx] = NULL;
+	c->tasklet_tail[idx] = &c->tasklet_head[idx];
+	irqkit_spin_unlock(&c->tasklet_lock);
+
+	while (list) {
+		struct irqkit_tasklet *t = list;
+
+		list = list->next;
+		if (!(__atomic_fetch_or(&t->state, RUN, __ATOMIC_ACQUIRE) & RUN)) {
+			if (!__atomic_load_n(&t->count, __ATOMIC_SEQ_CST)) {
+				if (tasklet_clear_sched(t)) {
+					const void *outer = task->running_bh;
+
+					task->running_bh = t;
+					if (t->use_callback)
+						t->callback(t);
+					else
+						t->func(t->data);
+					task->running_bh = outer;
+				}
+				__atomic_fetch_and(&t->state, ~RUN, __ATOMIC_RELEASE);
+				continue;
+			}
+			__atomic_fetch_and(&t->state, ~RUN, __ATOMIC_RELEASE);
+		}
+		/* disabled, or running on another CPU: again later */
+		tasklet_enqueue(c, t, idx);
+		irqkit__raise_softirq_on(c, nr);
+	}
+}
+
+static void tasklet_action(void)
+{
+	tasklet_action_common(0, IRQKIT_TASKLET_SOFTIRQ);
+}
+
+static void tasklet_hi_action(void)
+{
+	tasklet_action_common(1, IRQKIT_HI_SOFTIRQ);
+}
+
+void irqkit_tasklet_disable_nosync(struct irqkit_tasklet *t)
+{
+	__atomic_fetch_add(&t->count, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Wait until @t is not running; a wait for itself is reported instead. */
+static bool tasklet_unlock_wait(struct irqkit_tasklet *t, const char *what)
+{
+	unsigned int spins = 0;
+
+	if (irqkit_task_self.running_bh == t) {
+		irqkit__warn(__FILE__, __LINE__,
+			     "%s() called from the tasklet itself: it would wait for itself forever; not waiting",
+			     what);
+		return false;
+	}
+	while (__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) & RUN)
+		spin_step(&spins);
+	return true;
+}
+
+void irqkit_tasklet_disable(struct irqkit_tasklet *t)
+{
+	irqkit_tasklet_disable_nosync(t);
+	might_sleep();
+	tasklet_unlock_wait(t, "tasklet_disable");
+}
+
+void irqkit_tasklet_enable(struct irqkit_tasklet *t)
+{
+	if (WARN_ONCE(!__atomic_load_n(&t->count, __ATOMIC_SEQ_CST),
+		      "tasklet_enable() of a tasklet that is not disabled"))
+		return;
+	__atomic_fetch_sub(&t->count, 1, __ATOMIC_SEQ_CST);
+}
+
+void irqkit_tasklet_kill(struct irqkit_tasklet *t)
+{
+	unsigned int spins = 0;
+
+	if (irqkit_in_interrupt())
+		irqkit_printk(IRQKIT_LOG_NOTICE, "Attempt to kill tasklet from interrupt");
+	if (irqkit_task_self.running_bh == t) {
+		irqkit__warn(__FILE__, __LINE__,
+			     "tasklet_kill() called from the tasklet itself: it would wait for itself forever; not waiting");
+		return;
+	}
+	might_sleep();
+	while (__atomic_fetch_or(&t->state, SCHED, __ATOMIC_SEQ_CST) & SCHED) {
+		if (__atomic_load_n(&t->count, __ATOMIC_SEQ_CST)) {
+			irqkit__warn(__FILE__, __LINE__,
+				     "tasklet_kill() of a tasklet that is disabled and scheduled never returns; not waiting");
+			return;
+		}
+		spin_step(&spins);
+	}
+	tasklet_unlock_wait(t, "tasklet_kill");
+	__atomic_fetch_and(&t->state, ~SCHED, __ATOMIC_SEQ_CST);
+}
+
+/* ---- ksoftirqd/N (REFERENCE 6.4) ---------------------------------------------------- */
+
+static void ksoftirqd_main(void *arg)
+{
+	struct irqkit_cpu *c = arg;
+	struct irqkit_task *t = &irqkit_task_self;
+
+	if (irqkit_thread_bind(c->id))
+		irqkit_plat_fatal("ksoftirqd cannot bind to its CPU");
+	for (;;) {
+		unsigned int seq = a_load_seq(&c->ksoftirqd_seq);
+		unsigned int spins = 0;
+
+		if (READ_ONCE(c->ksoftirqd_stop))
+			break;
+		if (irqkit__softirq_pending(c)) {
+			while (!irqkit__claim_softirq(t, c)) {
+				unsigned int s = READ_ONCE(c->slot);
+
+				if (READ_ONCE(c->ksoftirqd_stop) || !irqkit__softirq_pending(c))
+					goto next;
+				if (s)
+					irqkit__slot_wait(c, s, &spins);
+			}
+			irqkit__handle_softirqs(t, c);
+			irqkit__release_softirq(t, c);
+			if (irqkit__cpu_pending(c))
+				irqkit__cpu_deliver(t, c);
+			irqkit_plat_yield();	/* cond_resched */
+next:
+			continue;
+		}
+		a_store_seq(&c->ksoftirqd_idle, 1);
+		if (!READ_ONCE(c->ksoftirqd_stop) && !irqkit__softirq_pending(c))
+			irqkit_plat_wait(&c->ksoftirqd_seq, seq);
+		a_store_seq(&c->ksoftirqd_idle, 0);
+	}
+	irqkit_thread_unbind();
+}
+
+/* Open the tasklet vectors; start ksoftirqd/N in threaded mode.  Process context. */
+int irqkit__softirq_init(void)
+{
+	struct irqkit__runtime *rt = &irqkit__rt;
+
+	irqkit_open_softirq(IRQKIT_TASKLET_SOFTIRQ, tasklet_action);
+	irqkit_open_softirq(IRQKIT_HI_SOFTIRQ, tasklet_hi_action);
+	if (rt->mode == IRQKIT_MODE_DETERMINISTIC)
+		return 0;
+	for (unsigned int i = 0; i < rt->nr_cpus; i++) {
+		char name[24];
+
+		irqkit__snprintf(name, sizeof(name), "ksoftirqd/%u", i);
+		if (irqkit_plat_thread_create(&rt->cpus[i].ksoftirqd, name, ksoftirqd_main,
+					      &rt->cpus[i])) {
+			irqkit__softirq_exit();
+			return -IRQKIT_ENOMEM;
+		}
+	}
+	return 0;
+}
+
+void irqkit__softirq_exit(void)
+{
+	struct irqkit__runtime *rt = &irqkit__rt;
+
+	for (unsigned int i = 0; i < rt->nr_cpus; i++) {
+		struct irqkit_cpu *c = &rt->cpus[i];
+
+		if (!c->ksoftirqd)
+			continue;
+		a_store_seq(&c->ksoftirqd_stop, 1);
+		a_fetch_add(&c->ksoftirqd_seq, 1);
+		irqkit_plat_wake(&c->ksoftirqd_seq);
+		irqkit_plat_wake(&c->slot);
+		irqkit_plat_thread_join(c->ksoftirqd);
+		c->ksoftirqd = NULL;
+	}
+}
+
+/* At stop: tasklets still queued are dropped (their memory is the caller's). */
+void irqkit__tasklets_exit(void)
+{
+	for (unsigned int i = 0; i < irqkit__rt.nr_cpus; i++) {
+		struct irqkit_cpu *c = &irqkit__rt.cpus[i];
+
+		for (int idx = 0; idx < 2; idx++) {
+			struct irqkit_tasklet *t = c->tasklet_head[idx];
+
+			while (t) {
+				struct irqkit_tasklet *next = t->next;
+
+				__atomic_store_n(&t->state, 0, __ATOMIC_SEQ_CST);
+				t = next;
+			}
+			c->tasklet_head[idx] = NULL;
+			c->tasklet_tail[idx] = &c->tasklet_head[idx];
+		}
+	}
+}
