@@ -9,6 +9,8 @@
 #include <irqkit/irq.h>
 #include <irqkit/chip.h>
 #include <irqkit/runtime.h>
+#include <irqkit/softirq.h>
+#include <irqkit/timer.h>
 #include <irqkit/swchip.h>
 #include <irqkit/proc.h>
 #include <irqkit/hosted.h>

@@ -208,33 +208,24 @@ static void deliver_batch(struct irqkit_cpu *c)
 }
 
 /*
- * irqkit__cpu_deliver - run @c's pending hardirqs, then its softirqs, on the
- * calling thread, which plays @c with interrupts on.
+ * irqkit__cpu_deliver - run @c's pending hardirqs, then its softirqs once, on
+ * the calling thread, which plays @c with interrupts on: a delivery point.
  *
  * A thread that holds the CPU for softirq (a softirq action turning its
- * interrupts back on) takes hardirqs only.  Returns when nothing is pending,
- * or when another thread holds the CPU in a way that keeps this work out
- * (that thread delivers when it lets go).
+ * interrupts back on) or sits in a bh-off section takes hardirqs only.
+ * Softirqs run one round (handle_softirqs, with its restart limit): what is
+ * left then belongs to ksoftirqd, as after Linux's irq_exit.  Returns early
+ * when another thread holds the CPU in a way that keeps this work out (that
+ * thread delivers when it lets go).
  */
 void irqkit__cpu_deliver(struct irqkit_task *t, struct irqkit_cpu *c)
 {
-	for (;;) {
-		if (hardirq_pending(c)) {
-			if (!irqkit__cpu_claim_hardirq(t, c))
-				return;
-			deliver_batch(c);
-			irq_exit_and_release(t, c);
-			continue;
-		}
-		if (irqkit__softirq_pending(c) && !(t->slot & TASK_SLOT_SOFTIRQ) &&
-		    !(t->preempt_count & IRQKIT_SOFTIRQ_MASK)) {
-			if (!irqkit__claim_softirq(t, c))
-				return;
-			irqkit__handle_softirqs(t, c);
-			irqkit__release_softirq(t, c);
-			continue;
-		}
-		return;
+	irqkit__cpu_deliver_hardirqs(t, c);
+	if (irqkit__softirq_pending(c) && !(t->slot & TASK_SLOT_SOFTIRQ) &&
+	    !(t->preempt_count & IRQKIT_SOFTIRQ_MASK) && irqkit__claim_softirq(t, c)) {
+		irqkit__handle_softirqs(t, c);
+		irqkit__release_softirq(t, c);
+		irqkit__cpu_deliver_hardirqs(t, c);
 	}
 }
 
@@ -397,17 +388,16 @@ int irqkit_cpu_run(unsigned int cpu)
 
 /*
  * Must the dispatcher stay awake?  Hardirqs are pending and could be taken
- * now (a hardirq may interrupt a softirq or a bh-off section), or softirqs
- * are pending and the CPU is free.  Any holder that keeps the work out
- * re-reads the pending set when it lets go and delivers it.
+ * now (a hardirq may interrupt a softirq or a bh-off section).  Any holder
+ * that keeps them out re-reads the pending set when it lets go.  Softirqs
+ * are not the dispatcher's: it runs them at irq_exit only; ksoftirqd runs
+ * the rest.
  */
 static bool dispatcher_must_run(const struct irqkit_cpu *c)
 {
 	unsigned int slot = a_load_seq(&c->slot);
 
-	if (hardirq_pending(c) && !(slot & (SLOT_HARDIRQ | SLOT_IRQOFF_MASK)))
-		return true;
-	return irqkit__softirq_pending(c) && slot == 0;
+	return hardirq_pending(c) && !(slot & (SLOT_HARDIRQ | SLOT_IRQOFF_MASK));
 }
 
 /*
@@ -428,7 +418,7 @@ void irqkit__dispatcher_loop(unsigned int cpu)
 
 		if (READ_ONCE(c->stop))
 			break;
-		irqkit__cpu_deliver(t, c);
+		irqkit__cpu_deliver_hardirqs(t, c);
 		if (dispatcher_must_run(c)) {
 			/* lost a race for the CPU with a holder that is letting go */
 			spin_step(&spins);

@@ -236,14 +236,18 @@ static uint64_t tell_due_cpus(unsigned long now)
 	return told;
 }
 
-/* The platform timer fired (threaded mode): wake the CPUs that have timers due. */
+/*
+ * The platform timer fired (threaded mode): the CPUs that have timers due get
+ * TIMER_SOFTIRQ, run by their ksoftirqd (the timer is not an interrupt of
+ * theirs, so no irq_exit runs it).
+ */
 void irqkit__timer_interrupt(void)
 {
 	uint64_t told = tell_due_cpus(irqkit_jiffies());
 
 	for (unsigned int i = 0; told; i++, told >>= 1)
 		if (told & 1)
-			irqkit__cpu_kick(&irqkit__rt.cpus[i]);
+			irqkit__wakeup_softirqd(&irqkit__rt.cpus[i]);
 }
 
 /* TIMER_SOFTIRQ: run this CPU's expired timers, one at a time, lock dropped. */
