@@ -20,6 +20,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#ifndef container_of
+#define container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
+#endif
+
 /* Lines of the standard test world: 0-15 software edge, 16-31 software level, 32+ no chip. */
 #define T_EDGE(n)	(n)
 #define T_LEVEL(n)	(16 + (n))

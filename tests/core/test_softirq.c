@@ -2,7 +2,6 @@
 /* Tests of src/core/softirq.c: softirq vectors, where they run, the restart limit, tasklets. */
 #define _GNU_SOURCE
 #include "../harness.h"
-#include "../../src/core/internals.h"
 
 #include <unistd.h>
 
@@ -229,10 +228,10 @@ static void test_tasklet_runs_once_for_many_schedules(void **state)
 	irqkit_local_bh_disable();
 	for (int i = 0; i < 5; i++)
 		irqkit_tasklet_schedule(&x.t);
-	assert_true(x.t.state & IRQKIT_TASKLET_STATE_SCHED);
+	assert_true(__atomic_load_n(&x.t.state, __ATOMIC_SEQ_CST) & IRQKIT_TASKLET_STATE_SCHED);
 	irqkit_local_bh_enable();
 	assert_int_equal(atomic_load(&x.runs), 1);
-	assert_int_equal(x.t.state, 0);
+	assert_int_equal(__atomic_load_n(&x.t.state, __ATOMIC_SEQ_CST), 0);
 }
 
 static void test_tasklets_run_fifo_and_hi_first(void **state)
@@ -303,7 +302,7 @@ static void test_disabled_tasklet_waits_for_enable(void **state)
 	irqkit_deliver_pending();
 	assert_int_equal(atomic_load(&x.runs), 0);
 	/* it stays scheduled and keeps its softirq raised */
-	assert_true(x.t.state & IRQKIT_TASKLET_STATE_SCHED);
+	assert_true(__atomic_load_n(&x.t.state, __ATOMIC_SEQ_CST) & IRQKIT_TASKLET_STATE_SCHED);
 	assert_true(irqkit_softirq_pending(0) & (1u << IRQKIT_TASKLET_SOFTIRQ));
 	irqkit_tasklet_enable(&x.t);
 	irqkit_deliver_pending();
@@ -343,7 +342,7 @@ static void test_uninitialised_tasklet_is_refused(void **state)
 	irqkit_tasklet_schedule(&t);
 	irqkit_deliver_pending();
 	assert_log_contains("scheduled before tasklet_init()/tasklet_setup(): ignored");
-	assert_int_equal(t.state, 0);
+	assert_int_equal(__atomic_load_n(&t.state, __ATOMIC_SEQ_CST), 0);
 	assert_int_equal(irqkit_softirq_pending(0), 0);
 }
 
@@ -354,7 +353,7 @@ static void test_tasklet_kill_of_idle_tasklet_and_reuse(void **state)
 	(void)state;
 	tt_init(&x, 'x');
 	irqkit_tasklet_kill(&x.t);
-	assert_int_equal(x.t.state, 0);
+	assert_int_equal(__atomic_load_n(&x.t.state, __ATOMIC_SEQ_CST), 0);
 	/* Linux lets a killed tasklet be scheduled again: it runs */
 	irqkit_tasklet_schedule(&x.t);
 	irqkit_deliver_pending();
@@ -379,7 +378,7 @@ static void test_tasklet_kill_from_itself_reports_instead_of_hanging(void **stat
 	assert_log_contains("Attempt to kill tasklet from interrupt");
 	assert_log_contains("tasklet_kill() called from the tasklet itself");
 	assert_log_contains("tasklet_disable() called from the tasklet itself");
-	assert_int_equal(t.state, 0);
+	assert_int_equal(__atomic_load_n(&t.state, __ATOMIC_SEQ_CST), 0);
 }
 
 static void test_tasklet_kill_of_disabled_scheduled_tasklet_reports(void **state)
