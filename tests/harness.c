@@ -188,6 +188,15 @@ void usleep_100(void)
 	usleep(100);
 }
 
+/* IRQKIT_TEST_FILTER=pattern runs only the matching tests (cmocka's filter). */
+__attribute__((constructor)) static void apply_test_filter(void)
+{
+	const char *f = getenv("IRQKIT_TEST_FILTER");
+
+	if (f && *f)
+		cmocka_set_test_filter(f);
+}
+
 unsigned int test_seed(void)
 {
 	static unsigned int seed;

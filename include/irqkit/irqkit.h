@@ -11,6 +11,7 @@
 #include <irqkit/runtime.h>
 #include <irqkit/softirq.h>
 #include <irqkit/timer.h>
+#include <irqkit/workqueue.h>
 #include <irqkit/swchip.h>
 #include <irqkit/proc.h>
 #include <irqkit/hosted.h>

@@ -465,6 +465,10 @@ HIDDEN int irqkit__check_irq_resend(struct irqkit_desc *desc, bool inject);
 HIDDEN void irqkit__clear_irq_resend(struct irqkit_desc *desc);
 HIDDEN void irqkit__resend_init(void);
 
+/* workqueue.c */
+HIDDEN int irqkit__workqueue_init(void);
+HIDDEN void irqkit__workqueue_exit(void);
+
 /* timer.c */
 HIDDEN uint64_t irqkit__now_ns(void);
 HIDDEN uint64_t irqkit__jiffies_to_ns(unsigned long j);

@@ -57,6 +57,11 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 	irqkit__resend_init();
 	irqkit__spurious_init();
 	ret = irqkit__softirq_init();
+	if (!ret) {
+		ret = irqkit__workqueue_init();
+		if (ret)
+			irqkit__softirq_exit();
+	}
 	if (ret) {
 		irqkit__cpus_exit();
 		irqkit__descs_exit();
@@ -70,6 +75,7 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 /* irqkit__core_exit - free everything.  Context: the platform's threads have stopped. */
 void irqkit__core_exit(void)
 {
+	irqkit__workqueue_exit();
 	irqkit__softirq_exit();
 	irqkit__timers_exit();
 	irqkit__tasklets_exit();

@@ -13,6 +13,8 @@
 #include <linux/hardirq.h>
 #include <linux/bottom_half.h>
 #include <linux/tqueue.h>
+#include <linux/irqkit_args.h>
+#include <irqkit/softirq.h>
 
 typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
 
@@ -84,6 +86,54 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
 #define disable_hardirq(irq)		irqkit_disable_hardirq(irq)
 #define enable_irq(irq)			irqkit_enable_irq(irq)
 #define irq_set_affinity(irq, mask)	irqkit_irq_set_affinity((irq), (mask))
+
+/* ---- softirqs and tasklets (REFERENCE section 6) ---------------------------------- */
+
+enum {
+	HI_SOFTIRQ = IRQKIT_HI_SOFTIRQ,
+	TIMER_SOFTIRQ = IRQKIT_TIMER_SOFTIRQ,
+	NET_TX_SOFTIRQ = IRQKIT_NET_TX_SOFTIRQ,
+	NET_RX_SOFTIRQ = IRQKIT_NET_RX_SOFTIRQ,
+	BLOCK_SOFTIRQ = IRQKIT_BLOCK_SOFTIRQ,
+	IRQ_POLL_SOFTIRQ = IRQKIT_IRQ_POLL_SOFTIRQ,
+	TASKLET_SOFTIRQ = IRQKIT_TASKLET_SOFTIRQ,
+	SCHED_SOFTIRQ = IRQKIT_SCHED_SOFTIRQ,
+	HRTIMER_SOFTIRQ = IRQKIT_HRTIMER_SOFTIRQ,
+	RCU_SOFTIRQ = IRQKIT_RCU_SOFTIRQ,
+	NR_SOFTIRQS = IRQKIT_NR_SOFTIRQS
+};
+
+#define open_softirq(nr, action)	irqkit_open_softirq((nr), (action))
+#define raise_softirq(nr)		irqkit_raise_softirq(nr)
+#define raise_softirq_irqoff(nr)	irqkit_raise_softirq_irqoff(nr)
+#define local_softirq_pending()		irqkit_softirq_pending(irqkit_smp_processor_id())
+
+#define tasklet_struct			irqkit_tasklet
+#define TASKLET_STATE_SCHED		0
+#define TASKLET_STATE_RUN		1
+
+/*
+ * DECLARE_TASKLET(name, callback) is the modern form (the callback gets the
+ * tasklet; find your object with from_tasklet); DECLARE_TASKLET(name, func,
+ * data) is the 2.6 form.  The argument count picks one.
+ */
+#define IRQKIT__DECLARE_TASKLET2(n, cb)		struct tasklet_struct n = IRQKIT_TASKLET_INIT(cb, 0)
+#define IRQKIT__DECLARE_TASKLET3(n, f, d)		struct tasklet_struct n = IRQKIT_TASKLET_INIT_26(f, d, 0)
+#define DECLARE_TASKLET(...)		IRQKIT__BY_NARGS(IRQKIT__DECLARE_TASKLET, __VA_ARGS__)
+#define IRQKIT__DECLARE_TASKLET_DISABLED2(n, cb) 	struct tasklet_struct n = IRQKIT_TASKLET_INIT(cb, 1)
+#define IRQKIT__DECLARE_TASKLET_DISABLED3(n, f, d) 	struct tasklet_struct n = IRQKIT_TASKLET_INIT_26(f, d, 1)
+#define DECLARE_TASKLET_DISABLED(...)	IRQKIT__BY_NARGS(IRQKIT__DECLARE_TASKLET_DISABLED, __VA_ARGS__)
+#define DECLARE_TASKLET_OLD(n, f)	struct tasklet_struct n = IRQKIT_TASKLET_INIT_26(f, 0, 0)
+
+#define tasklet_init(t, func, data)	irqkit_tasklet_init((t), (func), (data))
+#define tasklet_setup(t, callback)	irqkit_tasklet_setup((t), (callback))
+#define tasklet_schedule(t)		irqkit_tasklet_schedule(t)
+#define tasklet_hi_schedule(t)		irqkit_tasklet_hi_schedule(t)
+#define tasklet_disable_nosync(t)	irqkit_tasklet_disable_nosync(t)
+#define tasklet_disable(t)		irqkit_tasklet_disable(t)
+#define tasklet_enable(t)		irqkit_tasklet_enable(t)
+#define tasklet_kill(t)			irqkit_tasklet_kill(t)
+#define from_tasklet(var, callback_tasklet, tasklet_fieldname)					((__typeof__(var))((char *)(callback_tasklet) -								   __builtin_offsetof(__typeof__(*(var)), tasklet_fieldname)))
 
 /*
  * Bottom halves, removed in Linux 2.6: tasklets and softirqs replace them.

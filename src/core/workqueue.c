@@ -1,0 +1,983 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Work queues (Linux's kernel/workqueue.c as drivers see it, REFERENCE 7.7-7.11).
+ *
+ * Pools of worker threads: per CPU a normal and a high-priority pool (workers
+ * bound to the CPU, "kworker/C:N" and "kworker/C:NH"), and two unbound pools
+ * ("kworker/uP:N").  A workqueue reaches a pool through a pool_workqueue
+ * (pwq), which counts its active items against max_active and parks the rest
+ * on its inactive list.  A pool's first worker starts with the first queue
+ * that uses it; a worker that takes an item while no other is idle starts
+ * one more first (up to WORKERS_MAX), so a blocking item never holds up the
+ * next one.
+ *
+ * Locking: pool->lock guards the pool's lists, its workers' `current`, and
+ * the pwqs of the pool; flush_lock (inside pool->lock) guards the flush_work
+ * requests.  A work item is never touched after its function returns: it may
+ * have freed itself.  What flush_work and cancel_work_sync wait for is
+ * therefore recorded on the worker (the instance it runs) and signalled
+ * through requests, not through the item.
+ */
+#include "internals.h"
+#include <irqkit/workqueue.h>
+
+#define WORKERS_MAX	32	/* per pool; Linux has no fixed cap, memory is the cap */
+
+#define WORK_ON_NONE		0
+#define WORK_ON_WORKLIST	1
+#define WORK_ON_INACTIVE	2
+#define WORK_ON_SCHEDULED	3	/* behind the worker running the same item */
+
+struct irqkit_pwq {
+	struct irqkit_wq_pool	*pool;
+	struct irqkit_workqueue	*wq;
+	int			nr_active;	/* pool lock */
+	int			max_active;
+	struct irqkit_work	*inactive_head, **inactive_tail;
+};
+
+struct irqkit_worker {
+	struct irqkit_wq_pool	*pool;
+	struct irqkit_plat_thread *thread;
+	struct irqkit_work	*current;	/* pool lock */
+	unsigned long		current_seq;	/* the instance it runs */
+	struct irqkit_pwq	*current_pwq;
+	struct irqkit_work	*sched_head, **sched_tail;	/* items that met `current` */
+	struct irqkit_worker	*next;
+	int			id;
+};
+
+struct irqkit_wq_pool {
+	struct irqkit_spinlock	lock;
+	int			cpu;		/* -1: unbound */
+	bool			highpri;
+	int			id;
+	struct irqkit_work	*head, **tail;	/* the worklist */
+	struct irqkit_worker	*workers;
+	int			nr_workers, nr_idle, next_id;
+	unsigned int		wake_seq;	/* idle workers sleep on it */
+	bool			stopping;
+	bool			creating;
+};
+
+struct irqkit_workqueue {
+	char			name[32];
+	unsigned int		flags;
+	int			max_active;
+	struct irqkit_pwq	*pwqs;		/* one per CPU, or one for an unbound queue */
+	unsigned int		nr_pwqs;
+	unsigned int		color;		/* flush generation of new items */
+	long			in_flight[2];	/* queued, not yet finished, per generation */
+	unsigned int		flushing;
+	unsigned int		flush_seq;	/* flushers sleep on it */
+	unsigned int		flush_mutex;
+	bool			draining;
+	bool			dead;
+	struct irqkit_workqueue	*next;		/* every queue, for stop */
+};
+
+/* A flush_work in progress: wait until (work, instance >= target) has finished. */
+struct flush_req {
+	const struct irqkit_work *work;
+	unsigned long		target;
+	unsigned int		done;
+	struct flush_req	*next;
+};
+
+static struct {
+	struct irqkit_wq_pool	*pools;		/* [cpu * 2 + highpri], then 2 unbound */
+	unsigned int		nr_pools;
+	struct irqkit_workqueue	*all;
+	unsigned int		all_lock;	/* mutex over `all` */
+	struct irqkit_spinlock	flush_lock;
+	struct flush_req	*reqs;
+	unsigned int		nr_reqs;
+	struct irqkit_workqueue	*system_wq, *system_highpri_wq, *system_unbound_wq;
+} wq_rt;
+
+static _Thread_local struct irqkit_worker *current_worker;
+
+static inline unsigned long work_data(const struct irqkit_work *work)
+{
+	return __atomic_load_n(&work->data, __ATOMIC_ACQUIRE);
+}
+static inline bool test_and_set_pending(struct irqkit_work *work)
+{
+	return __atomic_fetch_or(&work->data, IRQKIT_WORK_PENDING, __ATOMIC_SEQ_CST) &
+	       IRQKIT_WORK_PENDING;
+}
+static inline void clear_pending(struct irqkit_work *work)
+{
+	__atomic_fetch_and(&work->data, ~IRQKIT_WORK_PENDING, __ATOMIC_SEQ_CST);
+}
+
+/* ---- initialisers ------------------------------------------------------------------ */
+
+void irqkit_init_work(struct irqkit_work *work, irqkit_work_fn func)
+{
+	*work = (struct irqkit_work){ .func = func };
+}
+
+void irqkit_init_work_26(struct irqkit_work *work, irqkit_work_fn_26 func, void *data)
+{
+	*work = (struct irqkit_work){ .func26 = func, .data26 = data };
+}
+
+void irqkit_delayed_work_timer_fn(struct irqkit_timer_list *timer);
+
+void irqkit_init_delayed_work(struct irqkit_delayed_work *dwork, irqkit_work_fn func)
+{
+	irqkit_init_work(&dwork->work, func);
+	dwork->work.data = IRQKIT_WORK_DELAYED;
+	irqkit_timer_setup(&dwork->timer, irqkit_delayed_work_timer_fn, 0);
+	dwork->wq = NULL;
+	dwork->cpu = IRQKIT_WORK_CPU_UNBOUND;
+}
+
+/* ---- lists -------------------------------------------------------------------------- */
+
+static void list_append(struct irqkit_work ***tail, struct irqkit_work *work)
+{
+	work->next = NULL;
+	**tail = work;
+	*tail = &work->next;
+}
+
+/* Unlink @work from the list at @head/@tail.  Return: whether it was there. */
+static bool list_remove(struct irqkit_work **head, struct irqkit_work ***tail,
+			struct irqkit_work *work)
+{
+	struct irqkit_work **pp = head;
+
+	while (*pp && *pp != work)
+		pp = &(*pp)->next;
+	if (!*pp)
+		return false;
+	*pp = work->next;
+	if (*tail == &work->next)
+		*tail = pp;
+	work->next = NULL;
+	return true;
+}
+
+static struct irqkit_work *list_pop(struct irqkit_work **head, struct irqkit_work ***tail)
+{
+	struct irqkit_work *work = *head;
+
+	if (work) {
+		*head = work->next;
+		if (!*head)
+			*tail = head;
+		work->next = NULL;
+	}
+	return work;
+}
+
+/* ---- completion of instances -------------------------------------------------------------- */
+
+/*
+ * Instance @seq of @work has finished (run, or dropped by a cancel): release
+ * the flush_work requests it satisfies.  Pool lock held.  @work is only
+ * compared, never read: it may be gone.
+ */
+static void complete_instance(const struct irqkit_work *work, unsigned long seq)
+{
+	struct flush_req **pp;
+
+	if (!a_load_seq(&wq_rt.nr_reqs))
+		return;
+	irqkit_spin_lock(&wq_rt.flush_lock);
+	pp = &wq_rt.reqs;
+	while (*pp) {
+		struct flush_req *req = *pp;
+
+		if (req->work == work && seq >= req->target) {
+			*pp = req->next;
+			a_fetch_sub(&wq_rt.nr_reqs, 1);
+			a_store_seq(&req->done, 1);
+			irqkit_plat_wake(&req->done);
+			continue;
+		}
+		pp = &req->next;
+	}
+	irqkit_spin_unlock(&wq_rt.flush_lock);
+}
+
+/* Register @req.  Pool lock of the pool that will finish the instance held. */
+static void add_req(struct flush_req *req)
+{
+	irqkit_spin_lock(&wq_rt.flush_lock);
+	req->next = wq_rt.reqs;
+	wq_rt.reqs = req;
+	a_fetch_add(&wq_rt.nr_reqs, 1);
+	irqkit_spin_unlock(&wq_rt.flush_lock);
+}
+
+static void wait_req(struct flush_req *req)
+{
+	while (!a_load_seq(&req->done))
+		irqkit_plat_wait(&req->done, 0);
+}
+
+/* An item of generation @color left @wq (finished or dropped). */
+static void wq_dec_in_flight(struct irqkit_workqueue *wq, unsigned int color)
+{
+	if (a_fetch_sub(&wq->in_flight[color], 1) == 1 && a_load_seq(&wq->flushing)) {
+		a_fetch_add(&wq->flush_seq, 1);
+		irqkit_plat_wake(&wq->flush_seq);
+	}
+}
+
+/* Work arrived on @pool's worklist: wake an idle worker.  Pool lock held. */
+static void wake_idle_worker(struct irqkit_wq_pool *pool)
+{
+	if (pool->nr_idle) {
+		a_fetch_add(&pool->wake_seq, 1);
+		irqkit_plat_wake(&pool->wake_seq);
+	}
+}
+
+/* An active item of @pwq is gone: let the first inactive one in.  Pool lock held. */
+static void pwq_dec_active(struct irqkit_pwq *pwq)
+{
+	struct irqkit_wq_pool *pool = pwq->pool;
+	struct irqkit_work *next;
+
+	pwq->nr_active--;
+	if (pwq->nr_active < pwq->max_active &&
+	    (next = list_pop(&pwq->inactive_head, &pwq->inactive_tail))) {
+		pwq->nr_active++;
+		next->where = WORK_ON_WORKLIST;
+		list_append(&pool->tail, next);
+		wake_idle_worker(pool);
+	}
+}
+
+/* ---- workers --------------------------------------------------------------------------------- */
+
+static int create_worker(struct irqkit_wq_pool *pool);
+
+/* Which worker of @pool runs @work now?  Pool lock held. */
+static struct irqkit_worker *find_worker_executing(struct irqkit_wq_pool *pool,
+						   const struct irqkit_work *work)
+{
+	for (struct irqkit_worker *w = pool->workers; w; w = w->next)
+		if (w->current == work)
+			return w;
+	return NULL;
+}
+
+static void call_work(struct irqkit_work *work)
+{
+	if (work->func)
+		work->func(work);
+	else
+		work->func26(work->data26);
+}
+
+static void worker_main(void *arg)
+{
+	struct irqkit_worker *w = arg;
+	struct irqkit_wq_pool *pool = w->pool;
+	struct irqkit_task *t = &irqkit_task_self;
+
+	if (pool->cpu >= 0 && irqkit_thread_bind((unsigned int)pool->cpu))
+		irqkit_plat_fatal("kworker cannot bind to its CPU");
+	current_worker = w;
+	irqkit_spin_lock(&pool->lock);
+	for (;;) {
+		struct irqkit_work *work;
+		struct irqkit_pwq *pwq;
+		struct irqkit_worker *busy;
+		unsigned long seq;
+		unsigned int color;
+		bool more;
+		irqkit_work_fn fn;
+
+		if (pool->stopping)
+			break;
+		work = list_pop(&w->sched_head, &w->sched_tail);
+		if (!work) {
+			work = list_pop(&pool->head, &pool->tail);
+			if (!work) {
+				unsigned int wseq = a_load_seq(&pool->wake_seq);
+
+				pool->nr_idle++;
+				irqkit_spin_unlock(&pool->lock);
+				irqkit_plat_wait(&pool->wake_seq, wseq);
+				irqkit_spin_lock(&pool->lock);
+				pool->nr_idle--;
+				continue;
+			}
+			/* REFERENCE 7.9: already running here: it runs after that run, same worker */
+			busy = find_worker_executing(pool, work);
+			if (busy) {
+				work->where = WORK_ON_SCHEDULED;
+				list_append(&busy->sched_tail, work);
+				continue;
+			}
+		}
+		pwq = work->pwq;
+		seq = READ_ONCE(work->queued);
+		color = work->color;
+		work->where = WORK_ON_NONE;
+		w->current = work;
+		w->current_seq = seq;
+		w->current_pwq = pwq;
+		/* pending is cleared before the call: the item may queue itself (7.4) */
+		clear_pending(work);
+		/*
+		 * Keep a worker idle, as Linux's concurrency management does: an
+		 * item may block for long, and the next one must not wait for it.
+		 */
+		more = !pool->nr_idle && pool->nr_workers < WORKERS_MAX && !pool->creating;
+		if (more)
+			pool->creating = true;
+		irqkit_spin_unlock(&pool->lock);
+
+		if (more) {
+			create_worker(pool);
+			irqkit_spin_lock(&pool->lock);
+			pool->creating = false;
+			irqkit_spin_unlock(&pool->lock);
+		}
+		fn = work->func;
+		t->running_bh = work;
+		call_work(work);		/* @work may be freed from here on */
+		t->running_bh = NULL;
+		if (unlikely(t->preempt_count || task_irqs_off(t))) {
+			char comm[32];
+
+			irqkit_plat_thread_name(comm, sizeof(comm));
+			pr_err("BUG: workqueue leaked lock or atomic: %s/0x%08x/%d", comm,
+			       t->preempt_count, irqkit_plat_thread_id());
+			pr_err("    last function: %ps", (void *)fn);
+			irqkit__dump_stack();
+			t->preempt_count = 0;
+			if (task_irqs_off(t))
+				irqkit_local_irq_enable();
+		}
+
+		irqkit_spin_lock(&pool->lock);
+		w->current = NULL;
+		w->current_pwq = NULL;
+		pwq_dec_active(pwq);
+		complete_instance(work, seq);
+		wq_dec_in_flight(pwq->wq, color);
+	}
+	pool->nr_workers--;
+	irqkit_spin_unlock(&pool->lock);
+	current_worker = NULL;
+	if (pool->cpu >= 0)
+		irqkit_thread_unbind();
+}
+
+/* Start one more worker in @pool.  Process context.  Return: 0 or -ENOMEM. */
+static int create_worker(struct irqkit_wq_pool *pool)
+{
+	struct irqkit_worker *w = irqkit_plat_alloc(sizeof(*w));
+	char name[24];
+	int id;
+
+	if (!w)
+		return -IRQKIT_ENOMEM;
+	irqkit_spin_lock(&pool->lock);
+	id = pool->next_id++;
+	irqkit_spin_unlock(&pool->lock);
+	w->pool = pool;
+	w->id = id;
+	w->sched_tail = &w->sched_head;
+	if (pool->cpu >= 0)
+		irqkit__snprintf(name, sizeof(name), "kworker/%d:%d%s", pool->cpu, id,
+				 pool->highpri ? "H" : "");
+	else
+		irqkit__snprintf(name, sizeof(name), "kworker/u%d:%d", pool->id, id);
+	irqkit_spin_lock(&pool->lock);
+	w->next = pool->workers;
+	pool->workers = w;
+	pool->nr_workers++;
+	irqkit_spin_unlock(&pool->lock);
+	if (irqkit_plat_thread_create(&w->thread, name, worker_main, w)) {
+		irqkit_spin_lock(&pool->lock);
+		pool->nr_workers--;
+		w->thread = NULL;	/* stays listed, never runs; freed at stop */
+		irqkit_spin_unlock(&pool->lock);
+		return -IRQKIT_ENOMEM;
+	}
+	return 0;
+}
+
+static int pool_ensure_worker(struct irqkit_wq_pool *pool)
+{
+	int have;
+
+	irqkit_spin_lock(&pool->lock);
+	have = pool->nr_workers;
+	irqkit_spin_unlock(&pool->lock);
+	return have ? 0 : create_worker(pool);
+}
+
+static struct irqkit_wq_pool *cpu_pool(unsigned int cpu, bool highpri)
+{
+	return &wq_rt.pools[cpu * 2 + (highpri ? 1 : 0)];
+}
+
+static struct irqkit_wq_pool *unbound_pool(bool highpri)
+{
+	return &wq_rt.pools[irqkit__rt.nr_cpus * 2 + (highpri ? 1 : 0)];
+}
+
+/* ---- queueing ------------------------------------------------------------------------------- */
+
+/* Is the caller a worker running an item of @wq?  (Chained work may queue while draining.) */
+static bool is_chained_work(const struct irqkit_workqueue *wq)
+{
+	struct irqkit_worker *w = current_worker;
+
+	return w && w->current_pwq && w->current_pwq->wq == wq;
+}
+
+/*
+ * __queue_work: put @work, whose PENDING the caller owns, on @wq, on @cpu's
+ * pool (or the caller's CPU).  A queue that is dead, or draining to a caller
+ * that is not one of its own items, refuses it.  Any context.
+ * Return: false if refused.
+ */
+static bool __queue_work(int cpu, struct irqkit_workqueue *wq, struct irqkit_work *work)
+{
+	struct irqkit_pwq *pwq, *last;
+	struct irqkit_wq_pool *pool;
+	unsigned int color;
+
+	if (unlikely(READ_ONCE(wq->dead))) {
+		WARN_ONCE(1, "workqueue %s: queue_work() on a destroyed workqueue: refused",
+			  wq->name);
+		clear_pending(work);
+		return false;
+	}
+	if (unlikely(READ_ONCE(wq->draining)) && WARN_ONCE(!is_chained_work(wq),
+		"workqueue %s: queue_work() while draining, not from one of its items: refused",
+		wq->name)) {
+		clear_pending(work);
+		return false;
+	}
+	if (wq->flags & IRQKIT_WQ_UNBOUND)
+		pwq = &wq->pwqs[0];
+	else
+		pwq = &wq->pwqs[cpu >= 0 && (unsigned int)cpu < irqkit__rt.nr_cpus ?
+				(unsigned int)cpu : (unsigned int)irqkit_smp_processor_id()];
+
+	/* REFERENCE 7.9: if it runs elsewhere now, queue it where it runs */
+	last = READ_ONCE(work->pwq);
+	if (last && last->wq == wq && last->pool != pwq->pool) {
+		irqkit_spin_lock(&last->pool->lock);
+		if (find_worker_executing(last->pool, work))
+			pwq = last;
+		irqkit_spin_unlock(&last->pool->lock);
+	}
+	pool = pwq->pool;
+
+	/* the flush generation (flush_workqueue flips wq->color) */
+	for (;;) {
+		color = a_load_seq(&wq->color);
+		a_fetch_add(&wq->in_flight[color], 1);
+		if (a_load_seq(&wq->color) == color)
+			break;
+		wq_dec_in_flight(wq, color);
+	}
+
+	irqkit_spin_lock(&pool->lock);
+	work->color = color;
+	WRITE_ONCE(work->pwq, pwq);
+	a_fetch_add(&work->queued, 1);
+	if (pwq->nr_active < pwq->max_active) {
+		pwq->nr_active++;
+		work->where = WORK_ON_WORKLIST;
+		list_append(&pool->tail, work);
+		wake_idle_worker(pool);
+	} else {
+		work->where = WORK_ON_INACTIVE;
+		list_append(&pwq->inactive_tail, work);
+	}
+	irqkit_spin_unlock(&pool->lock);
+	return true;
+}
+
+bool irqkit_queue_work_on(int cpu, struct irqkit_workqueue *wq, struct irqkit_work *work)
+{
+	if (!wq || !work || test_and_set_pending(work))
+		return false;
+	return __queue_work(cpu, wq, work);
+}
+
+bool irqkit_queue_work(struct irqkit_workqueue *wq, struct irqkit_work *work)
+{
+	return irqkit_queue_work_on(IRQKIT_WORK_CPU_UNBOUND, wq, work);
+}
+
+bool irqkit_schedule_work(struct irqkit_work *work)
+{
+	return irqkit_queue_work(wq_rt.system_wq, work);
+}
+
+void irqkit_delayed_work_timer_fn(struct irqkit_timer_list *timer)
+{
+	struct irqkit_delayed_work *dwork = container_of(timer, struct irqkit_delayed_work, timer);
+
+	/* REFERENCE 7.3: on the CPU where the timer ran, unless a CPU was asked */
+	__queue_work(dwork->cpu, dwork->wq, &dwork->work);
+}
+
+/* Return: false if refused (a dead queue). */
+static bool __queue_delayed_work(int cpu, struct irqkit_workqueue *wq,
+				 struct irqkit_delayed_work *dwork, unsigned long delay)
+{
+	dwork->wq = wq;
+	dwork->cpu = cpu;
+	if (!delay || unlikely(READ_ONCE(wq->dead)))
+		return __queue_work(cpu, wq, &dwork->work);
+	if (dwork->timer.function != irqkit_delayed_work_timer_fn)
+		irqkit_timer_setup(&dwork->timer, irqkit_delayed_work_timer_fn, 0);
+	irqkit_mod_timer(&dwork->timer, irqkit_jiffies() + delay);
+	return true;
+}
+
+bool irqkit_queue_delayed_work_on(int cpu, struct irqkit_workqueue *wq,
+				  struct irqkit_delayed_work *dwork, unsigned long delay)
+{
+	if (!wq || !dwork || test_and_set_pending(&dwork->work))
+		return false;
+	return __queue_delayed_work(cpu, wq, dwork, delay);
+}
+
+bool irqkit_queue_delayed_work(struct irqkit_workqueue *wq, struct irqkit_delayed_work *dwork,
+			       unsigned long delay)
+{
+	return irqkit_queue_delayed_work_on(IRQKIT_WORK_CPU_UNBOUND, wq, dwork, delay);
+}
+
+bool irqkit_schedule_delayed_work(struct irqkit_delayed_work *dwork, unsigned long delay)
+{
+	return irqkit_queue_delayed_work(wq_rt.system_wq, dwork, delay);
+}
+
+/* ---- grabbing a pending instance --------------------------------------------------------------- */
+
+/*
+ * try_to_grab_pending: make the caller the owner of @work's PENDING bit.  A
+ * queued instance is taken off its list (and counts as finished); an armed
+ * timer of a delayed work is disarmed.  Any context.
+ * Return: true if an instance was pending, false if the item was idle.
+ */
+static bool grab_pending(struct irqkit_work *work, struct irqkit_delayed_work *dwork)
+{
+	unsigned int spins = 0;
+
+	for (;;) {
+		struct irqkit_pwq *pwq;
+		struct irqkit_wq_pool *pool;
+
+		if (dwork && irqkit_del_timer(&dwork->timer))
+			return true;
+		if (!test_and_set_pending(work))
+			return false;
+		pwq = READ_ONCE(work->pwq);
+		if (pwq) {
+			pool = pwq->pool;
+			irqkit_spin_lock(&pool->lock);
+			if (work->pwq == pwq && work->where != WORK_ON_NONE) {
+				bool found = false;
+
+				if (work->where == WORK_ON_WORKLIST) {
+					found = list_remove(&pool->head, &pool->tail, work);
+					if (found)
+						pwq_dec_active(pwq);
+				} else if (work->where == WORK_ON_INACTIVE) {
+					found = list_remove(&pwq->inactive_head,
+							    &pwq->inactive_tail, work);
+				} else {
+					struct irqkit_worker *w = find_worker_executing(pool, work);
+
+					found = w && list_remove(&w->sched_head, &w->sched_tail, work);
+					if (found)
+						pwq_dec_active(pwq);
+				}
+				if (found) {
+					work->where = WORK_ON_NONE;
+					complete_instance(work, READ_ONCE(work->queued));
+					irqkit_spin_unlock(&pool->lock);
+					wq_dec_in_flight(pwq->wq, work->color);
+					return true;
+				}
+			}
+			irqkit_spin_unlock(&pool->lock);
+		}
+		/* pending but on no list yet: being queued right now (a timer fired) */
+		spin_step(&spins);
+	}
+}
+
+/*
+ * Wait until no worker runs @work (the running instance finishes).  Process
+ * context.  Return: whether it waited.
+ */
+static bool wait_running(struct irqkit_work *work)
+{
+	struct irqkit_pwq *pwq = READ_ONCE(work->pwq);
+	struct flush_req req = { .work = work };
+	struct irqkit_worker *w;
+
+	if (!pwq)
+		return false;
+	irqkit_spin_lock(&pwq->pool->lock);
+	w = find_worker_executing(pwq->pool, work);
+	if (w) {
+		req.target = w->current_seq;
+		add_req(&req);
+	}
+	irqkit_spin_unlock(&pwq->pool->lock);
+	if (!w)
+		return false;
+	wait_req(&req);
+	return true;
+}
+
+/* A wait on @work from @work itself never ends (REFERENCE 7.10): report it. */
+static bool waits_for_itself(const struct irqkit_work *work, const char *what)
+{
+	if (likely(irqkit_task_self.running_bh != work))
+		return false;
+	irqkit__warn(__FILE__, __LINE__,
+		     "%s() called from the work item itself: it would wait for itself forever; not waiting",
+		     what);
+	return true;
+}
+
+static bool __cancel_work_sync(struct irqkit_work *work, struct irqkit_delayed_work *dwork)
+{
+	bool ret;
+
+	might_sleep();
+	ret = grab_pending(work, dwork);		/* now ours: new queueing fails */
+	if (!waits_for_itself(work, dwork ? "cancel_delayed_work_sync" : "cancel_work_sync"))
+		wait_running(work);
+	clear_pending(work);
+	return ret;
+}
+
+bool irqkit_cancel_work_sync(struct irqkit_work *work)
+{
+	if (WARN_ONCE(work_data(work) & IRQKIT_WORK_DELAYED,
+		      "cancel_work_sync() on delayed work %p: use cancel_delayed_work_sync()",
+		      (void *)work))
+		return __cancel_work_sync(work, container_of(work, struct irqkit_delayed_work, work));
+	return __cancel_work_sync(work, NULL);
+}
+
+bool irqkit_cancel_delayed_work(struct irqkit_delayed_work *dwork)
+{
+	bool ret = grab_pending(&dwork->work, dwork);
+
+	clear_pending(&dwork->work);
+	return ret;
+}
+
+bool irqkit_cancel_delayed_work_sync(struct irqkit_delayed_work *dwork)
+{
+	return __cancel_work_sync(&dwork->work, dwork);
+}
+
+bool irqkit_mod_delayed_work_on(int cpu, struct irqkit_workqueue *wq,
+				struct irqkit_delayed_work *dwork, unsigned long delay)
+{
+	bool ret;
+
+	if (!wq || !dwork)
+		return false;
+	ret = grab_pending(&dwork->work, dwork);	/* PENDING is ours either way */
+	__queue_delayed_work(cpu, wq, dwork, delay);
+	return ret;
+}
+
+bool irqkit_mod_delayed_work(struct irqkit_workqueue *wq, struct irqkit_delayed_work *dwork,
+			     unsigned long delay)
+{
+	return irqkit_mod_delayed_work_on(IRQKIT_WORK_CPU_UNBOUND, wq, dwork, delay);
+}
+
+/* ---- flushing ---------------------------------------------------------------------------------- */
+
+bool irqkit_flush_work(struct irqkit_work *work)
+{
+	struct flush_req req = { .work = work };
+	struct irqkit_pwq *pwq;
+
+	might_sleep();
+	if (waits_for_itself(work, "flush_work"))
+		return false;
+	for (;;) {
+		struct irqkit_worker *w = NULL;
+		bool queued;
+
+		pwq = READ_ONCE(work->pwq);
+		if (!pwq)
+			return false;
+		irqkit_spin_lock(&pwq->pool->lock);
+		if (work->pwq != pwq) {			/* moved meanwhile: again */
+			irqkit_spin_unlock(&pwq->pool->lock);
+			continue;
+		}
+		queued = work->where != WORK_ON_NONE;
+		if (!queued)
+			w = find_worker_executing(pwq->pool, work);
+		if (queued || w) {
+			req.target = queued ? READ_ONCE(work->queued) : w->current_seq;
+			add_req(&req);
+		}
+		irqkit_spin_unlock(&pwq->pool->lock);
+		if (!queued && !w)
+			return false;
+		wait_req(&req);
+		return true;
+	}
+}
+
+bool irqkit_flush_delayed_work(struct irqkit_delayed_work *dwork)
+{
+	if (irqkit_del_timer(&dwork->timer))
+		__queue_work(dwork->cpu, dwork->wq, &dwork->work);
+	return irqkit_flush_work(&dwork->work);
+}
+
+void irqkit_flush_workqueue(struct irqkit_workqueue *wq)
+{
+	unsigned int old;
+	bool self;
+
+	might_sleep();
+	if (!wq)
+		return;
+	/*
+	 * From one of the queue's own items, Linux waits for that item too and
+	 * never returns.  irqkit reports it; on an ordered queue nothing else can
+	 * run meanwhile, so it returns, otherwise it waits for the other items.
+	 */
+	self = is_chained_work(wq);
+	if (self) {
+		irqkit__warn(__FILE__, __LINE__,
+			     "flush_workqueue(%s) called from one of its own items: it would wait for itself forever; %s",
+			     wq->name, (wq->flags & IRQKIT__WQ_ORDERED) ? "not waiting" :
+			     "waiting for the others only");
+		if (wq->flags & IRQKIT__WQ_ORDERED)
+			return;
+	}
+	irqkit__mutex_lock(&wq->flush_mutex);
+	old = a_load_seq(&wq->color);
+	a_store_seq(&wq->flushing, 1);
+	a_store_seq(&wq->color, old ^ 1);
+	for (;;) {
+		unsigned int seq = a_load_seq(&wq->flush_seq);
+		long left = a_load_seq(&wq->in_flight[old]);
+
+		if (self && current_worker->current->color == old)
+			left--;
+		if (left <= 0)
+			break;
+		irqkit_plat_wait(&wq->flush_seq, seq);
+	}
+	a_store_seq(&wq->flushing, 0);
+	irqkit__mutex_unlock(&wq->flush_mutex);
+}
+
+void irqkit_drain_workqueue(struct irqkit_workqueue *wq)
+{
+	unsigned int tries = 0;
+
+	might_sleep();
+	if (!wq)
+		return;
+	WRITE_ONCE(wq->draining, true);
+	for (;;) {
+		irqkit_flush_workqueue(wq);
+		if (!a_load_seq(&wq->in_flight[0]) && !a_load_seq(&wq->in_flight[1]))
+			break;
+		if (++tries % 10 == 0)
+			pr_warn("workqueue %s: drain_workqueue() isn't complete after %u tries",
+				wq->name, tries);
+	}
+	WRITE_ONCE(wq->draining, false);
+}
+
+void irqkit_flush_scheduled_work(void)
+{
+	irqkit_flush_workqueue(wq_rt.system_wq);
+}
+
+/* ---- queues --------------------------------------------------------------------------------- */
+
+/* wq_clamp_max_active: 0 is the default, the rest is kept in 1..512 with a warning. */
+static int clamp_max_active(int max_active, const char *name)
+{
+	if (!max_active)
+		return IRQKIT_WQ_DFL_ACTIVE;
+	if (max_active < 1 || max_active > IRQKIT_WQ_MAX_ACTIVE) {
+		int clamped = max_active < 1 ? 1 : IRQKIT_WQ_MAX_ACTIVE;
+
+		pr_warn("workqueue: max_active %d requested for %s is out of range, clamping between %d and %d",
+			max_active, name, 1, IRQKIT_WQ_MAX_ACTIVE);
+		return clamped;
+	}
+	return max_active;
+}
+
+static struct irqkit_workqueue *alloc_wq(const char *name, unsigned int flags, int max_active)
+{
+	struct irqkit_workqueue *wq;
+	bool unbound = flags & IRQKIT_WQ_UNBOUND;
+	bool highpri = flags & IRQKIT_WQ_HIGHPRI;
+
+	if (!wq_rt.pools || (flags & IRQKIT_WQ_BH))
+		return NULL;
+	wq = irqkit_plat_alloc(sizeof(*wq));
+	if (!wq)
+		return NULL;
+	irqkit__snprintf(wq->name, sizeof(wq->name), "%s", name);
+	wq->flags = flags;
+	wq->max_active = clamp_max_active(max_active, wq->name);
+	wq->nr_pwqs = unbound ? 1 : irqkit__rt.nr_cpus;
+	wq->pwqs = irqkit_plat_alloc(sizeof(*wq->pwqs) * wq->nr_pwqs);
+	if (!wq->pwqs) {
+		irqkit_plat_free(wq, sizeof(*wq));
+		return NULL;
+	}
+	for (unsigned int i = 0; i < wq->nr_pwqs; i++) {
+		struct irqkit_pwq *pwq = &wq->pwqs[i];
+
+		pwq->pool = unbound ? unbound_pool(highpri) : cpu_pool(i, highpri);
+		pwq->wq = wq;
+		pwq->max_active = wq->max_active;
+		pwq->inactive_tail = &pwq->inactive_head;
+		if (pool_ensure_worker(pwq->pool)) {
+			irqkit_plat_free(wq->pwqs, sizeof(*wq->pwqs) * wq->nr_pwqs);
+			irqkit_plat_free(wq, sizeof(*wq));
+			return NULL;
+		}
+	}
+	irqkit__mutex_lock(&wq_rt.all_lock);
+	wq->next = wq_rt.all;
+	wq_rt.all = wq;
+	irqkit__mutex_unlock(&wq_rt.all_lock);
+	return wq;
+}
+
+struct irqkit_workqueue *irqkit_alloc_workqueue(const char *fmt, unsigned int flags,
+						int max_active, ...)
+{
+	char name[32];
+	va_list ap;
+
+	might_sleep();
+	va_start(ap, max_active);
+	irqkit__vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	return alloc_wq(name, flags, max_active);
+}
+
+struct irqkit_workqueue *irqkit_alloc_ordered_workqueue(const char *fmt, unsigned int flags, ...)
+{
+	char name[32];
+	va_list ap;
+
+	might_sleep();
+	va_start(ap, flags);
+	irqkit__vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	return alloc_wq(name, flags | IRQKIT_WQ_UNBOUND | IRQKIT__WQ_ORDERED, 1);
+}
+
+void irqkit_destroy_workqueue(struct irqkit_workqueue *wq)
+{
+	might_sleep();
+	if (!wq || WARN_ONCE(READ_ONCE(wq->dead), "destroy_workqueue(%s) twice", wq->name))
+		return;
+	irqkit_drain_workqueue(wq);
+	WRITE_ONCE(wq->dead, true);
+	/* one more flush: a queue_work that raced with the flag finishes or is refused */
+	irqkit_flush_workqueue(wq);
+}
+
+struct irqkit_workqueue *irqkit_system_wq(void)
+{
+	return wq_rt.system_wq;
+}
+
+struct irqkit_workqueue *irqkit_system_highpri_wq(void)
+{
+	return wq_rt.system_highpri_wq;
+}
+
+struct irqkit_workqueue *irqkit_system_unbound_wq(void)
+{
+	return wq_rt.system_unbound_wq;
+}
+
+/* ---- start and stop ------------------------------------------------------------------------- */
+
+int irqkit__workqueue_init(void)
+{
+	unsigned int n = irqkit__rt.nr_cpus * 2 + 2;
+
+	wq_rt.pools = irqkit_plat_alloc(sizeof(*wq_rt.pools) * n);
+	if (!wq_rt.pools)
+		return -IRQKIT_ENOMEM;
+	wq_rt.nr_pools = n;
+	for (unsigned int i = 0; i < n; i++) {
+		struct irqkit_wq_pool *pool = &wq_rt.pools[i];
+
+		pool->cpu = i < irqkit__rt.nr_cpus * 2 ? (int)(i / 2) : -1;
+		pool->highpri = i % 2;
+		pool->id = (int)i;
+		pool->tail = &pool->head;
+	}
+	wq_rt.system_wq = alloc_wq("events", 0, 0);
+	wq_rt.system_highpri_wq = alloc_wq("events_highpri", IRQKIT_WQ_HIGHPRI, 0);
+	wq_rt.system_unbound_wq = alloc_wq("events_unbound", IRQKIT_WQ_UNBOUND, 0);
+	if (!wq_rt.system_wq || !wq_rt.system_highpri_wq || !wq_rt.system_unbound_wq) {
+		irqkit__workqueue_exit();
+		return -IRQKIT_ENOMEM;
+	}
+	return 0;
+}
+
+/* Stop every worker (each finishes the item it runs), then free pools and queues. */
+void irqkit__workqueue_exit(void)
+{
+	if (!wq_rt.pools)
+		return;
+	for (unsigned int i = 0; i < wq_rt.nr_pools; i++) {
+		struct irqkit_wq_pool *pool = &wq_rt.pools[i];
+
+		irqkit_spin_lock(&pool->lock);
+		pool->stopping = true;
+		a_fetch_add(&pool->wake_seq, 1);
+		irqkit_spin_unlock(&pool->lock);
+		irqkit_plat_wake(&pool->wake_seq);
+		while (pool->workers) {
+			struct irqkit_worker *w = pool->workers;
+
+			pool->workers = w->next;
+			if (w->thread)
+				irqkit_plat_thread_join(w->thread);
+			irqkit_plat_free(w, sizeof(*w));
+		}
+	}
+	while (wq_rt.all) {
+		struct irqkit_workqueue *wq = wq_rt.all;
+
+		wq_rt.all = wq->next;
+		irqkit_plat_free(wq->pwqs, sizeof(*wq->pwqs) * wq->nr_pwqs);
+		irqkit_plat_free(wq, sizeof(*wq));
+	}
+	irqkit_plat_free(wq_rt.pools, sizeof(*wq_rt.pools) * wq_rt.nr_pools);
+	wq_rt = (typeof(wq_rt)){ 0 };
+}
