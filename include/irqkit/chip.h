@@ -86,6 +86,13 @@ IRQKIT_API void irqkit_handle_percpu_irq(struct irqkit_desc *desc);
 IRQKIT_API void irqkit_handle_untracked_irq(struct irqkit_desc *desc);
 IRQKIT_API void irqkit_handle_bad_irq(struct irqkit_desc *desc);
 
+/**
+ * irqkit_handle_nested_irq - run a nested line's thread functions in the
+ * caller's thread (REFERENCE 2.7): a threaded parent demultiplexing its
+ * children.  Context: process context (the parent's thread).
+ */
+IRQKIT_API void irqkit_handle_nested_irq(unsigned int irq);
+
 /* A chip with no operations, as Linux's no_irq_chip: lines start with it. */
 IRQKIT_API extern struct irqkit_chip irqkit_no_irq_chip;
 /* A chip whose operations do nothing, as Linux's dummy_irq_chip. */

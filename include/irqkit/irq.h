@@ -36,6 +36,30 @@ IRQKIT_API IRQKIT_MUST_CHECK int irqkit_request_irq(unsigned int irq, irqkit_han
 						    void *dev_id);
 
 /**
+ * irqkit_request_threaded_irq - add a handler with a thread (REFERENCE 1.11-1.12)
+ * @handler: primary handler in hardirq context; returns IRQKIT_WAKE_THREAD to
+ *           run @thread_fn; NULL installs one that always does (then
+ *           IRQKIT_F_ONESHOT is required unless the chip is ONESHOT_SAFE)
+ * @thread_fn: runs in the action's own thread "irq/N-name", process context,
+ *             bound to the line's CPU; NULL: no thread
+ *
+ * With IRQKIT_F_ONESHOT the line stays masked after the hardirq until the
+ * thread has run.  Several wakes before the thread runs give one run.
+ * Context: process context; may sleep.
+ * Return: as irqkit_request_irq(); -EINVAL also for a NULL handler without
+ * ONESHOT, -EBUSY when every ONESHOT bit of the line is taken, -ENOMEM when
+ * the thread cannot start.
+ */
+IRQKIT_API IRQKIT_MUST_CHECK int irqkit_request_threaded_irq(unsigned int irq,
+							     irqkit_handler_fn handler,
+							     irqkit_handler_fn thread_fn,
+							     unsigned long flags,
+							     const char *name, void *dev_id);
+
+/** irqkit_irq_wake_thread - wake the thread of the action with @dev_id (1.14).  Context: any. */
+IRQKIT_API void irqkit_irq_wake_thread(unsigned int irq, void *dev_id);
+
+/**
  * irqkit_request_irq_regs - irqkit_request_irq() for a 2.6.0-2.6.18 handler
  * whose third argument is `struct pt_regs *`; it receives NULL.
  */

@@ -30,6 +30,7 @@ enum irqkit_mode {
 #define IRQKIT_CFG_NOIRQDEBUG	(1u << 0)	/* Linux's noirqdebug: no spurious detection */
 #define IRQKIT_CFG_DEBUG_SHIRQ	(1u << 1)	/* CONFIG_DEBUG_SHIRQ: call a freed shared handler once more */
 #define IRQKIT_CFG_PIN_CPUS	(1u << 2)	/* pin dispatcher k to host CPU k mod online CPUs */
+#define IRQKIT_CFG_THREADIRQS	(1u << 3)	/* Linux's threadirqs: force handlers into threads */
 
 struct irqkit_config {
 	unsigned int		nr_irqs;	/* lines, 1..262144; 0 means 256 */

@@ -242,9 +242,16 @@ static bool irq_can_handle(struct irqkit_desc *desc)
 	return irq_may_run(desc) && irq_can_handle_actions(desc);
 }
 
+static inline unsigned long threads_oneshot(const struct irqkit_desc *desc)
+{
+	return __atomic_load_n(&desc->threads_oneshot, __ATOMIC_ACQUIRE);
+}
+
+/* REFERENCE 2.3 step 4, 1.12: a ONESHOT thread still to run keeps the line masked. */
 static void cond_unmask_irq(struct irqkit_desc *desc)
 {
-	if (!irqd_irq_disabled(&desc->irq_data) && irqd_irq_masked(&desc->irq_data))
+	if (!irqd_irq_disabled(&desc->irq_data) && irqd_irq_masked(&desc->irq_data) &&
+	    !threads_oneshot(desc))
 		irqkit__unmask_irq(desc);
 }
 
@@ -313,8 +320,9 @@ static void cond_unmask_eoi_irq(struct irqkit_chip *chip, struct irqkit_desc *de
 			chip->irq_eoi(&desc->irq_data);
 		return;
 	}
-	/* ONESHOT: unmask only when no thread still owns the line (issue: threads) */
-	if (!irqd_irq_disabled(&desc->irq_data) && irqd_irq_masked(&desc->irq_data)) {
+	/* ONESHOT: unmask only when no thread still owns the line */
+	if (!irqd_irq_disabled(&desc->irq_data) && irqd_irq_masked(&desc->irq_data) &&
+	    !threads_oneshot(desc)) {
 		if (chip->irq_eoi)
 			chip->irq_eoi(&desc->irq_data);
 		irqkit__unmask_irq(desc);
@@ -377,6 +385,41 @@ void irqkit_handle_percpu_irq(struct irqkit_desc *desc)
 	irqkit__handle_irq_event_percpu(desc);
 	if (chip->irq_eoi)
 		chip->irq_eoi(&desc->irq_data);
+}
+
+/*
+ * REFERENCE 2.7: handle_nested_irq runs the thread functions of a nested line
+ * in the calling (parent's) thread, counted as active threads so that
+ * synchronize_irq waits for them.
+ */
+void irqkit_handle_nested_irq(unsigned int irq)
+{
+	struct irqkit_desc *desc = irq_to_desc(irq);
+	unsigned int ret = IRQKIT_NONE;
+	unsigned long flags;
+
+	if (!desc)
+		return;
+	might_sleep();
+	flags = desc_lock_irqsave(desc);
+	istate_clear(desc, IRQS_REPLAY | IRQS_WAITING);
+	if (unlikely(!desc->action || irqd_irq_disabled(&desc->irq_data))) {
+		flow_mark_pending(desc);
+		desc_unlock_irqrestore(desc, flags);
+		return;
+	}
+	irqkit__kstat_incr(desc);
+	a_fetch_add(&desc->threads_active, 1);
+	desc_unlock_irqrestore(desc, flags);
+	for (struct irqkit_action *a = a_load_acquire(&desc->action); a;
+	     a = a_load_acquire(&a->next))
+		ret |= a->thread_fn((int)irq, a->dev_id);
+	if (!(READ_ONCE(desc->settings) & IRQ_SETTINGS_NO_DEBUG))
+		irqkit__note_interrupt(desc, (enum irqkit_irqreturn)ret);
+	if (a_fetch_sub(&desc->threads_active, 1) == 1) {
+		a_fetch_add(&desc->wait_for_threads, 1);
+		irqkit_plat_wake(&desc->wait_for_threads);
+	}
 }
 
 /* REFERENCE 2.7: no counting and no spurious accounting. */

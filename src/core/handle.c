@@ -40,8 +40,12 @@ enum irqkit_irqreturn irqkit__handle_actions(struct irqkit_desc *desc)
 		}
 		if (WARN_ONCE(!task_irqs_off(t), "irq %u handler %pS enabled interrupts", irq, fn))
 			irqkit_local_irq_disable();
-		if (res == IRQKIT_WAKE_THREAD)
-			warn_no_thread(irq, action);
+		if (res == IRQKIT_WAKE_THREAD) {
+			if (unlikely(!action->thread_fn))
+				warn_no_thread(irq, action);
+			else
+				irqkit__irq_wake_thread(desc, action);
+		}
 		retval |= res;
 	}
 	t->running = prev_running;
@@ -65,7 +69,10 @@ void irqkit__free_deferred(struct irqkit_desc *desc)
 		struct irqkit_action *action = desc->deferred_free;
 
 		desc->deferred_free = action->deferred_next;
-		irqkit_plat_free(action, sizeof(*action));
+		if (action->thread)
+			irqkit__reap_action(action);	/* its thread is joined later */
+		else
+			irqkit_plat_free(action, sizeof(*action));
 	}
 }
 

@@ -83,6 +83,18 @@
 /* desc->settings: the public IRQKIT_IRQ_* plus this private bit. */
 #define IRQ_SETTINGS_NO_DEBUG		(1u << 30)
 
+/*
+ * action->thread_flags (Linux's IRQTF_*):
+ *   RUNTHREAD  the primary handler asked for the thread; the thread clears it
+ *   FORCED     threadirqs moved the handler into the thread (1.13)
+ *   STOP       free_irq: the thread exits
+ *   SELF_FREE  freed from its own thread_fn: the thread frees the action as it exits
+ */
+#define IRQTF_RUNTHREAD		(1u << 0)
+#define IRQTF_FORCED		(1u << 1)
+#define IRQTF_STOP		(1u << 2)
+#define IRQTF_SELF_FREE		(1u << 3)
+
 struct irqkit_action {
 	irqkit_handler_fn	handler;	/* the 2-argument form, or NULL */
 	irqkit_handler_regs_fn	handler_regs;	/* the 2.6.0-2.6.18 form, or NULL */
@@ -93,6 +105,12 @@ struct irqkit_action {
 	const char		*name;
 	struct irqkit_action	*deferred_next;	/* on desc->deferred_free */
 	bool			warned_no_thread;
+	/* threaded handler (REFERENCE 1.11-1.13) */
+	irqkit_handler_fn	thread_fn;
+	struct irqkit_plat_thread *thread;
+	unsigned int		thread_flags;	/* IRQTF_*, atomic */
+	unsigned int		thread_seq;	/* the thread sleeps on it */
+	unsigned long		thread_mask;	/* its bit in desc->threads_oneshot */
 };
 
 /*
@@ -118,6 +136,9 @@ struct irqkit_desc {
 	struct irqkit_action	*deferred_free;	/* freed by its own handler */
 	unsigned int		pending_merged;	/* arrivals folded into a PENDING one, lock */
 	unsigned int		threads_handled;	/* thread_fn returned HANDLED */
+	unsigned long		threads_oneshot;	/* ONESHOT threads still to run, atomic */
+	unsigned int		threads_active;		/* woken threads not yet done, atomic */
+	unsigned int		wait_for_threads;	/* synchronize_irq sleeps on it */
 	unsigned int		threads_handled_last;	/* spurious deferral (3.3) */
 } __attribute__((aligned(64)));
 
@@ -452,6 +473,10 @@ HIDDEN void irqkit__free_deferred(struct irqkit_desc *desc);
 
 /* manage.c */
 HIDDEN void irqkit__enable_irq_locked(struct irqkit_desc *desc);
+HIDDEN void irqkit__irq_wake_thread(struct irqkit_desc *desc, struct irqkit_action *action);
+HIDDEN enum irqkit_irqreturn irqkit__default_primary_handler(int irq, void *dev_id);
+HIDDEN void irqkit__reap_irq_threads(void);
+HIDDEN void irqkit__reap_action(struct irqkit_action *action);
 HIDDEN void irqkit__free_all(void);
 
 /* spurious.c */

@@ -53,6 +53,34 @@ static void __synchronize_hardirq(struct irqkit_desc *desc)
 	} while (inprogress);
 }
 
+/* The line whose threaded handler the calling thread runs (irq/N-name), or NULL. */
+static _Thread_local struct irqkit_desc *thread_desc;
+static _Thread_local struct irqkit_action *thread_action;
+
+/* REFERENCE 4.6 step 3: sleep until no threaded handler of the line is active. */
+static void wait_for_threads(struct irqkit_desc *desc)
+{
+	if (thread_desc == desc) {
+		irqkit__warn(__FILE__, __LINE__,
+			     "waiting for the threads of irq %u from its own thread: it would wait for itself forever; not waiting",
+			     irq_desc_get_irq(desc));
+		return;
+	}
+	for (;;) {
+		unsigned int seq = a_load_seq(&desc->wait_for_threads);
+
+		if (!a_load_seq(&desc->threads_active))
+			break;
+		irqkit_plat_wait(&desc->wait_for_threads, seq);
+	}
+}
+
+static void __synchronize_irq(struct irqkit_desc *desc)
+{
+	__synchronize_hardirq(desc);
+	wait_for_threads(desc);
+}
+
 bool irqkit_synchronize_hardirq(unsigned int irq)
 {
 	struct irqkit_desc *desc = irq_to_desc(irq);
@@ -61,8 +89,7 @@ bool irqkit_synchronize_hardirq(unsigned int irq)
 		return false;
 	if (!self_deadlock(desc, "synchronize_hardirq", "nothing: a handler needs no wait"))
 		__synchronize_hardirq(desc);
-	/* no threaded handlers yet: none can be active */
-	return true;
+	return !a_load_seq(&desc->threads_active);
 }
 
 void irqkit_synchronize_irq(unsigned int irq)
@@ -73,7 +100,244 @@ void irqkit_synchronize_irq(unsigned int irq)
 	if (!desc)
 		return;
 	if (!self_deadlock(desc, "synchronize_irq", "nothing: a handler needs no wait"))
-		__synchronize_hardirq(desc);
+		__synchronize_irq(desc);
+}
+
+/* ---- threaded handlers (REFERENCE 1.11-1.14) ---------------------------------------- */
+
+/* irq_default_primary_handler: a request without a primary handler gets this one. */
+enum irqkit_irqreturn irqkit__default_primary_handler(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	return IRQKIT_WAKE_THREAD;
+}
+
+/* irq_nested_primary_handler: a nested line's actions run from the parent's thread. */
+static enum irqkit_irqreturn nested_primary_handler(int irq, void *dev_id)
+{
+	(void)dev_id;
+	WARN(1, "Primary handler called for nested irq %d", irq);
+	return IRQKIT_NONE;
+}
+
+/*
+ * __irq_wake_thread (1.11): set RUNTHREAD; if it was already set nothing more
+ * happens (several wakes, one run).  Otherwise the action's ONESHOT bit goes
+ * into threads_oneshot and threads_active counts the run.  Any context.
+ */
+void irqkit__irq_wake_thread(struct irqkit_desc *desc, struct irqkit_action *action)
+{
+	if (__atomic_load_n(&action->thread_flags, __ATOMIC_ACQUIRE) & IRQTF_STOP)
+		return;
+	if (__atomic_fetch_or(&action->thread_flags, IRQTF_RUNTHREAD, __ATOMIC_SEQ_CST) &
+	    IRQTF_RUNTHREAD)
+		return;
+	__atomic_fetch_or(&desc->threads_oneshot, action->thread_mask, __ATOMIC_SEQ_CST);
+	a_fetch_add(&desc->threads_active, 1);
+	a_fetch_add(&action->thread_seq, 1);
+	irqkit_plat_wake(&action->thread_seq);
+}
+
+void irqkit_irq_wake_thread(unsigned int irq, void *dev_id)
+{
+	struct irqkit_desc *desc = irq_to_desc(irq);
+	unsigned long flags;
+
+	if (!desc)
+		return;
+	flags = desc_lock_irqsave(desc);
+	for (struct irqkit_action *a = desc->action; a; a = a->next) {
+		if (a->dev_id == dev_id) {
+			if (a->thread_fn)
+				irqkit__irq_wake_thread(desc, a);
+			break;
+		}
+	}
+	desc_unlock_irqrestore(desc, flags);
+}
+
+/*
+ * irq_finalize_oneshot (1.12): the thread is done.  Wait while a hardirq of
+ * the line is in flight; if RUNTHREAD came again, keep the bit and run again;
+ * otherwise drop the bit and, when no ONESHOT thread is left, unmask.
+ */
+static void irq_finalize_oneshot(struct irqkit_desc *desc, struct irqkit_action *action)
+{
+	unsigned long flags;
+
+	if (!(istate_get(desc) & IRQS_ONESHOT))
+		return;
+	for (;;) {
+		unsigned int spins = 0;
+
+		flags = desc_lock_irqsave(desc);
+		if (!irqd_irq_inprogress(&desc->irq_data))
+			break;
+		desc_unlock_irqrestore(desc, flags);
+		spin_step(&spins);
+	}
+	if (!(__atomic_load_n(&action->thread_flags, __ATOMIC_SEQ_CST) & IRQTF_RUNTHREAD)) {
+		unsigned long left = __atomic_and_fetch(&desc->threads_oneshot, ~action->thread_mask,
+							__ATOMIC_SEQ_CST);
+		struct irqkit_chip *chip = desc->irq_data.chip;
+
+		if (!left && !irqd_irq_disabled(&desc->irq_data) && irqd_irq_masked(&desc->irq_data)) {
+			if ((chip->flags & IRQKIT_CHIP_EOI_THREADED) && chip->irq_eoi)
+				chip->irq_eoi(&desc->irq_data);
+			irqkit__unmask_irq(desc);
+		}
+	}
+	desc_unlock_irqrestore(desc, flags);
+}
+
+/* wake_threads_waitq: one run finished; the last one wakes synchronize_irq. */
+static void wake_threads_waitq(struct irqkit_desc *desc)
+{
+	if (a_fetch_sub(&desc->threads_active, 1) == 1) {
+		a_fetch_add(&desc->wait_for_threads, 1);
+		irqkit_plat_wake(&desc->wait_for_threads);
+	}
+}
+
+/*
+ * Threads of freed actions that could not be joined where they were freed:
+ * actions freed from their own hardirq handler (joined, then freed), and
+ * threads whose action was freed from its own thread_fn (the thread frees
+ * the action itself).  Joined later in process context.
+ */
+static struct irqkit_spinlock reap_lock = IRQKIT_SPINLOCK_INIT;
+static struct irqkit_action *reap_actions;	/* linked by deferred_next */
+static struct reaped {
+	struct irqkit_plat_thread	*thread;
+	struct reaped			*next;
+} *reap_list;
+
+/* An action with a thread, freed from its own handler: join and free it later.  Any context. */
+void irqkit__reap_action(struct irqkit_action *action)
+{
+	irqkit_spin_lock(&reap_lock);
+	action->deferred_next = reap_actions;
+	reap_actions = action;
+	irqkit_spin_unlock(&reap_lock);
+}
+
+/* The irq/N-name thread (1.11), bound to the line's CPU. */
+static void irq_thread_main(void *arg)
+{
+	struct irqkit_action *action = arg;
+	struct irqkit_desc *desc = irq_to_desc(action->irq);
+	struct irqkit_task *t = &irqkit_task_self;
+	int cpu = -1;
+
+	thread_desc = desc;
+	thread_action = action;
+	for (;;) {
+		unsigned int seq = a_load_seq(&action->thread_seq);
+		unsigned int tf = __atomic_load_n(&action->thread_flags, __ATOMIC_SEQ_CST);
+		enum irqkit_irqreturn ret;
+		int want;
+
+		if (!(tf & IRQTF_RUNTHREAD)) {
+			if (tf & IRQTF_STOP)
+				break;
+			irqkit_plat_wait(&action->thread_seq, seq);
+			continue;
+		}
+		__atomic_fetch_and(&action->thread_flags, ~IRQTF_RUNTHREAD, __ATOMIC_SEQ_CST);
+		want = (int)READ_ONCE(desc->irq_data.cpu);	/* follow the line (IRQTF_AFFINITY) */
+		if (want != cpu && !irqkit_thread_bind((unsigned int)want))
+			cpu = want;
+		if (tf & IRQTF_FORCED) {
+			/* 1.13: a forced thread runs with bottom halves and interrupts off */
+			irqkit_local_bh_disable();
+			irqkit_local_irq_disable();
+			ret = action->thread_fn((int)action->irq, action->dev_id);
+			irqkit_local_irq_enable();
+			irqkit_local_bh_enable();
+		} else {
+			ret = action->thread_fn((int)action->irq, action->dev_id);
+		}
+		if (ret == IRQKIT_HANDLED)
+			a_fetch_add(&desc->threads_handled, 1);
+		irq_finalize_oneshot(desc, action);
+		wake_threads_waitq(desc);
+	}
+	thread_desc = NULL;
+	thread_action = NULL;
+	if (t->cpu)
+		irqkit_thread_unbind();
+	/* freed from its own thread_fn: nobody else holds it any more */
+	if (__atomic_load_n(&action->thread_flags, __ATOMIC_SEQ_CST) & IRQTF_SELF_FREE)
+		irqkit_plat_free(action, sizeof(*action));
+}
+
+/* setup_irq_thread: start irq/N-name.  Process context. */
+static int setup_irq_thread(struct irqkit_action *action, unsigned int irq)
+{
+	char name[32];
+
+	irqkit__snprintf(name, sizeof(name), "irq/%u-%s", irq, action->name ? action->name : "");
+	return irqkit_plat_thread_create(&action->thread, name, irq_thread_main, action);
+}
+
+/* kthread_stop: the thread has nothing left to run (synchronised); end and join it. */
+static void stop_irq_thread(struct irqkit_action *action)
+{
+	if (!action->thread)
+		return;
+	__atomic_fetch_or(&action->thread_flags, IRQTF_STOP, __ATOMIC_SEQ_CST);
+	a_fetch_add(&action->thread_seq, 1);
+	irqkit_plat_wake(&action->thread_seq);
+	irqkit_plat_thread_join(action->thread);
+	action->thread = NULL;
+}
+
+/* Join the threads left for later.  Process context. */
+void irqkit__reap_irq_threads(void)
+{
+	for (;;) {
+		struct irqkit_action *action;
+		struct reaped *r;
+
+		irqkit_spin_lock(&reap_lock);
+		r = reap_list;
+		if (r)
+			reap_list = r->next;
+		action = r ? NULL : reap_actions;
+		if (action)
+			reap_actions = action->deferred_next;
+		irqkit_spin_unlock(&reap_lock);
+		if (r) {
+			irqkit_plat_thread_join(r->thread);
+			irqkit_plat_free(r, sizeof(*r));
+		} else if (action) {
+			stop_irq_thread(action);
+			irqkit_plat_free(action, sizeof(*action));
+		} else {
+			break;
+		}
+	}
+}
+
+/*
+ * irq_setup_forced_threading (1.13): with threadirqs, a plain handler moves
+ * into a thread behind the default primary handler, and the action becomes
+ * ONESHOT.  Actions that bring their own thread_fn keep their form (Linux
+ * would add a secondary thread; irqkit does not).
+ */
+static void irq_setup_forced_threading(struct irqkit_action *new)
+{
+	if (!(irqkit__rt.flags & IRQKIT_CFG_THREADIRQS))
+		return;
+	if (new->flags & (IRQKIT_F_NO_THREAD | IRQKIT_F_PERCPU | IRQKIT_F_ONESHOT))
+		return;
+	if (new->handler == irqkit__default_primary_handler || new->thread_fn || !new->handler)
+		return;
+	new->flags |= IRQKIT_F_ONESHOT;
+	new->thread_fn = new->handler;
+	new->handler = irqkit__default_primary_handler;
+	new->thread_flags |= IRQTF_FORCED;
 }
 
 /* ---- disable / enable (REFERENCE section 4) --------------------------------------- */
@@ -108,7 +372,7 @@ void irqkit_disable_irq(unsigned int irq)
 	__disable_irq(desc);
 	desc_unlock_irqrestore(desc, flags);
 	if (!self_deadlock(desc, "disable_irq", "disable_irq_nosync"))
-		__synchronize_hardirq(desc);
+		__synchronize_irq(desc);
 }
 
 bool irqkit_disable_hardirq(unsigned int irq)
@@ -169,21 +433,36 @@ static int __setup_irq(unsigned int irq, struct irqkit_desc *desc, struct irqkit
 	bool shared = false;
 	int ret = 0;
 
+	unsigned long thread_mask = 0;
+	bool nested;
+
 	if (desc->irq_data.chip == &irqkit_no_irq_chip)
 		return -IRQKIT_ENOSYS;
 	new->irq = irq;
 
-	irqkit__mutex_lock(&desc->request_mutex);
-	flags = desc_lock_irqsave(desc);
-	chip = desc->irq_data.chip;
-
 	/* no trigger given: take the line's current one (1.4 step 3) */
 	if (!(new->flags & IRQKIT_F_TRIGGER_MASK))
 		new->flags |= irqd_get(&desc->irq_data) & IRQD_TRIGGER_MASK;
-	if ((desc->settings & IRQKIT_IRQ_NESTED_THREAD)) {
-		ret = -IRQKIT_EINVAL;		/* no thread_fn: threads come later */
-		goto out_unlock;
+
+	/* 1.4 step 4: a nested line's actions run in the parent's thread */
+	nested = READ_ONCE(desc->settings) & IRQKIT_IRQ_NESTED_THREAD;
+	if (nested) {
+		if (!new->thread_fn)
+			return -IRQKIT_EINVAL;
+		new->handler = nested_primary_handler;
+	} else {
+		irq_setup_forced_threading(new);
 	}
+	/* 1.4 step 5: a thread for a thread function */
+	if (new->thread_fn && !nested) {
+		ret = setup_irq_thread(new, irq);
+		if (ret)
+			return ret;
+	}
+
+	irqkit__mutex_lock(&desc->request_mutex);
+	flags = desc_lock_irqsave(desc);
+	chip = desc->irq_data.chip;
 	if (chip->flags & IRQKIT_CHIP_ONESHOT_SAFE)
 		new->flags &= ~IRQKIT_F_ONESHOT;
 
@@ -209,10 +488,26 @@ static int __setup_irq(unsigned int irq, struct irqkit_desc *desc, struct irqkit
 		if ((old->flags & IRQKIT_F_PERCPU) != (new->flags & IRQKIT_F_PERCPU))
 			goto mismatch;
 		while (old) {
+			thread_mask |= old->thread_mask;
 			old_ptr = &old->next;
 			old = *old_ptr;
 		}
 		shared = true;
+	}
+
+	/* 1.4 steps 8-9: a ONESHOT action owns a bit of threads_oneshot */
+	if (new->flags & IRQKIT_F_ONESHOT) {
+		if (thread_mask == ~0ul) {
+			ret = -IRQKIT_EBUSY;
+			goto out_unlock;
+		}
+		new->thread_mask = 1ul << __builtin_ctzl(~thread_mask);
+	} else if (new->handler == irqkit__default_primary_handler &&
+		   !(chip->flags & IRQKIT_CHIP_ONESHOT_SAFE)) {
+		pr_err("Threaded irq requested with handler=NULL and !ONESHOT for %s (irq %u)",
+		       new->name, irq);
+		ret = -IRQKIT_EINVAL;
+		goto out_unlock;
 	}
 
 	if (!shared) {
@@ -272,15 +567,17 @@ mismatch:
 out_unlock:
 	desc_unlock_irqrestore(desc, flags);
 	irqkit__mutex_unlock(&desc->request_mutex);
+	if (ret)
+		stop_irq_thread(new);
 	return ret;
 }
 
 /* request_threaded_irq's argument checks, in Linux's order (REFERENCE 1.3). */
 static int request_common(unsigned int irq, irqkit_handler_fn handler,
-			  irqkit_handler_regs_fn handler_regs, unsigned long irqflags,
-			  const char *devname, void *dev_id)
+			  irqkit_handler_regs_fn handler_regs, irqkit_handler_fn thread_fn,
+			  unsigned long irqflags, const char *devname, void *dev_id)
 {
-	unsigned int flags = (unsigned int)irqflags | IRQKIT_F_COND_ONESHOT;
+	unsigned int flags = (unsigned int)irqflags;
 	struct irqkit_action *action;
 	struct irqkit_desc *desc;
 	int ret;
@@ -298,8 +595,11 @@ static int request_common(unsigned int irq, irqkit_handler_fn handler,
 	if ((READ_ONCE(desc->settings) & IRQKIT_IRQ_NOREQUEST) ||
 	    WARN_ON(READ_ONCE(desc->settings) & IRQKIT_IRQ_PER_CPU_DEVID))
 		return -IRQKIT_EINVAL;
-	if (!handler && !handler_regs)
-		return -IRQKIT_EINVAL;	/* no thread_fn either (threads come later) */
+	if (!handler && !handler_regs) {
+		if (!thread_fn)
+			return -IRQKIT_EINVAL;
+		handler = irqkit__default_primary_handler;	/* 1.3 step 5 */
+	}
 	might_sleep();
 
 	action = irqkit_plat_alloc(sizeof(*action));
@@ -307,6 +607,7 @@ static int request_common(unsigned int irq, irqkit_handler_fn handler,
 		return -IRQKIT_ENOMEM;
 	action->handler = handler;
 	action->handler_regs = handler_regs;
+	action->thread_fn = thread_fn;
 	action->flags = flags;
 	action->name = devname;
 	action->dev_id = dev_id;
@@ -319,16 +620,30 @@ static int request_common(unsigned int irq, irqkit_handler_fn handler,
 	return ret;
 }
 
+/* REFERENCE 1.2: request_irq is request_threaded_irq with no thread and COND_ONESHOT. */
 int irqkit_request_irq(unsigned int irq, irqkit_handler_fn handler, unsigned long flags,
 		       const char *name, void *dev_id)
 {
-	return request_common(irq, handler, NULL, flags, name, dev_id);
+	if (!handler)
+		return irq == IRQKIT_NOTCONNECTED ? -IRQKIT_ENOTCONN : -IRQKIT_EINVAL;
+	return request_common(irq, handler, NULL, NULL, flags | IRQKIT_F_COND_ONESHOT, name,
+			      dev_id);
 }
 
 int irqkit_request_irq_regs(unsigned int irq, irqkit_handler_regs_fn handler,
 			    unsigned long flags, const char *name, void *dev_id)
 {
-	return request_common(irq, NULL, handler, flags, name, dev_id);
+	if (!handler)
+		return irq == IRQKIT_NOTCONNECTED ? -IRQKIT_ENOTCONN : -IRQKIT_EINVAL;
+	return request_common(irq, NULL, handler, NULL, flags | IRQKIT_F_COND_ONESHOT, name,
+			      dev_id);
+}
+
+int irqkit_request_threaded_irq(unsigned int irq, irqkit_handler_fn handler,
+				irqkit_handler_fn thread_fn, unsigned long flags, const char *name,
+				void *dev_id)
+{
+	return request_common(irq, handler, NULL, thread_fn, flags, name, dev_id);
 }
 
 /* ---- free (REFERENCE 1.8) ------------------------------------------------------ */
@@ -346,6 +661,8 @@ const char *irqkit_free_irq(unsigned int irq, void *dev_id)
 		return NULL;
 	WARN(from_irq, "Trying to free IRQ %u from IRQ context!", irq);
 	might_sleep();
+	if (!from_irq && thread_action == NULL)
+		irqkit__reap_irq_threads();
 	/*
 	 * From interrupt context the request mutex is not taken: its holder may
 	 * be waiting for this very handler to finish.
@@ -374,18 +691,45 @@ const char *irqkit_free_irq(unsigned int irq, void *dev_id)
 	}
 	/*
 	 * Called from the line's own handler: waiting would never end.  The
-	 * action is freed by handle_irq_event when the handler returns.
+	 * action is freed by handle_irq_event when the handler returns (after
+	 * its thread, if any, has been joined in process context).
 	 */
 	own_handler = irqkit_task_self.running == desc;
 	if (own_handler) {
 		action->deferred_next = desc->deferred_free;
 		desc->deferred_free = action;
+		if (action->thread) {
+			__atomic_fetch_or(&action->thread_flags, IRQTF_STOP, __ATOMIC_SEQ_CST);
+			a_fetch_add(&action->thread_seq, 1);
+			irqkit_plat_wake(&action->thread_seq);
+		}
 	}
 	desc_unlock_irqrestore(desc, flags);
 
 	devname = action->name;
-	if (!own_handler) {
+	if (!own_handler && thread_action == action) {
+		/*
+		 * From its own thread_fn: that run is one of the threads waited
+		 * for, so only the hardirq part is synchronised; the thread frees
+		 * the action when the run returns, and is joined later.
+		 */
+		struct reaped *r = irqkit_plat_alloc(sizeof(*r));
+
 		__synchronize_hardirq(desc);
+		if (r) {
+			r->thread = action->thread;
+			irqkit_spin_lock(&reap_lock);
+			r->next = reap_list;
+			reap_list = r;
+			irqkit_spin_unlock(&reap_lock);
+		}
+		__atomic_fetch_or(&action->thread_flags, IRQTF_STOP | IRQTF_SELF_FREE,
+				  __ATOMIC_SEQ_CST);
+		own_handler = true;	/* not freed here */
+	}
+	if (!own_handler) {
+		__synchronize_irq(desc);
+		stop_irq_thread(action);
 		if ((irqkit__rt.flags & IRQKIT_CFG_DEBUG_SHIRQ) && (action->flags & IRQKIT_F_SHARED)) {
 			/* CONFIG_DEBUG_SHIRQ: a shared handler must cope with a stray call */
 			flags = irqkit_local_irq_save();
@@ -414,7 +758,10 @@ void irqkit__free_all(void)
 			struct irqkit_action *action = desc->action;
 
 			desc->action = action->next;
+			desc_unlock_irqrestore(desc, flags);
+			stop_irq_thread(action);
 			irqkit_plat_free(action, sizeof(*action));
+			flags = desc_lock_irqsave(desc);
 		}
 		irqkit__free_deferred(desc);
 		irqkit__clear_irq_resend(desc);

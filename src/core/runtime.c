@@ -33,7 +33,8 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 		c.hz = HZ_DEFAULT;
 	if (c.nr_irqs > NR_IRQS_MAX || c.nr_cpus > IRQKIT_NR_CPUS_MAX || c.hz > HZ_MAX ||
 	    (c.mode != IRQKIT_MODE_THREADED && c.mode != IRQKIT_MODE_DETERMINISTIC) ||
-	    (c.flags & ~(IRQKIT_CFG_NOIRQDEBUG | IRQKIT_CFG_DEBUG_SHIRQ | IRQKIT_CFG_PIN_CPUS)))
+	    (c.flags & ~(IRQKIT_CFG_NOIRQDEBUG | IRQKIT_CFG_DEBUG_SHIRQ | IRQKIT_CFG_PIN_CPUS |
+			 IRQKIT_CFG_THREADIRQS)))
 		return -IRQKIT_EINVAL;
 
 	*rt = (struct irqkit__runtime){
@@ -80,6 +81,7 @@ void irqkit__core_exit(void)
 	irqkit__timers_exit();
 	irqkit__tasklets_exit();
 	irqkit__free_all();
+	irqkit__reap_irq_threads();
 	while (irqkit__rt.exit_hooks) {
 		struct irqkit__exit_hook *hook = irqkit__rt.exit_hooks;
 

@@ -79,6 +79,9 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
 		irqreturn_t (*)(int, void *, struct pt_regs *): irqkit_request_irq_regs, \
 		default: irqkit_request_irq)((irq), (handler), (flags), (name), (dev)))
 
+#define request_threaded_irq(irq, handler, thread_fn, flags, name, dev)		\
+	irqkit_request_threaded_irq((irq), (handler), (thread_fn), (flags), (name), (dev))
+#define irq_wake_thread(irq, dev_id)	irqkit_irq_wake_thread((irq), (dev_id))
 #define free_irq(irq, dev_id)		irqkit_free_irq((irq), (dev_id))
 #define can_request_irq(irq, flags)	irqkit_can_request_irq((irq), (flags))
 #define disable_irq(irq)		irqkit_disable_irq(irq)

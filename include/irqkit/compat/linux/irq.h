@@ -70,5 +70,6 @@ typedef irqkit_flow_fn irq_flow_handler_t;
 #define irq_set_noprobe(irq)		irqkit_irq_modify_status((irq), 0, IRQ_NOPROBE)
 #define irq_set_probe(irq)		irqkit_irq_modify_status((irq), IRQ_NOPROBE, 0)
 #define generic_handle_irq(irq)		irqkit_generic_handle_irq(irq)
+#define handle_nested_irq(irq)		irqkit_handle_nested_irq(irq)
 
 #endif

@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Stress tests of work queues and threaded interrupts with real threads: a
+ * work item never runs on two workers at once, flush_workqueue waits for
+ * everything queued before it, cancel_work_sync stops a self-requeueing item,
+ * destroy_workqueue while others still queue, and free_irq of a threaded
+ * action while its thread runs.  IRQKIT_STRESS_SCALE multiplies the counts.
+ */
+#define _GNU_SOURCE
+#include "../harness.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#define NCPU	3
+
+static int scale(int n)
+{
+	const char *s = getenv("IRQKIT_STRESS_SCALE");
+	int k = s ? atoi(s) : 1;
+
+	return n * (k > 0 ? k : 1);
+}
+
+static void burn(int n)
+{
+	for (volatile int i = 0; i < n; i++)
+		;
+}
+
+static unsigned int rnd(unsigned int *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+static atomic_int violations;
+static atomic_bool stop_flag;
+
+static int setup(void **state)
+{
+	(void)state;
+	atomic_store(&violations, 0);
+	atomic_store(&stop_flag, false);
+	return thr_setup_cpus(NCPU, 64);
+}
+
+/* ---- a work item never runs on two workers at once (REFERENCE 7.9) ---------------------- */
+
+struct nr_item {
+	struct irqkit_work	work;
+	atomic_int		in;
+	atomic_long		runs;
+};
+
+static void nr_fn(struct irqkit_work *work)
+{
+	struct nr_item *it = container_of(work, struct nr_item, work);
+
+	if (atomic_fetch_add(&it->in, 1) != 0)
+		atomic_fetch_add(&violations, 1);
+	burn(5000);
+	atomic_fetch_sub(&it->in, 1);
+	atomic_fetch_add(&it->runs, 1);
+}
+
+struct queuer {
+	pthread_t		thread;
+	struct irqkit_workqueue	*wq;
+	struct nr_item		*items;
+	int			nr_items;
+	unsigned int		seed;
+	int			cpu;
+};
+
+static void *queue_randomly(void *arg)
+{
+	struct queuer *q = arg;
+
+	if (q->cpu >= 0)
+		assert_int_equal(irqkit_thread_bind((unsigned int)q->cpu), 0);
+	for (int i = 0; i < scale(4000) && !atomic_load(&stop_flag); i++) {
+		struct nr_item *it = &q->items[rnd(&q->seed) % (unsigned int)q->nr_items];
+
+		irqkit_queue_work_on((int)(rnd(&q->seed) % NCPU), q->wq, &it->work);
+		if (i % 8 == 7)
+			usleep(20);
+	}
+	if (q->cpu >= 0)
+		irqkit_thread_unbind();
+	return NULL;
+}
+
+static void test_work_item_never_runs_on_two_workers_at_once(void **state)
+{
+	struct irqkit_workqueue *wq = irqkit_alloc_workqueue("nr", 0, 16);
+	struct nr_item items[4];
+	struct queuer q[4];
+	long runs = 0;
+
+	(void)state;
+	memset(items, 0, sizeof(items));
+	for (int i = 0; i < 4; i++)
+		irqkit_init_work(&items[i].work, nr_fn);
+	for (int i = 0; i < 4; i++) {
+		q[i] = (struct queuer){ .wq = wq, .items = items, .nr_items = 4,
+					.seed = test_seed() * 11 + (unsigned int)i + 1,
+					.cpu = i < NCPU ? i : -1 };
+		pthread_create(&q[i].thread, NULL, queue_randomly, &q[i]);
+	}
+	for (int i = 0; i < 4; i++)
+		pthread_join(q[i].thread, NULL);
+	irqkit_flush_workqueue(wq);
+	for (int i = 0; i < 4; i++)
+		runs += atomic_load(&items[i].runs);
+	fprintf(stderr, "  runs %ld, violations %d\n", runs, atomic_load(&violations));
+	assert_int_equal(atomic_load(&violations), 0);
+	assert_true(runs > 0);
+	irqkit_destroy_workqueue(wq);
+}
+
+/* ---- flush_workqueue waits for everything queued before it -------------------------------- */
+
+#define NFLUSH	256
+
+struct fl_item {
+	struct irqkit_work	work;
+	atomic_int		done;
+};
+
+static struct fl_item fl_items[NFLUSH];
+static atomic_int published[NFLUSH];	/* queue_work returned true for this item */
+
+static void fl_fn(struct irqkit_work *work)
+{
+	struct fl_item *it = container_of(work, struct fl_item, work);
+
+	burn(2000);
+	atomic_store(&it->done, 1);
+}
+
+static void *produce(void *arg)
+{
+	struct irqkit_workqueue *wq = arg;
+
+	for (int i = 0; i < NFLUSH; i++) {
+		if (irqkit_queue_work_on(i % NCPU, wq, &fl_items[i].work))
+			atomic_store(&published[i], 1);
+		if (i % 4 == 3)
+			usleep(50);
+	}
+	return NULL;
+}
+
+static void test_flush_workqueue_waits_for_everything_queued_before(void **state)
+{
+	struct irqkit_workqueue *wq = irqkit_alloc_workqueue("fl", 0, 8);
+	int checked = 0;
+
+	(void)state;
+	for (int round = 0; round < scale(20); round++) {
+		pthread_t p;
+
+		for (int i = 0; i < NFLUSH; i++) {
+			irqkit_init_work(&fl_items[i].work, fl_fn);
+			atomic_store(&fl_items[i].done, 0);
+			atomic_store(&published[i], 0);
+		}
+		pthread_create(&p, NULL, produce, wq);
+		for (int f = 0; f < 5; f++) {
+			bool before[NFLUSH];
+
+			usleep(200);
+			for (int i = 0; i < NFLUSH; i++)
+				before[i] = atomic_load(&published[i]);
+			irqkit_flush_workqueue(wq);
+			for (int i = 0; i < NFLUSH; i++) {
+				if (before[i]) {
+					checked++;
+					if (!atomic_load(&fl_items[i].done))
+						atomic_fetch_add(&violations, 1);
+				}
+			}
+		}
+		pthread_join(p, NULL);
+		irqkit_flush_workqueue(wq);
+	}
+	fprintf(stderr, "  checked %d, violations %d\n", checked, atomic_load(&violations));
+	assert_int_equal(atomic_load(&violations), 0);
+	assert_true(checked > 0);
+	irqkit_destroy_workqueue(wq);
+}
+
+/* ---- cancel_work_sync on a self-requeueing item ---------------------------------------------- */
+
+struct self_item {
+	struct irqkit_work	work;
+	struct irqkit_workqueue	*wq;
+	atomic_int		in;
+	atomic_long		runs;
+};
+
+static void self_fn(struct irqkit_work *work)
+{
+	struct self_item *it = container_of(work, struct self_item, work);
+
+	atomic_fetch_add(&it->in, 1);
+	burn(1000);
+	atomic_fetch_add(&it->runs, 1);
+	irqkit_queue_work_on((int)(atomic_load(&it->runs) % NCPU), it->wq, work);
+	atomic_fetch_sub(&it->in, 1);
+}
+
+static void test_cancel_work_sync_stops_a_self_requeueing_item(void **state)
+{
+	struct irqkit_workqueue *wq = irqkit_alloc_workqueue("self", 0, 4);
+	struct self_item it = { .wq = wq };
+
+	(void)state;
+	irqkit_init_work(&it.work, self_fn);
+	for (int round = 0; round < scale(100); round++) {
+		long runs;
+
+		irqkit_queue_work(wq, &it.work);
+		usleep(200 + (unsigned int)round % 300);
+		irqkit_cancel_work_sync(&it.work);
+		if (atomic_load(&it.in) || irqkit_work_pending(&it.work))
+			atomic_fetch_add(&violations, 1);
+		runs = atomic_load(&it.runs);
+		usleep(100);
+		if (atomic_load(&it.runs) != runs)
+			atomic_fetch_add(&violations, 1);
+	}
+	fprintf(stderr, "  runs %ld, violations %d\n", atomic_load(&it.runs),
+		atomic_load(&violations));
+	assert_int_equal(atomic_load(&violations), 0);
+	assert_true(atomic_load(&it.runs) > 0);
+	irqkit_destroy_workqueue(wq);
+}
+
+/* ---- destroy_workqueue while others still queue ----------------------------------------------- */
+
+static void quiet_log(void *arg, int level, const char *line)
+{
+	(void)arg;
+	(void)level;
+	if (strstr(line, "destroyed workqueue") || strstr(line, "while draining"))
+		return;
+	logcap_hook(arg, level, line);
+}
+
+static void *queue_until_stopped(void *arg)
+{
+	struct queuer *q = arg;
+
+	while (!atomic_load(&stop_flag)) {
+		struct nr_item *it = &q->items[rnd(&q->seed) % (unsigned int)q->nr_items];
+
+		irqkit_queue_work(q->wq, &it->work);
+		usleep(10);
+	}
+	return NULL;
+}
+
+static void test_destroy_workqueue_while_others_still_queue(void **state)
+{
+	(void)state;
+	irqkit_set_log(quiet_log, NULL);
+	for (int round = 0; round < scale(20); round++) {
+		struct irqkit_workqueue *wq = irqkit_alloc_workqueue("busy%d", 0, 0, round);
+		struct nr_item items[3];
+		struct queuer q[2];
+
+		memset(items, 0, sizeof(items));
+		for (int i = 0; i < 3; i++)
+			irqkit_init_work(&items[i].work, nr_fn);
+		atomic_store(&stop_flag, false);
+		for (int i = 0; i < 2; i++) {
+			q[i] = (struct queuer){ .wq = wq, .items = items, .nr_items = 3,
+						.seed = test_seed() * 7 + (unsigned int)i + 1 };
+			pthread_create(&q[i].thread, NULL, queue_until_stopped, &q[i]);
+		}
+		usleep(2000);
+		irqkit_destroy_workqueue(wq);	/* refuses them from now on, with a warning */
+		/* nothing of the queue runs after destroy returned */
+		for (int i = 0; i < 3; i++)
+			if (atomic_load(&items[i].in))
+				atomic_fetch_add(&violations, 1);
+		atomic_store(&stop_flag, true);
+		for (int i = 0; i < 2; i++)
+			pthread_join(q[i].thread, NULL);
+		for (int i = 0; i < 3; i++)
+			if (atomic_load(&items[i].in) || irqkit_work_pending(&items[i].work))
+				atomic_fetch_add(&violations, 1);
+	}
+	irqkit_set_log(logcap_hook, NULL);
+	assert_int_equal(atomic_load(&violations), 0);
+}
+
+/* ---- free_irq of a threaded action while its thread runs --------------------------------------- */
+
+struct tdev_t {
+	atomic_int	in;
+	atomic_long	runs;
+	atomic_bool	gone;
+};
+
+static enum irqkit_irqreturn tprimary(int irq, void *dev_id)
+{
+	struct tdev_t *d = dev_id;
+
+	(void)irq;
+	if (atomic_load(&d->gone))
+		atomic_fetch_add(&violations, 1);
+	return IRQKIT_WAKE_THREAD;
+}
+
+static enum irqkit_irqreturn tthread(int irq, void *dev_id)
+{
+	struct tdev_t *d = dev_id;
+
+	(void)irq;
+	atomic_fetch_add(&d->in, 1);
+	if (atomic_load(&d->gone))
+		atomic_fetch_add(&violations, 1);
+	burn(20000);
+	atomic_fetch_add(&d->runs, 1);
+	atomic_fetch_sub(&d->in, 1);
+	return IRQKIT_HANDLED;
+}
+
+static void *raise_line0(void *arg)
+{
+	(void)arg;
+	while (!atomic_load(&stop_flag)) {
+		irqkit_sw_raise(0);
+		usleep(20);
+	}
+	return NULL;
+}
+
+static void test_free_irq_of_a_threaded_action_while_its_thread_runs(void **state)
+{
+	static struct tdev_t devs[16];
+	pthread_t r;
+	long runs = 0;
+	int caught = 0;
+
+	(void)state;
+	pthread_create(&r, NULL, raise_line0, NULL);
+	for (int round = 0; round < scale(60); round++) {
+		struct tdev_t *d = &devs[round % 16];
+		unsigned long flags = round % 2 ? IRQKIT_F_ONESHOT : 0;
+
+		atomic_store(&d->gone, false);
+		assert_int_equal(irqkit_request_threaded_irq(0, tprimary, tthread, flags, "t", d), 0);
+		irqkit_irq_set_affinity(0, 1ull << (round % NCPU));
+		usleep(300 + (unsigned int)(round * 37) % 500);
+		caught += atomic_load(&d->in);
+		irqkit_free_irq(0, d);
+		/* not running now and never called again */
+		if (atomic_load(&d->in))
+			atomic_fetch_add(&violations, 1);
+		atomic_store(&d->gone, true);
+		runs += atomic_load(&d->runs);
+	}
+	atomic_store(&stop_flag, true);
+	pthread_join(r, NULL);
+	usleep(1000);
+	fprintf(stderr, "  thread runs %ld, freed while running %d, violations %d\n", runs, caught,
+		atomic_load(&violations));
+	assert_int_equal(atomic_load(&violations), 0);
+	assert_true(runs > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, thr_teardown)
+		T(test_work_item_never_runs_on_two_workers_at_once),
+		T(test_flush_workqueue_waits_for_everything_queued_before),
+		T(test_cancel_work_sync_stops_a_self_requeueing_item),
+		T(test_destroy_workqueue_while_others_still_queue),
+		T(test_free_irq_of_a_threaded_action_while_its_thread_runs),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
