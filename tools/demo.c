@@ -8,11 +8,16 @@
  *    neither driver claims it: after 100,000 interrupts the kernel's "nobody
  *    cared" report appears and the line is disabled, while lines 5 and 7 are
  *    still served;
+ *  - bottom halves: eth0's top half hands the packet to a tasklet, snd0's to a
+ *    work item, and i2c0 (level line 11) has a threaded handler with
+ *    IRQF_ONESHOT; each shows the context it runs in;
  *  - the run ends with /proc/interrupts.
  */
+#define _GNU_SOURCE	/* pthread_getname_np */
 #include <linux/interrupt.h>
 #include <linux/irq.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <irqkit/irqkit.h>
 
 #include <pthread.h>
@@ -25,6 +30,7 @@
 #define IRQ_SHARED_EDGE	5
 #define IRQ_TIMER	7
 #define IRQ_STUCK	9
+#define IRQ_I2C		11
 #define NR_CPUS		3
 
 /* A simulated device: a status register the handler reads and clears. */
@@ -42,10 +48,49 @@ static struct device tmr0 = { .name = "tmr0", .lock = __SPIN_LOCK_UNLOCKED(tmr0.
 static struct device disk0 = { .name = "disk0", .lock = __SPIN_LOCK_UNLOCKED(disk0.lock) };
 static struct device usb0 = { .name = "usb0", .lock = __SPIN_LOCK_UNLOCKED(usb0.lock) };
 
+static struct device i2c0 = { .name = "i2c0", .lock = __SPIN_LOCK_UNLOCKED(i2c0.lock) };
+
 static struct timespec t0;
 static atomic_bool stop_devices;
 
-/* Every handler of this demo: claim the interrupt only if our device raised it. */
+/* Each bottom half says once where it runs. */
+static void say_context(const char *who, atomic_bool *said)
+{
+	char thread[16];
+
+	if (atomic_exchange(said, true))
+		return;
+	pthread_getname_np(pthread_self(), thread, sizeof(thread));
+	printf("--- %-13s runs in %s context (in_irq %d, in_serving_softirq %d, in_task %d) "
+	       "on CPU %d, thread %s\n", who,
+	       in_irq() ? "hardirq" : in_serving_softirq() ? "softirq" : "process",
+	       in_irq(), in_serving_softirq(), in_task(), smp_processor_id(), thread);
+}
+
+/* eth0's bottom half: a tasklet. */
+static atomic_ulong eth0_packets;
+static atomic_bool said_top, said_tasklet, said_work, said_thread;
+
+static void eth0_rx(struct tasklet_struct *t)
+{
+	(void)t;
+	say_context("eth0 tasklet", &said_tasklet);
+	atomic_fetch_add(&eth0_packets, 1);
+}
+static DECLARE_TASKLET(eth0_tasklet, eth0_rx);
+
+/* snd0's bottom half: a work item, process context. */
+static atomic_ulong snd0_periods;
+
+static void snd0_period(struct work_struct *work)
+{
+	(void)work;
+	say_context("snd0 work item", &said_work);
+	atomic_fetch_add(&snd0_periods, 1);
+}
+static DECLARE_WORK(snd0_work, snd0_period);
+
+/* Every top half of this demo: claim the interrupt only if our device raised it. */
 static irqreturn_t device_interrupt(int irq, void *dev_id)
 {
 	struct device *dev = dev_id;
@@ -56,6 +101,35 @@ static irqreturn_t device_interrupt(int irq, void *dev_id)
 	dev->bytes += 64;
 	spin_unlock(&dev->lock);
 	atomic_fetch_add(&dev->handled, 1);
+	if (dev == &eth0) {
+		say_context("eth0 top half", &said_top);
+		tasklet_schedule(&eth0_tasklet);
+	} else if (dev == &snd0) {
+		schedule_work(&snd0_work);
+	}
+	return IRQ_HANDLED;
+}
+
+/* i2c0: the top half only checks; the thread talks to the slow device. */
+static atomic_ulong i2c0_transfers;
+
+static irqreturn_t i2c0_hardirq(int irq, void *dev_id)
+{
+	struct device *dev = dev_id;
+
+	(void)irq;
+	return atomic_load(&dev->status) ? IRQ_WAKE_THREAD : IRQ_NONE;
+}
+
+static irqreturn_t i2c0_thread(int irq, void *dev_id)
+{
+	struct device *dev = dev_id;
+
+	say_context("i2c0 thread", &said_thread);
+	usleep(200);				/* a slow bus transfer: fine here */
+	atomic_store(&dev->status, 0);
+	irqkit_sw_set_level((unsigned int)irq, false);	/* the device lets go of the line */
+	atomic_fetch_add(&i2c0_transfers, 1);
 	return IRQ_HANDLED;
 }
 
@@ -100,7 +174,10 @@ static void *device_thread(void *arg)
 
 	while (!atomic_load(&stop_devices)) {
 		atomic_store(&p->dev->status, 1);
-		irqkit_sw_raise(p->irq);
+		if (p->irq == IRQ_I2C)
+			irqkit_sw_set_level(p->irq, true);	/* a level line */
+		else
+			irqkit_sw_raise(p->irq);
 		usleep(p->period_us);
 	}
 	return NULL;
@@ -131,8 +208,9 @@ int main(void)
 		{ &eth0, IRQ_SHARED_EDGE, 700 },
 		{ &snd0, IRQ_SHARED_EDGE, 1100 },
 		{ &tmr0, IRQ_TIMER, 1000 },
+		{ &i2c0, IRQ_I2C, 3000 },
 	};
-	pthread_t threads[3];
+	pthread_t threads[4];
 	struct irqkit_irq_info info;
 	unsigned long before_eth, before_tmr;
 	int waited_ms = 0;
@@ -143,12 +221,14 @@ int main(void)
 	check(irqkit_swchip_add(IRQ_SHARED_EDGE, 1, IRQ_TYPE_EDGE_RISING), "swchip_add 5");
 	check(irqkit_swchip_add(IRQ_TIMER, 1, IRQ_TYPE_EDGE_RISING), "swchip_add 7");
 	check(irqkit_swchip_add(IRQ_STUCK, 1, IRQ_TYPE_LEVEL_HIGH), "swchip_add 9");
+	check(irqkit_swchip_add(IRQ_I2C, 1, IRQ_TYPE_LEVEL_HIGH), "swchip_add 11");
 	check(irq_set_affinity(IRQ_SHARED_EDGE, 1u << 0), "affinity 5");
 	check(irq_set_affinity(IRQ_TIMER, 1u << 2), "affinity 7");
 	check(irq_set_affinity(IRQ_STUCK, 1u << 1), "affinity 9");
 
 	printf("irqkit demo: %d virtual CPUs; eth0+snd0 share line %d, tmr0 on line %d, "
-	       "disk0+usb0 share level line %d\n", NR_CPUS, IRQ_SHARED_EDGE, IRQ_TIMER, IRQ_STUCK);
+	       "disk0+usb0 share level line %d, i2c0 has a threaded handler on line %d\n",
+	       NR_CPUS, IRQ_SHARED_EDGE, IRQ_TIMER, IRQ_STUCK, IRQ_I2C);
 	check(request_irq(IRQ_SHARED_EDGE, device_interrupt, IRQF_SHARED, "eth0", &eth0),
 	      "request eth0");
 	check(request_irq(IRQ_SHARED_EDGE, device_interrupt, IRQF_SHARED, "snd0", &snd0),
@@ -157,8 +237,10 @@ int main(void)
 	check(request_irq(IRQ_STUCK, buggy_disk_interrupt, IRQF_SHARED, "disk0", &disk0),
 	      "request disk0");
 	check(request_irq(IRQ_STUCK, device_interrupt, IRQF_SHARED, "usb0", &usb0), "request usb0");
+	check(request_threaded_irq(IRQ_I2C, i2c0_hardirq, i2c0_thread, IRQF_ONESHOT, "i2c0", &i2c0),
+	      "request i2c0");
 
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		pthread_create(&threads[i], NULL, device_thread, &pulses[i]);
 	usleep(200 * 1000);
 	report("devices running");
@@ -191,11 +273,24 @@ int main(void)
 	printf("--- lines %d and %d are still served\n", IRQ_SHARED_EDGE, IRQ_TIMER);
 
 	atomic_store(&stop_devices, true);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		pthread_join(threads[i], NULL);
+	synchronize_irq(IRQ_I2C);
+	tasklet_kill(&eth0_tasklet);
+	flush_work(&snd0_work);
+	printf("--- bottom halves: %lu eth0 tasklet runs, %lu snd0 work runs, %lu i2c0 thread runs\n"
+	       "    (scheduling a tasklet or work item that is still pending does not queue it twice)\n",
+	       atomic_load(&eth0_packets), atomic_load(&snd0_periods),
+	       atomic_load(&i2c0_transfers));
+	if (!atomic_load(&eth0_packets) || !atomic_load(&snd0_periods) ||
+	    !atomic_load(&i2c0_transfers)) {
+		fprintf(stderr, "irqkit-demo: a bottom half never ran\n");
+		return 1;
+	}
 	printf("--- /proc/interrupts\n");
 	irqkit_show_interrupts(stdout, 0);
 
+	free_irq(IRQ_I2C, &i2c0);
 	free_irq(IRQ_STUCK, &usb0);
 	free_irq(IRQ_STUCK, &disk0);
 	free_irq(IRQ_TIMER, &tmr0);

@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include "../harness.h"
 
+#define ARRAY_SIZE_T(a) (sizeof(a) / sizeof((a)[0]))
+
 static struct tdev a;
 
 static int setup(void **state)
@@ -286,6 +288,86 @@ static void test_spin_lock_makes_context_atomic_and_might_sleep_reports(void **s
 	assert_log_contains("BUG: sleeping function");
 }
 
+/* ---- issue 3's context rules: each call that may sleep, from atomic context ------------ */
+
+static struct irqkit_work idle_work;
+static struct irqkit_tasklet idle_tasklet;
+static struct irqkit_timer_list idle_timer;
+static struct irqkit_workqueue *spare_wq;
+static int which_call;
+
+static void nop_work(struct irqkit_work *w) { (void)w; }
+static void nop_tasklet(struct irqkit_tasklet *t) { (void)t; }
+static void nop_timer(struct irqkit_timer_list *t) { (void)t; }
+
+static const char *const sleeping_calls[] = {
+	"flush_work", "cancel_work_sync", "synchronize_irq", "disable_irq", "tasklet_kill",
+	"del_timer_sync", "msleep", "destroy_workqueue",
+};
+
+static void make_sleeping_call(int which)
+{
+	switch (which) {
+	case 0: irqkit_flush_work(&idle_work); break;
+	case 1: irqkit_cancel_work_sync(&idle_work); break;
+	case 2: irqkit_synchronize_irq(T_EDGE(2)); break;
+	case 3: irqkit_disable_irq(T_EDGE(2)); irqkit_enable_irq(T_EDGE(2)); break;
+	case 4: irqkit_tasklet_kill(&idle_tasklet); break;
+	case 5: irqkit_del_timer_sync(&idle_timer); break;
+	case 6: irqkit_msleep(0); break;
+	default: irqkit_destroy_workqueue(spare_wq); break;
+	}
+}
+
+static void call_in_handler(struct tdev *dev, int irq)
+{
+	(void)dev;
+	(void)irq;
+	make_sleeping_call(which_call);
+}
+
+static void call_in_tasklet(struct irqkit_tasklet *t)
+{
+	(void)t;
+	make_sleeping_call(which_call);
+}
+
+static void test_calls_that_may_sleep_report_from_hardirq_and_softirq(void **state)
+{
+	struct irqkit_tasklet caller;
+
+	(void)state;
+	irqkit_init_work(&idle_work, nop_work);
+	irqkit_tasklet_setup(&idle_tasklet, nop_tasklet);
+	irqkit_timer_setup(&idle_timer, nop_timer, 0);
+	irqkit_tasklet_setup(&caller, call_in_tasklet);
+	a.hook = call_in_handler;
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, 0, "a", &a), 0);
+	for (int i = 0; i < (int)ARRAY_SIZE_T(sleeping_calls); i++) {
+		for (int ctx = 0; ctx < 2; ctx++) {
+			spare_wq = irqkit_alloc_workqueue("spare", 0, 0);
+			which_call = i;
+			irqkit_clock_advance(1100000000ull);	/* the report is once a second */
+			log_clear();
+			if (ctx == 0) {
+				irqkit_sw_raise(T_EDGE(1));
+			} else {
+				irqkit_tasklet_schedule(&caller);
+				irqkit_deliver_pending();
+			}
+			if (!log_contains("BUG: sleeping function called from invalid context at")) {
+				log_dump();
+				fail_msg("%s from %s: no report", sleeping_calls[i],
+					 ctx ? "softirq" : "hardirq");
+			}
+			assert_log_contains(ctx ? "in_atomic(): 1, irqs_disabled(): 0" :
+						  "in_atomic(): 1, irqs_disabled(): 1");
+			if (i != 7)
+				irqkit_destroy_workqueue(spare_wq);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +388,7 @@ int main(void)
 		T(test_local_bh_enable_in_hardirq_warns),
 		T(test_local_bh_enable_with_interrupts_off_warns),
 		T(test_spin_lock_makes_context_atomic_and_might_sleep_reports),
+		T(test_calls_that_may_sleep_report_from_hardirq_and_softirq),
 #undef T
 	};
 

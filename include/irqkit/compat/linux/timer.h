@@ -16,8 +16,11 @@
 #define mod_timer(timer, expires)		irqkit_mod_timer((timer), (expires))
 #define del_timer(timer)			irqkit_del_timer(timer)
 #define del_timer_sync(timer)			irqkit_del_timer_sync(timer)
-#define timer_delete(timer)			irqkit_del_timer(timer)
-#define timer_delete_sync(timer)		irqkit_del_timer_sync(timer)
+/*
+ * Linux 6.2's timer_delete()/timer_delete_sync() are not provided: timer_delete
+ * is POSIX's <time.h> function, and a macro of that name would rewrite libc's
+ * prototype in any file that includes both.  Use del_timer/del_timer_sync.
+ */
 #define timer_pending(timer)			irqkit_timer_pending(timer)
 
 /* from_timer(var, callback_timer, timer_fieldname): the object holding the timer */
