@@ -14,6 +14,7 @@
 #include <linux/bottom_half.h>
 #include <linux/tqueue.h>
 #include <linux/irqkit_args.h>
+#include <linux/container_of.h>
 #include <irqkit/softirq.h>
 
 typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);

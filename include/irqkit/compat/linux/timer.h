@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <irqkit/timer.h>
 #include <linux/jiffies.h>
+#include <linux/container_of.h>
 
 #define timer_list		irqkit_timer_list
 #define TIMER_IRQSAFE		IRQKIT_TIMER_IRQSAFE

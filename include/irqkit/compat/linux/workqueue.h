@@ -13,6 +13,7 @@
 #include <irqkit/workqueue.h>
 #include <linux/timer.h>
 #include <linux/irqkit_args.h>
+#include <linux/container_of.h>
 
 #define work_struct			irqkit_work
 #define delayed_work			irqkit_delayed_work
