@@ -100,6 +100,24 @@ static void test_null_handler_needs_oneshot(void **state)
 	assert_int_equal(atomic_load(&d1.thread_runs), 1);	/* the default primary woke it */
 }
 
+extern int irqkit__plat_alloc_fail;
+
+/* 1.4 step 5: the thread cannot be created -> that error, and nothing is installed */
+static void test_thread_creation_failure_fails_the_request(void **state)
+{
+	(void)state;
+	irqkit__plat_alloc_fail = 2;		/* the action, then the thread: the thread fails */
+	assert_int_equal(irqkit_request_threaded_irq(T_EDGE(1), primary, thread_fn, 0, "x", &d1),
+			 -IRQKIT_ENOMEM);
+	assert_int_equal(irqkit__plat_alloc_fail, 0);
+	assert_false(irqkit_irq_has_action(T_EDGE(1)));
+	assert_int_equal(irqkit_request_threaded_irq(T_EDGE(1), primary, thread_fn, 0, "x", &d1),
+			 0);
+	irqkit_sw_raise(T_EDGE(1));
+	irqkit_synchronize_irq(T_EDGE(1));
+	assert_int_equal(atomic_load(&d1.thread_runs), 1);
+}
+
 static void test_oneshot_level_line_stays_masked_until_the_thread_is_done(void **state)
 {
 	(void)state;
@@ -325,6 +343,7 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, det_teardown)
 		T(test_thread_runs_in_its_own_process_context_thread),
 		T(test_null_handler_needs_oneshot),
+		T(test_thread_creation_failure_fails_the_request),
 		T(test_oneshot_level_line_stays_masked_until_the_thread_is_done),
 		T(test_wakes_while_the_thread_runs_give_one_more_run),
 		T(test_synchronize_irq_waits_for_a_running_thread),

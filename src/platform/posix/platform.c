@@ -131,15 +131,15 @@ static void *plat_thread_main(void *p)
 int irqkit_plat_thread_create(struct irqkit_plat_thread **out, const char *name,
 			      void (*fn)(void *), void *arg)
 {
-	struct irqkit_plat_thread *th = calloc(1, sizeof(*th));
+	struct irqkit_plat_thread *th = irqkit_plat_alloc(sizeof(*th));	/* fault injection too */
 
 	if (!th)
-		return -12;	/* -ENOMEM */
+		return -12;	/* -ENOMEM, as kthread_create */
 	th->fn = fn;
 	th->arg = arg;
 	snprintf(th->name, sizeof(th->name), "%s", name);	/* Linux cuts comm at 15 */
 	if (pthread_create(&th->thread, NULL, plat_thread_main, th)) {
-		free(th);
+		irqkit_plat_free(th, sizeof(*th));
 		return -12;
 	}
 	*out = th;
@@ -149,7 +149,7 @@ int irqkit_plat_thread_create(struct irqkit_plat_thread **out, const char *name,
 void irqkit_plat_thread_join(struct irqkit_plat_thread *th)
 {
 	pthread_join(th->thread, NULL);
-	free(th);
+	irqkit_plat_free(th, sizeof(*th));
 }
 
 void irqkit_plat_sleep_ns(uint64_t ns)
