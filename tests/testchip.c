@@ -64,6 +64,10 @@ struct irqkit_chip tchip_eoi_if_handled = {
 	.flags = IRQKIT_CHIP_EOI_IF_HANDLED,
 };
 
+struct irqkit_chip tchip_eoi_threaded = {
+	.name = "TEST-ET", TCHIP_COMMON, .flags = IRQKIT_CHIP_EOI_THREADED,
+};
+
 void testchip_attach(unsigned int irq, struct irqkit_chip *chip, irqkit_flow_fn flow)
 {
 	memset(&tchip, 0, sizeof(tchip));

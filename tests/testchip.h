@@ -28,6 +28,8 @@ extern struct irqkit_chip tchip_with_disable;
 extern struct irqkit_chip tchip_none;
 /* eoi only, and EOI_IF_HANDLED */
 extern struct irqkit_chip tchip_eoi_if_handled;
+/* as plain, with IRQCHIP_EOI_THREADED: a ONESHOT line's EOI waits for its threads */
+extern struct irqkit_chip tchip_eoi_threaded;
 
 /* Put @irq on @chip with @flow; resets the counters. */
 void testchip_attach(unsigned int irq, struct irqkit_chip *chip, irqkit_flow_fn flow);

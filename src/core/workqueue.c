@@ -836,8 +836,12 @@ static struct irqkit_workqueue *alloc_wq(const char *name, unsigned int flags, i
 	bool unbound = flags & IRQKIT_WQ_UNBOUND;
 	bool highpri = flags & IRQKIT_WQ_HIGHPRI;
 
-	if (!wq_rt.pools || (flags & IRQKIT_WQ_BH))
+	if (!wq_rt.pools)
 		return NULL;
+	if (flags & IRQKIT_WQ_BH) {
+		pr_warn("workqueue: %s: WQ_BH is not supported by irqkit; use a tasklet", name);
+		return NULL;
+	}
 	wq = irqkit_plat_alloc(sizeof(*wq));
 	if (!wq)
 		return NULL;

@@ -2,6 +2,7 @@
 /* Tests of the threaded-interrupt part of src/core/manage.c (REFERENCE 1.11-1.14, 2.7 nested). */
 #define _GNU_SOURCE
 #include "../harness.h"
+#include "../testchip.h"
 
 #include <dirent.h>
 #include <unistd.h>
@@ -131,6 +132,39 @@ static void test_oneshot_level_line_stays_masked_until_the_thread_is_done(void *
 	assert_true(d1.masked_in_thread);
 	assert_false(info_of(T_LEVEL(1)).masked);
 	assert_int_equal(info_of(T_LEVEL(1)).count, 1);
+}
+
+/*
+ * 1.12 on a fasteoi line: the line stays masked while the thread runs; a chip
+ * with IRQCHIP_EOI_THREADED gets its EOI only when the thread is done, the
+ * others at the end of the hardirq.
+ */
+static void check_fasteoi_oneshot(struct irqkit_chip *chip, int eoi_during_thread)
+{
+	int eoi_during;
+
+	memset(&d1, 0, sizeof(d1));
+	d1.gated = true;
+	testchip_attach(T_NOCHIP, chip, irqkit_handle_fasteoi_irq);
+	assert_int_equal(irqkit_request_threaded_irq(T_NOCHIP, NULL, thread_fn, IRQKIT_F_ONESHOT,
+						     "eoi", &d1), 0);
+	testchip_fire(T_NOCHIP);
+	assert_true(wait_until(atomic_load(&d1.in_thread) == 1, 5000));
+	eoi_during = tchip.eoi;
+	assert_true(tchip.masked);
+	atomic_store(&d1.gate, 1);
+	irqkit_synchronize_irq(T_NOCHIP);
+	assert_int_equal(eoi_during, eoi_during_thread);
+	assert_int_equal(tchip.eoi, 1);
+	assert_false(tchip.masked);
+	irqkit_free_irq(T_NOCHIP, &d1);
+}
+
+static void test_fasteoi_oneshot_eoi_waits_for_the_thread_on_eoi_threaded_chips(void **state)
+{
+	(void)state;
+	check_fasteoi_oneshot(&tchip_plain, 1);
+	check_fasteoi_oneshot(&tchip_eoi_threaded, 0);
 }
 
 static void test_wakes_while_the_thread_runs_give_one_more_run(void **state)
@@ -345,6 +379,7 @@ int main(void)
 		T(test_null_handler_needs_oneshot),
 		T(test_thread_creation_failure_fails_the_request),
 		T(test_oneshot_level_line_stays_masked_until_the_thread_is_done),
+		T(test_fasteoi_oneshot_eoi_waits_for_the_thread_on_eoi_threaded_chips),
 		T(test_wakes_while_the_thread_runs_give_one_more_run),
 		T(test_synchronize_irq_waits_for_a_running_thread),
 		T(test_thread_results_feed_spurious_detection),
