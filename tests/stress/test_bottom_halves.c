@@ -349,6 +349,57 @@ static void test_softirq_loop_stops_after_2_ms(void **state)
 	irqkit_open_softirq(IRQKIT_SCHED_SOFTIRQ, NULL);
 }
 
+/* ---- tasklet_disable waits for a running callback (6.10) ---------------------------------- */
+
+static atomic_int gate_open, gated_in, gated_runs, disable_returned;
+
+static void gated_cb(struct irqkit_tasklet *t)
+{
+	(void)t;
+	atomic_store(&gated_in, 1);
+	while (!atomic_load(&gate_open))
+		usleep(100);
+	atomic_fetch_add(&gated_runs, 1);
+	atomic_store(&gated_in, 0);
+}
+
+static void *disable_in_thread(void *t)
+{
+	irqkit_tasklet_disable(t);
+	atomic_store(&disable_returned, atomic_load(&gated_runs) + 1);	/* runs seen, plus one */
+	return NULL;
+}
+
+static void test_tasklet_disable_waits_for_a_running_callback(void **state)
+{
+	struct ctask ct;
+	struct sched_thread st;
+	pthread_t th;
+	int early;
+
+	(void)state;
+	memset(&ct, 0, sizeof(ct));
+	for (int round = 0; round < scale(5); round++) {
+		atomic_store(&gate_open, 0);
+		atomic_store(&gated_runs, 0);
+		atomic_store(&disable_returned, 0);
+		irqkit_tasklet_setup(&ct.t, gated_cb);
+		st = (struct sched_thread){ .cpu = 1, .task = &ct, .iters = 1 };
+		pthread_create(&st.thread, NULL, scheduler, &st);	/* runs in ksoftirqd/1 */
+		pthread_join(st.thread, NULL);
+		assert_true(wait_until(atomic_load(&gated_in) == 1, 10000));
+		pthread_create(&th, NULL, disable_in_thread, &ct.t);
+		usleep(20000);
+		early = atomic_load(&disable_returned);	/* 0: still waiting for RUN */
+		atomic_store(&gate_open, 1);
+		pthread_join(th, NULL);
+		assert_int_equal(early, 0);
+		assert_int_equal(atomic_load(&disable_returned), 2);	/* returned after the run */
+		irqkit_tasklet_enable(&ct.t);
+		irqkit_tasklet_kill(&ct.t);
+	}
+}
+
 /* ---- tasklet_kill: on return neither queued nor running ------------------------------------- */
 
 static void *schedule_until_stopped(void *arg)
@@ -444,6 +495,7 @@ int main(void)
 		T(test_bh_and_irq_off_sections_keep_tasklets_off_their_cpu),
 		T(test_softirq_storm_is_finished_by_ksoftirqd),
 		T(test_softirq_loop_stops_after_2_ms),
+		T(test_tasklet_disable_waits_for_a_running_callback),
 		T(test_tasklet_kill_leaves_it_idle),
 		T(test_del_timer_sync_waits_for_a_running_callback),
 #undef T
