@@ -44,6 +44,8 @@ struct irqkit_worker {
 	struct irqkit_pwq	*current_pwq;
 	struct irqkit_work	*sched_head, **sched_tail;	/* items that met `current` */
 	struct irqkit_worker	*next;
+	struct irqkit_worker	*idle_next;	/* pool lock */
+	unsigned int		wake;		/* set by the waker; the worker sleeps on it */
 	int			id;
 };
 
@@ -54,8 +56,8 @@ struct irqkit_wq_pool {
 	int			id;
 	struct irqkit_work	*head, **tail;	/* the worklist */
 	struct irqkit_worker	*workers;
+	struct irqkit_worker	*idle;		/* sleeping workers, last to sleep first */
 	int			nr_workers, nr_idle, next_id;
-	unsigned int		wake_seq;	/* idle workers sleep on it */
 	bool			stopping;
 	bool			creating;
 };
@@ -228,17 +230,43 @@ static void wq_dec_in_flight(struct irqkit_workqueue *wq, unsigned int color)
 	}
 }
 
-/* Work arrived on @pool's worklist: wake an idle worker.  Pool lock held. */
-static void wake_idle_worker(struct irqkit_wq_pool *pool)
+/*
+ * Work arrived on @pool's worklist: take one idle worker off the idle list,
+ * as Linux's kick_pool() picks one, and mark it woken.  Taking it here, under
+ * the lock, makes a burst of queue_work calls cost one wake-up, not one per
+ * item.  The caller wakes it with wake_worker(), after unlocking where it can,
+ * so the worker does not wake into a held lock.  Pool lock held.
+ */
+static struct irqkit_worker *take_idle_worker(struct irqkit_wq_pool *pool)
 {
-	if (pool->nr_idle) {
-		a_fetch_add(&pool->wake_seq, 1);
-		irqkit_plat_wake(&pool->wake_seq);
+	struct irqkit_worker *w = pool->idle;
+
+	if (w) {
+		pool->idle = w->idle_next;
+		pool->nr_idle--;
+		__atomic_store_n(&w->wake, 1, __ATOMIC_RELEASE);
 	}
+	return w;
 }
 
-/* An active item of @pwq is gone: let the first inactive one in.  Pool lock held. */
-static void pwq_dec_active(struct irqkit_pwq *pwq)
+/* Workers are freed only at stop, after they are joined: @w outlives the lock. */
+static void wake_worker(struct irqkit_worker *w)
+{
+	if (w)
+		irqkit_plat_wake(&w->wake);
+}
+
+static void wake_idle_worker(struct irqkit_wq_pool *pool)
+{
+	wake_worker(take_idle_worker(pool));
+}
+
+/*
+ * An active item of @pwq is gone: let the first inactive one in.  @kick is
+ * false when the caller is a worker of the pool about to look at the worklist
+ * itself: it takes the item, no other worker needs waking.  Pool lock held.
+ */
+static void pwq_dec_active(struct irqkit_pwq *pwq, bool kick)
 {
 	struct irqkit_wq_pool *pool = pwq->pool;
 	struct irqkit_work *next;
@@ -249,7 +277,8 @@ static void pwq_dec_active(struct irqkit_pwq *pwq)
 		pwq->nr_active++;
 		next->where = WORK_ON_WORKLIST;
 		list_append(&pool->tail, next);
-		wake_idle_worker(pool);
+		if (kick)
+			wake_idle_worker(pool);
 	}
 }
 
@@ -300,13 +329,15 @@ static void worker_main(void *arg)
 		if (!work) {
 			work = list_pop(&pool->head, &pool->tail);
 			if (!work) {
-				unsigned int wseq = a_load_seq(&pool->wake_seq);
-
+				/* sleep until wake_idle_worker() takes us off the idle list */
+				w->wake = 0;
+				w->idle_next = pool->idle;
+				pool->idle = w;
 				pool->nr_idle++;
 				irqkit_spin_unlock(&pool->lock);
-				irqkit_plat_wait(&pool->wake_seq, wseq);
+				while (!__atomic_load_n(&w->wake, __ATOMIC_ACQUIRE))
+					irqkit_plat_wait(&w->wake, 0);
 				irqkit_spin_lock(&pool->lock);
-				pool->nr_idle--;
 				continue;
 			}
 			/* REFERENCE 7.9: already running here: it runs after that run, same worker */
@@ -361,7 +392,7 @@ static void worker_main(void *arg)
 		irqkit_spin_lock(&pool->lock);
 		w->current = NULL;
 		w->current_pwq = NULL;
-		pwq_dec_active(pwq);
+		pwq_dec_active(pwq, false);
 		complete_instance(work, seq);
 		wq_dec_in_flight(pwq->wq, color);
 	}
@@ -447,6 +478,7 @@ static bool __queue_work(int cpu, struct irqkit_workqueue *wq, struct irqkit_wor
 {
 	struct irqkit_pwq *pwq, *last;
 	struct irqkit_wq_pool *pool;
+	struct irqkit_worker *woken = NULL;
 	unsigned int color;
 
 	if (unlikely(READ_ONCE(wq->dead))) {
@@ -494,12 +526,13 @@ static bool __queue_work(int cpu, struct irqkit_workqueue *wq, struct irqkit_wor
 		pwq->nr_active++;
 		work->where = WORK_ON_WORKLIST;
 		list_append(&pool->tail, work);
-		wake_idle_worker(pool);
+		woken = take_idle_worker(pool);
 	} else {
 		work->where = WORK_ON_INACTIVE;
 		list_append(&pwq->inactive_tail, work);
 	}
 	irqkit_spin_unlock(&pool->lock);
+	wake_worker(woken);
 	return true;
 }
 
@@ -591,7 +624,7 @@ static bool grab_pending(struct irqkit_work *work, struct irqkit_delayed_work *d
 				if (work->where == WORK_ON_WORKLIST) {
 					found = list_remove(&pool->head, &pool->tail, work);
 					if (found)
-						pwq_dec_active(pwq);
+						pwq_dec_active(pwq, true);
 				} else if (work->where == WORK_ON_INACTIVE) {
 					found = list_remove(&pwq->inactive_head,
 							    &pwq->inactive_tail, work);
@@ -600,7 +633,7 @@ static bool grab_pending(struct irqkit_work *work, struct irqkit_delayed_work *d
 
 					found = w && list_remove(&w->sched_head, &w->sched_tail, work);
 					if (found)
-						pwq_dec_active(pwq);
+						pwq_dec_active(pwq, true);
 				}
 				if (found) {
 					work->where = WORK_ON_NONE;
@@ -963,9 +996,9 @@ void irqkit__workqueue_exit(void)
 
 		irqkit_spin_lock(&pool->lock);
 		pool->stopping = true;
-		a_fetch_add(&pool->wake_seq, 1);
+		while (pool->idle)
+			wake_idle_worker(pool);
 		irqkit_spin_unlock(&pool->lock);
-		irqkit_plat_wake(&pool->wake_seq);
 		while (pool->workers) {
 			struct irqkit_worker *w = pool->workers;
 
