@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * irqkit-bench: benchmarks paired with a floor or a peer in the same run.
+ * Each side is a function that performs n operations; the runner times it, or
+ * the side reports its own per-operation figure (a latency median) through
+ * bench_report_ns().
+ */
+#ifndef IRQKIT_BENCH_H
+#define IRQKIT_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef void (*bench_fn)(long n);
+
+#define BENCH_UNPINNED	(1u << 0)	/* threads on every host CPU (producer/consumer pairs) */
+#define BENCH_LATENCY	(1u << 1)	/* sides report a median latency; n is fixed */
+
+struct bench {
+	const char	*name;
+	const char	*floor_name;
+	bench_fn	subject;
+	bench_fn	floor;
+	double		target;		/* the aim: ratio at most this */
+	int		(*setup)(void);
+	void		(*teardown)(void);
+	unsigned int	flags;
+	long		fixed_n;	/* BENCH_LATENCY: samples per repetition */
+	const char	*unit;		/* what ns/op means, for the table: NULL is "ns/op" */
+};
+
+struct bench_set {
+	const struct bench	*benches;
+	size_t			count;
+};
+
+extern const struct bench_set bench_core_set;
+extern const struct bench_set bench_deferred_set;
+
+/* Keep the compiler from folding a loop of operations into one. */
+#define barrier()	__asm__ __volatile__("" ::: "memory")
+
+uint64_t bench_now_ns(void);
+
+/* A side that measures itself: its per-operation figure for this repetition. */
+void bench_report_ns(double ns);
+
+/* The median of @n values (sorts them). */
+double bench_median(double *v, int n);
+
+#endif

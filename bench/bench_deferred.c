@@ -1,0 +1,534 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Benchmarks of deferred work (issue 3), each paired with a peer in the same
+ * run:
+ *   - queue_work to one worker, one producer: time per item against libuv's
+ *     uv_queue_work, GLib's g_thread_pool_push and a plain mutex+condvar queue,
+ *     each with one worker thread;
+ *   - tasklet_schedule to run on the same CPU against an indirect call;
+ *   - delayed-work lateness (run time minus due time) at 100 us, 1 ms and
+ *     10 ms against a timerfd wait of the same length, from a thread with the
+ *     default timer slack (50 us) and from one with 1 ns of slack;
+ *   - wake of a sleeping worker (queue_work to the item's start) against a
+ *     futex wake of a sleeping thread.
+ */
+#define _GNU_SOURCE
+#include <irqkit/irqkit.h>
+
+#include <glib.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "bench.h"
+
+#define BENCH_HZ	10000		/* a jiffy of 100 us, so 100 us is one jiffy */
+
+static long items_done;			/* every side's item function counts here */
+
+static void futex_wait(int *word, int val)
+{
+	while (__atomic_load_n(word, __ATOMIC_ACQUIRE) == val)
+		syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void futex_set_wake(int *word, int val)
+{
+	__atomic_store_n(word, val, __ATOMIC_RELEASE);
+	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+static int start_runtime(unsigned int hz)
+{
+	struct irqkit_config cfg = { .nr_irqs = 64, .nr_cpus = 1, .hz = hz };
+
+	return irqkit_start(&cfg);
+}
+
+/* ---- queue_work throughput ------------------------------------------------------------- */
+
+static struct irqkit_workqueue *wq;
+static struct irqkit_work *works;
+static long works_cap;
+
+static void count_item(struct irqkit_work *w)
+{
+	(void)w;
+	__atomic_fetch_add(&items_done, 1, __ATOMIC_RELAXED);
+}
+
+static void ensure_works(long n)
+{
+	if (n <= works_cap)
+		return;
+	works = realloc(works, sizeof(*works) * (size_t)n);
+	if (!works)
+		abort();
+	for (long i = works_cap; i < n; i++)
+		irqkit_init_work(&works[i], count_item);
+	works_cap = n;
+}
+
+static void queue_work_items(long n)
+{
+	uint64_t t0;
+
+	ensure_works(n);
+	t0 = bench_now_ns();
+	for (long i = 0; i < n; i++)
+		irqkit_queue_work(wq, &works[i]);
+	irqkit_flush_workqueue(wq);
+	bench_report_ns((double)(bench_now_ns() - t0) / (double)n);
+}
+
+static int setup_wq(void)
+{
+	if (start_runtime(0))
+		return -1;
+	wq = irqkit_alloc_workqueue("bench", 0, 1);	/* one item at a time: one worker */
+	return wq ? 0 : -1;
+}
+
+static void teardown_wq(void)
+{
+	irqkit_destroy_workqueue(wq);
+	irqkit_stop();
+	free(works);
+	works = NULL;
+	works_cap = 0;
+}
+
+/* libuv: uv_queue_work on a pool of one thread, completions collected by uv_run */
+static uv_loop_t uvloop;
+static uv_work_t *uvreqs;
+static long uvreqs_cap;
+
+static void uv_item(uv_work_t *req)
+{
+	(void)req;
+	__atomic_fetch_add(&items_done, 1, __ATOMIC_RELAXED);
+}
+
+static void uv_after(uv_work_t *req, int status)
+{
+	(void)req;
+	(void)status;
+}
+
+static void uv_queue_work_items(long n)
+{
+	uint64_t t0;
+
+	if (n > uvreqs_cap) {
+		uvreqs = realloc(uvreqs, sizeof(*uvreqs) * (size_t)n);
+		if (!uvreqs)
+			abort();
+		uvreqs_cap = n;
+	}
+	t0 = bench_now_ns();
+	for (long i = 0; i < n; i++)
+		uv_queue_work(&uvloop, &uvreqs[i], uv_item, uv_after);
+	uv_run(&uvloop, UV_RUN_DEFAULT);
+	bench_report_ns((double)(bench_now_ns() - t0) / (double)n);
+}
+
+static int setup_wq_uv(void)
+{
+	setenv("UV_THREADPOOL_SIZE", "1", 1);	/* read once, at the pool's first use */
+	return uv_loop_init(&uvloop) || setup_wq() ? -1 : 0;
+}
+
+static void teardown_wq_uv(void)
+{
+	teardown_wq();
+	uv_loop_close(&uvloop);
+	free(uvreqs);
+	uvreqs = NULL;
+	uvreqs_cap = 0;
+}
+
+/* GLib: g_thread_pool_push to a pool of one exclusive thread */
+static GThreadPool *gpool;
+static GMutex gdone_lock;
+static GCond gdone_cond;
+static long gtarget;
+
+static void glib_item(gpointer data, gpointer user)
+{
+	(void)data;
+	(void)user;
+	if (__atomic_add_fetch(&items_done, 1, __ATOMIC_RELAXED) == __atomic_load_n(&gtarget, __ATOMIC_RELAXED)) {
+		g_mutex_lock(&gdone_lock);
+		g_cond_signal(&gdone_cond);
+		g_mutex_unlock(&gdone_lock);
+	}
+}
+
+static void glib_push_items(long n)
+{
+	static int token;
+	uint64_t t0 = bench_now_ns();
+
+	__atomic_store_n(&gtarget, __atomic_load_n(&items_done, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+	for (long i = 0; i < n; i++)
+		g_thread_pool_push(gpool, &token, NULL);
+	g_mutex_lock(&gdone_lock);
+	while (__atomic_load_n(&items_done, __ATOMIC_RELAXED) < gtarget)
+		g_cond_wait(&gdone_cond, &gdone_lock);
+	g_mutex_unlock(&gdone_lock);
+	bench_report_ns((double)(bench_now_ns() - t0) / (double)n);
+}
+
+static int setup_wq_glib(void)
+{
+	gpool = g_thread_pool_new(glib_item, NULL, 1, TRUE, NULL);
+	return gpool && !setup_wq() ? 0 : -1;
+}
+
+static void teardown_wq_glib(void)
+{
+	teardown_wq();
+	g_thread_pool_free(gpool, FALSE, TRUE);
+}
+
+/* A plain queue: a list under a mutex, one worker sleeping on a condition variable */
+struct cq_node {
+	struct cq_node	*next;
+};
+
+static pthread_mutex_t cq_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cq_cond = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t cq_done_cond = PTHREAD_COND_INITIALIZER;
+static struct cq_node *cq_head, **cq_tail = &cq_head;
+static struct cq_node *cq_nodes;
+static long cq_cap, cq_target;
+static bool cq_sleeping, cq_stop;
+static pthread_t cq_thread;
+
+static void *cq_worker(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&cq_lock);
+	for (;;) {
+		struct cq_node *node;
+
+		while (!cq_head && !cq_stop) {
+			cq_sleeping = true;
+			pthread_cond_wait(&cq_cond, &cq_lock);
+			cq_sleeping = false;
+		}
+		if (!cq_head)
+			break;
+		node = cq_head;
+		cq_head = node->next;
+		if (!cq_head)
+			cq_tail = &cq_head;
+		pthread_mutex_unlock(&cq_lock);
+		if (__atomic_add_fetch(&items_done, 1, __ATOMIC_RELAXED) == cq_target) {
+			pthread_mutex_lock(&cq_lock);
+			pthread_cond_signal(&cq_done_cond);
+			pthread_mutex_unlock(&cq_lock);
+		}
+		pthread_mutex_lock(&cq_lock);
+	}
+	pthread_mutex_unlock(&cq_lock);
+	return NULL;
+}
+
+static void cq_queue_items(long n)
+{
+	uint64_t t0;
+
+	if (n > cq_cap) {
+		cq_nodes = realloc(cq_nodes, sizeof(*cq_nodes) * (size_t)n);
+		if (!cq_nodes)
+			abort();
+		cq_cap = n;
+	}
+	t0 = bench_now_ns();
+	pthread_mutex_lock(&cq_lock);
+	cq_target = __atomic_load_n(&items_done, __ATOMIC_RELAXED) + n;
+	pthread_mutex_unlock(&cq_lock);
+	for (long i = 0; i < n; i++) {
+		pthread_mutex_lock(&cq_lock);
+		cq_nodes[i].next = NULL;
+		*cq_tail = &cq_nodes[i];
+		cq_tail = &cq_nodes[i].next;
+		if (cq_sleeping)
+			pthread_cond_signal(&cq_cond);
+		pthread_mutex_unlock(&cq_lock);
+	}
+	pthread_mutex_lock(&cq_lock);
+	while (__atomic_load_n(&items_done, __ATOMIC_RELAXED) < cq_target)
+		pthread_cond_wait(&cq_done_cond, &cq_lock);
+	pthread_mutex_unlock(&cq_lock);
+	bench_report_ns((double)(bench_now_ns() - t0) / (double)n);
+}
+
+static int setup_wq_cq(void)
+{
+	cq_stop = false;
+	if (pthread_create(&cq_thread, NULL, cq_worker, NULL))
+		return -1;
+	return setup_wq();
+}
+
+static void teardown_wq_cq(void)
+{
+	teardown_wq();
+	pthread_mutex_lock(&cq_lock);
+	cq_stop = true;
+	pthread_cond_signal(&cq_cond);
+	pthread_mutex_unlock(&cq_lock);
+	pthread_join(cq_thread, NULL);
+	free(cq_nodes);
+	cq_nodes = NULL;
+	cq_cap = 0;
+}
+
+/* ---- tasklet schedule to run, same CPU ------------------------------------------------------ */
+
+static unsigned long tasklet_runs;
+
+static void tasklet_cb(struct irqkit_tasklet *t)
+{
+	(void)t;
+	__atomic_fetch_add(&tasklet_runs, 1, __ATOMIC_RELAXED);
+}
+
+static struct irqkit_tasklet bench_tasklet;
+static void (*volatile tasklet_cb_ptr)(struct irqkit_tasklet *) = tasklet_cb;
+
+static void tasklet_schedule_run(long n)
+{
+	for (long i = 0; i < n; i++) {
+		irqkit_local_bh_disable();
+		irqkit_tasklet_schedule(&bench_tasklet);
+		irqkit_local_bh_enable();		/* runs it here, on this CPU */
+	}
+}
+
+static void floor_indirect_call(long n)
+{
+	for (long i = 0; i < n; i++)
+		tasklet_cb_ptr(&bench_tasklet);
+}
+
+static int setup_tasklet(void)
+{
+	if (start_runtime(0) || irqkit_thread_bind(0))
+		return -1;
+	irqkit_tasklet_setup(&bench_tasklet, tasklet_cb);
+	return 0;
+}
+
+static void teardown_tasklet(void)
+{
+	irqkit_tasklet_kill(&bench_tasklet);
+	irqkit_thread_unbind();
+	irqkit_stop();
+}
+
+/* ---- delayed-work lateness ------------------------------------------------------------------- */
+
+static struct irqkit_delayed_work dwork;
+static int dwork_ran;
+static uint64_t dwork_ran_at;
+
+static void dwork_fn(struct irqkit_work *w)
+{
+	(void)w;
+	dwork_ran_at = bench_now_ns();
+	futex_set_wake(&dwork_ran, 1);
+}
+
+static double *samples;
+
+static void delayed_work_lateness(long n, unsigned int us)
+{
+	unsigned long d = irqkit_usecs_to_jiffies(us);
+	double jiffy_ns = 1e9 / irqkit_hz();
+
+	samples = realloc(samples, sizeof(*samples) * (size_t)n);
+	for (long i = 0; i < n; i++) {
+		unsigned long j0 = irqkit_jiffies();
+		uint64_t boundary;
+
+		while (irqkit_jiffies() == j0)	/* start on a jiffy boundary */
+			;
+		boundary = bench_now_ns();
+		__atomic_store_n(&dwork_ran, 0, __ATOMIC_RELAXED);
+		irqkit_queue_delayed_work(wq, &dwork, d);
+		futex_wait(&dwork_ran, 0);
+		samples[i] = (double)dwork_ran_at - ((double)boundary + (double)d * jiffy_ns);
+	}
+	bench_report_ns(bench_median(samples, (int)n));
+}
+
+static void timerfd_lateness(long n, unsigned int us, unsigned long slack_ns)
+{
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	unsigned long old_slack = (unsigned long)prctl(PR_GET_TIMERSLACK, 0UL, 0UL, 0UL, 0UL);
+
+	if (slack_ns)
+		prctl(PR_SET_TIMERSLACK, slack_ns, 0UL, 0UL, 0UL);
+
+	samples = realloc(samples, sizeof(*samples) * (size_t)n);
+	for (long i = 0; i < n; i++) {
+		uint64_t due = bench_now_ns() + (uint64_t)us * 1000, expirations;
+		struct itimerspec its = { .it_value = { .tv_sec = (time_t)(due / 1000000000ull),
+							 .tv_nsec = (long)(due % 1000000000ull) } };
+
+		timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL);
+		if (read(fd, &expirations, sizeof(expirations)) != sizeof(expirations))
+			abort();
+		samples[i] = (double)(bench_now_ns() - due);
+	}
+	close(fd);
+	prctl(PR_SET_TIMERSLACK, old_slack, 0UL, 0UL, 0UL);
+	bench_report_ns(bench_median(samples, (int)n));
+}
+
+static void delayed_100us(long n) { delayed_work_lateness(n, 100); }
+static void delayed_1ms(long n) { delayed_work_lateness(n, 1000); }
+static void delayed_10ms(long n) { delayed_work_lateness(n, 10000); }
+static void timerfd_100us(long n) { timerfd_lateness(n, 100, 0); }
+static void timerfd_1ms(long n) { timerfd_lateness(n, 1000, 0); }
+static void timerfd_10ms(long n) { timerfd_lateness(n, 10000, 0); }
+static void timerfd_100us_1ns(long n) { timerfd_lateness(n, 100, 1); }
+static void timerfd_1ms_1ns(long n) { timerfd_lateness(n, 1000, 1); }
+static void timerfd_10ms_1ns(long n) { timerfd_lateness(n, 10000, 1); }
+
+static int setup_delayed(void)
+{
+	if (start_runtime(BENCH_HZ))
+		return -1;
+	wq = irqkit_system_wq();
+	irqkit_init_delayed_work(&dwork, dwork_fn);
+	return 0;
+}
+
+static void teardown_delayed(void)
+{
+	irqkit_cancel_delayed_work_sync(&dwork);
+	irqkit_stop();
+	free(samples);
+	samples = NULL;
+}
+
+/* ---- wake of a sleeping worker ----------------------------------------------------------------- */
+
+static struct irqkit_work wake_work;
+static int woke;
+static uint64_t woke_at;
+
+static void wake_fn(struct irqkit_work *w)
+{
+	(void)w;
+	woke_at = bench_now_ns();
+	futex_set_wake(&woke, 1);
+}
+
+static void worker_wake(long n)
+{
+	samples = realloc(samples, sizeof(*samples) * (size_t)n);
+	for (long i = 0; i < n; i++) {
+		uint64_t t0;
+
+		usleep(200);			/* the worker is asleep again */
+		__atomic_store_n(&woke, 0, __ATOMIC_RELAXED);
+		t0 = bench_now_ns();
+		irqkit_queue_work(wq, &wake_work);
+		futex_wait(&woke, 0);
+		samples[i] = (double)(woke_at - t0);
+	}
+	bench_report_ns(bench_median(samples, (int)n));
+}
+
+/* the peer: a thread sleeping on a futex word, woken by the caller */
+static int go_word, peer_stop;
+static pthread_t peer_thread;
+
+static void *peer_main(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		futex_wait(&go_word, 0);
+		__atomic_store_n(&go_word, 0, __ATOMIC_RELAXED);
+		if (__atomic_load_n(&peer_stop, __ATOMIC_ACQUIRE))
+			return NULL;
+		woke_at = bench_now_ns();
+		futex_set_wake(&woke, 1);
+	}
+}
+
+static void futex_wake_thread(long n)
+{
+	samples = realloc(samples, sizeof(*samples) * (size_t)n);
+	for (long i = 0; i < n; i++) {
+		uint64_t t0;
+
+		usleep(200);
+		__atomic_store_n(&woke, 0, __ATOMIC_RELAXED);
+		t0 = bench_now_ns();
+		futex_set_wake(&go_word, 1);
+		futex_wait(&woke, 0);
+		samples[i] = (double)(woke_at - t0);
+	}
+	bench_report_ns(bench_median(samples, (int)n));
+}
+
+static int setup_wake(void)
+{
+	if (start_runtime(0))
+		return -1;
+	wq = irqkit_system_wq();
+	irqkit_init_work(&wake_work, wake_fn);
+	peer_stop = 0;
+	return pthread_create(&peer_thread, NULL, peer_main, NULL) ? -1 : 0;
+}
+
+static void teardown_wake(void)
+{
+	__atomic_store_n(&peer_stop, 1, __ATOMIC_RELEASE);
+	futex_set_wake(&go_word, 1);
+	pthread_join(peer_thread, NULL);
+	irqkit_flush_work(&wake_work);
+	irqkit_stop();
+	free(samples);
+	samples = NULL;
+}
+
+static const struct bench benches[] = {
+	{ "queue_work", "uv_queue_work", queue_work_items, uv_queue_work_items, 0.5,
+	  setup_wq_uv, teardown_wq_uv, BENCH_UNPINNED, 0, "ns/item" },
+	{ "queue_work", "g_thread_pool_push", queue_work_items, glib_push_items, 0.5,
+	  setup_wq_glib, teardown_wq_glib, BENCH_UNPINNED, 0, "ns/item" },
+	{ "queue_work", "mutex_condvar_queue", queue_work_items, cq_queue_items, 1.0,
+	  setup_wq_cq, teardown_wq_cq, BENCH_UNPINNED, 0, "ns/item" },
+	{ "tasklet_schedule_run", "indirect_call", tasklet_schedule_run, floor_indirect_call, 6.0,
+	  setup_tasklet, teardown_tasklet, 0, 0, NULL },
+	{ "delayed_work_late_100us", "timerfd_late_100us", delayed_100us, timerfd_100us, 1.25,
+	  setup_delayed, teardown_delayed, BENCH_UNPINNED | BENCH_LATENCY, 41, "ns late" },
+	{ "delayed_work_late_100us", "timerfd_1ns_slack_100us", delayed_100us, timerfd_100us_1ns, 1.25,
+	  setup_delayed, teardown_delayed, BENCH_UNPINNED | BENCH_LATENCY, 41, "ns late" },
+	{ "delayed_work_late_1ms", "timerfd_late_1ms", delayed_1ms, timerfd_1ms, 1.25,
+	  setup_delayed, teardown_delayed, BENCH_UNPINNED | BENCH_LATENCY, 21, "ns late" },
+	{ "delayed_work_late_1ms", "timerfd_1ns_slack_1ms", delayed_1ms, timerfd_1ms_1ns, 1.25,
+	  setup_delayed, teardown_delayed, BENCH_UNPINNED | BENCH_LATENCY, 21, "ns late" },
+	{ "delayed_work_late_10ms", "timerfd_late_10ms", delayed_10ms, timerfd_10ms, 1.25,
+	  setup_delayed, teardown_delayed, BENCH_UNPINNED | BENCH_LATENCY, 9, "ns late" },
+	{ "delayed_work_late_10ms", "timerfd_1ns_slack_10ms", delayed_10ms, timerfd_10ms_1ns, 1.25,
+	  setup_delayed, teardown_delayed, BENCH_UNPINNED | BENCH_LATENCY, 9, "ns late" },
+	{ "worker_wake", "futex_wake", worker_wake, futex_wake_thread, 1.10,
+	  setup_wake, teardown_wake, BENCH_UNPINNED | BENCH_LATENCY, 101, "ns" },
+};
+
+const struct bench_set bench_deferred_set = { benches, sizeof(benches) / sizeof(benches[0]) };
