@@ -17,6 +17,11 @@
  * can take it on the line's CPU at once never touches the latch; the flow
  * handler's ack then has nothing to clear, and must not clear a latch that
  * another thread's raise set meanwhile (that raise is delivered on its own).
+ *
+ * The signalled path: the target CPU's claim takes the edge out of the latch
+ * with one atomic step, so an edge signalled to two CPUs (the line moved
+ * while latched, then was unmasked on its new CPU) runs the flow on one of
+ * them only; that flow's ack, like the direct path's, has nothing to clear.
  */
 #include "../core/internals.h"
 #include <irqkit/swchip.h>
@@ -35,6 +40,21 @@ struct sw_line {
 
 /* irq + 1 while this thread delivers a raise of that line on the direct path */
 static _Thread_local unsigned int sw_direct;
+
+/* irq + 1 from a claim that took the edge out of the latch until the flow's ack */
+static _Thread_local unsigned int sw_claimed;
+
+/* The flow's ack for an edge the direct path or a claim took: nothing to clear. */
+static bool sw_edge_taken(struct irqkit_irq_data *d)
+{
+	if (sw_direct == d->irq + 1)
+		return true;
+	if (sw_claimed == d->irq + 1) {
+		sw_claimed = 0;
+		return true;
+	}
+	return false;
+}
 
 static struct sw_line *sw_lines;	/* one per line of the runtime, allocated on first use */
 static unsigned int sw_nr_lines;
@@ -77,8 +97,8 @@ static void sw_ack(struct irqkit_irq_data *d)
 {
 	struct sw_line *l = sw_line(d);
 
-	if (sw_direct == d->irq + 1)
-		return;			/* the direct path latched nothing */
+	if (sw_edge_taken(d))
+		return;			/* the latch holds nothing of this arrival */
 	if (!(READ_ONCE(l->state) & SW_TYPE_LEVEL))
 		a_fetch_and(&l->state, ~SW_LATCH);
 }
@@ -88,7 +108,7 @@ static void sw_mask_ack(struct irqkit_irq_data *d)
 	struct sw_line *l = sw_line(d);
 	unsigned int old = READ_ONCE(l->state), new;
 
-	if (sw_direct == d->irq + 1) {
+	if (sw_edge_taken(d)) {
 		a_fetch_or(&l->state, SW_MASKED);
 		return;
 	}
@@ -147,10 +167,22 @@ static int sw_set_affinity(struct irqkit_irq_data *d, irqkit_cpumask dest, bool 
 	return 0;
 }
 
-/* On the target CPU: is the line still requesting? */
+/*
+ * On the target CPU: is the line still requesting?  An edge is taken out of
+ * the latch here, atomically, so one latched edge runs one flow however many
+ * CPUs were signalled for it.
+ */
 static bool sw_claim(struct irqkit_irq_data *d)
 {
-	return (READ_ONCE(sw_line(d)->state) & (SW_LATCH | SW_LEVEL)) != 0;
+	struct sw_line *l = sw_line(d);
+	unsigned int s = READ_ONCE(l->state);
+
+	if (s & SW_TYPE_LEVEL)
+		return (s & SW_LEVEL) != 0;
+	if (!(s & SW_LATCH) || !(a_fetch_and(&l->state, ~SW_LATCH) & SW_LATCH))
+		return false;
+	sw_claimed = d->irq + 1;
+	return true;
 }
 
 static int sw_get_state(struct irqkit_irq_data *d, int which, bool *state)
