@@ -265,6 +265,16 @@ void irqkit_cpu_signal(unsigned int cpu, unsigned int irq)
 		a_fetch_or(&c->pend1[w0 / 64], 1ull << (w0 % 64));
 		a_fetch_or(&c->pend2, 1ull << (w0 / 64));
 	}
+	/*
+	 * A CPU with interrupts off delivers when its last interrupts-off holder
+	 * lets go: the holder releases with a full barrier and then reads the
+	 * bitmap (Dekker with the fetch_or above), and no hardirq holder can
+	 * coexist with it.  So no wake-up: an interrupt raised while a CPU has
+	 * interrupts off just waits in the controller.  A hardirq holder's
+	 * re-read is cheaper, so that case still wakes the dispatcher.
+	 */
+	if (a_load_seq(&c->slot) & SLOT_IRQOFF_MASK)
+		return;
 	irqkit__cpu_kick(c);
 }
 
