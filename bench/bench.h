@@ -38,6 +38,12 @@ struct bench_set {
 extern const struct bench_set bench_core_set;
 extern const struct bench_set bench_deferred_set;
 
+/* The scaling curves (scaling.c): lines, shared actions, virtual CPUs. */
+int bench_scaling(const char *which, bool quick, bool json, int reps);
+
+/* Pin the calling thread to host CPU 0 (@one) or let it run anywhere. */
+void bench_pin(bool one);
+
 /* Keep the compiler from folding a loop of operations into one. */
 #define barrier()	__asm__ __volatile__("" ::: "memory")
 
@@ -46,7 +52,25 @@ uint64_t bench_now_ns(void);
 /* A side that measures itself: its per-operation figure for this repetition. */
 void bench_report_ns(double ns);
 
+/*
+ * A latency side: report its @n samples (ns).  The repetition's figure is
+ * their median; the runner pools every repetition's samples for the p99.
+ */
+void bench_report_samples(double *v, int n);
+
 /* The median of @n values (sorts them). */
 double bench_median(double *v, int n);
+
+/* The @q quantile (0..1) of @n values (sorts them). */
+double bench_quantile(double *v, long n, double q);
+
+/* The pair of the cross-CPU benchmarks: a futex wake of a sleeping thread (bench_deferred.c). */
+void bench_futex_wake_thread(long n);
+int bench_futex_peer_start(void);
+void bench_futex_peer_stop(void);
+extern uint64_t bench_woke_at;		/* when the woken side started */
+extern int bench_woke;			/* set to 1 (and futex-woken) by the woken side */
+void bench_futex_wait(int *word, int val);
+void bench_futex_set_wake(int *word, int val);
 
 #endif

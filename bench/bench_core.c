@@ -1,9 +1,21 @@
 // SPDX-License-Identifier: MIT
-/* Benchmarks of the interrupt core: dispatch, local_irq_save, spinlocks. */
+/*
+ * Benchmarks of the interrupt core, each paired with its floor or a peer:
+ * dispatch on the owning CPU, directly and through the pending path (single
+ * and batched), spurious accounting on and off, raise to a sleeping CPU,
+ * local_irq_save/restore, spinlocks, disable_irq_nosync+enable_irq and
+ * synchronize_irq.
+ */
 #define _GNU_SOURCE
 #include <irqkit/irqkit.h>
 
 #include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+#include <uv.h>
 
 #include "bench.h"
 
@@ -26,19 +38,29 @@ static void floor_indirect_call_atomic_inc(long n)
 		handler_ptr(1, NULL);
 }
 
+#define BATCH	16	/* lines 1..BATCH carry the benchmark's handler */
+
+static int start_with_lines(unsigned int flags)
+{
+	struct irqkit_config cfg = { .nr_irqs = 64, .nr_cpus = 1, .flags = flags };
+
+	if (irqkit_start(&cfg) || irqkit_swchip_add(1, BATCH, IRQKIT_TYPE_EDGE_RISING))
+		return -1;
+	for (unsigned int irq = 1; irq <= BATCH; irq++)
+		if (irqkit_request_irq(irq, bench_handler, 0, "bench", &counter))
+			return -1;
+	return 0;
+}
+
 static int setup_runtime(void)
 {
-	struct irqkit_config cfg = { .nr_irqs = 64, .nr_cpus = 1 };
-
-	if (irqkit_start(&cfg) || irqkit_swchip_add(1, 1, IRQKIT_TYPE_EDGE_RISING) ||
-	    irqkit_request_irq(1, bench_handler, 0, "bench", &counter))
-		return -1;
-	return 0;
+	return start_with_lines(0);
 }
 
 static void teardown_runtime(void)
 {
-	irqkit_free_irq(1, &counter);
+	for (unsigned int irq = 1; irq <= BATCH; irq++)
+		irqkit_free_irq(irq, &counter);
 	irqkit_stop();
 }
 
@@ -61,6 +83,245 @@ static void teardown_bound(void)
 	teardown_runtime();
 }
 
+/* Through the pending path: raised with interrupts off, taken at the restore. */
+static void raise_pending_single(long n)
+{
+	for (long i = 0; i < n; i++) {
+		unsigned long flags = irqkit_local_irq_save();
+
+		irqkit_sw_raise(1);
+		irqkit_local_irq_restore(flags);
+	}
+}
+
+/* BATCH lines raised with interrupts off, all taken at one restore; per handler run. */
+static void raise_pending_batched(long n)
+{
+	uint64_t t0 = bench_now_ns();
+	long rounds = n / BATCH + 1;
+
+	for (long i = 0; i < rounds; i++) {
+		unsigned long flags = irqkit_local_irq_save();
+
+		for (unsigned int irq = 1; irq <= BATCH; irq++)
+			irqkit_sw_raise(irq);
+		irqkit_local_irq_restore(flags);
+	}
+	bench_report_ns((double)(bench_now_ns() - t0) / (double)(rounds * BATCH));
+}
+
+/*
+ * Spurious accounting (note_interrupt) on and off: each side starts its own
+ * runtime, with and without IRQKIT_CFG_NOIRQDEBUG, and times only the raises.
+ */
+static void dispatch_in_runtime(long n, unsigned int flags)
+{
+	uint64_t t0;
+
+	if (start_with_lines(flags) || irqkit_thread_bind(0))
+		abort();
+	t0 = bench_now_ns();
+	for (long i = 0; i < n; i++)
+		irqkit_sw_raise(1);
+	bench_report_ns((double)(bench_now_ns() - t0) / (double)n);
+	irqkit_thread_unbind();
+	teardown_runtime();
+}
+
+static void dispatch_accounting(long n) { dispatch_in_runtime(n, 0); }
+static void dispatch_noirqdebug(long n) { dispatch_in_runtime(n, IRQKIT_CFG_NOIRQDEBUG); }
+
+/* ---- raise to another CPU that sleeps ------------------------------------------------------- */
+
+#define REMOTE_IRQ	20
+
+static enum irqkit_irqreturn remote_handler(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	bench_woke_at = bench_now_ns();
+	bench_futex_set_wake(&bench_woke, 1);
+	return IRQKIT_HANDLED;
+}
+
+/* The raiser is an unbound thread; the line goes to CPU 1, whose dispatcher sleeps. */
+static void raise_remote_asleep(long n)
+{
+	double *v = malloc(sizeof(*v) * (size_t)n);
+
+	if (!v)
+		abort();
+	for (long i = 0; i < n; i++) {
+		uint64_t t0;
+
+		usleep(200);			/* CPU 1's dispatcher is asleep again */
+		__atomic_store_n(&bench_woke, 0, __ATOMIC_RELAXED);
+		t0 = bench_now_ns();
+		irqkit_sw_raise(REMOTE_IRQ);
+		bench_futex_wait(&bench_woke, 0);
+		v[i] = (double)(bench_woke_at - t0);
+	}
+	bench_report_samples(v, (int)n);
+	free(v);
+}
+
+/* eventfd + epoll: a thread sleeping in epoll_wait, woken by a write */
+static int efd = -1, epfd = -1, ev_stop;
+static pthread_t ev_thread;
+
+static void *ev_main(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		struct epoll_event ev;
+		uint64_t val;
+
+		if (epoll_wait(epfd, &ev, 1, -1) != 1)
+			continue;
+		if (read(efd, &val, sizeof(val)) != sizeof(val))
+			continue;
+		if (__atomic_load_n(&ev_stop, __ATOMIC_ACQUIRE))
+			return NULL;
+		bench_woke_at = bench_now_ns();
+		bench_futex_set_wake(&bench_woke, 1);
+	}
+}
+
+static void eventfd_wake(long n)
+{
+	double *v = malloc(sizeof(*v) * (size_t)n);
+	const uint64_t one = 1;
+
+	if (!v)
+		abort();
+	for (long i = 0; i < n; i++) {
+		uint64_t t0;
+
+		usleep(200);
+		__atomic_store_n(&bench_woke, 0, __ATOMIC_RELAXED);
+		t0 = bench_now_ns();
+		if (write(efd, &one, sizeof(one)) != sizeof(one))
+			abort();
+		bench_futex_wait(&bench_woke, 0);
+		v[i] = (double)(bench_woke_at - t0);
+	}
+	bench_report_samples(v, (int)n);
+	free(v);
+}
+
+/* libuv: a loop thread woken by uv_async_send */
+static uv_loop_t async_loop;
+static uv_async_t async_handle;
+static pthread_t async_thread;
+
+static void async_cb(uv_async_t *h)
+{
+	if (__atomic_load_n(&ev_stop, __ATOMIC_ACQUIRE)) {
+		uv_close((uv_handle_t *)h, NULL);
+		return;
+	}
+	bench_woke_at = bench_now_ns();
+	bench_futex_set_wake(&bench_woke, 1);
+}
+
+static void *async_main(void *arg)
+{
+	(void)arg;
+	uv_run(&async_loop, UV_RUN_DEFAULT);
+	return NULL;
+}
+
+static void uv_async_wake(long n)
+{
+	double *v = malloc(sizeof(*v) * (size_t)n);
+
+	if (!v)
+		abort();
+	for (long i = 0; i < n; i++) {
+		uint64_t t0;
+
+		usleep(200);
+		__atomic_store_n(&bench_woke, 0, __ATOMIC_RELAXED);
+		t0 = bench_now_ns();
+		uv_async_send(&async_handle);
+		bench_futex_wait(&bench_woke, 0);
+		v[i] = (double)(bench_woke_at - t0);
+	}
+	bench_report_samples(v, (int)n);
+	free(v);
+}
+
+static int start_remote(void)
+{
+	struct irqkit_config cfg = { .nr_irqs = 64, .nr_cpus = 2 };
+
+	return irqkit_start(&cfg) || irqkit_swchip_add(REMOTE_IRQ, 1, IRQKIT_TYPE_EDGE_RISING) ||
+	       irqkit_irq_set_affinity(REMOTE_IRQ, 1u << 1) ||
+	       irqkit_request_irq(REMOTE_IRQ, remote_handler, 0, "remote", &counter) ? -1 : 0;
+}
+
+static void stop_remote(void)
+{
+	irqkit_free_irq(REMOTE_IRQ, &counter);
+	irqkit_stop();
+}
+
+static int setup_remote_futex(void)
+{
+	return start_remote() || bench_futex_peer_start() ? -1 : 0;
+}
+
+static void teardown_remote_futex(void)
+{
+	bench_futex_peer_stop();
+	stop_remote();
+}
+
+static int setup_remote_eventfd(void)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	if (start_remote())
+		return -1;
+	efd = eventfd(0, EFD_CLOEXEC);
+	epfd = epoll_create1(EPOLL_CLOEXEC);
+	ev_stop = 0;
+	if (efd < 0 || epfd < 0 || epoll_ctl(epfd, EPOLL_CTL_ADD, efd, &ev))
+		return -1;
+	return pthread_create(&ev_thread, NULL, ev_main, NULL) ? -1 : 0;
+}
+
+static void teardown_remote_eventfd(void)
+{
+	const uint64_t one = 1;
+
+	__atomic_store_n(&ev_stop, 1, __ATOMIC_RELEASE);
+	if (write(efd, &one, sizeof(one)) != sizeof(one))
+		abort();
+	pthread_join(ev_thread, NULL);
+	close(epfd);
+	close(efd);
+	stop_remote();
+}
+
+static int setup_remote_uv(void)
+{
+	if (start_remote() || uv_loop_init(&async_loop) ||
+	    uv_async_init(&async_loop, &async_handle, async_cb))
+		return -1;
+	ev_stop = 0;
+	return pthread_create(&async_thread, NULL, async_main, NULL) ? -1 : 0;
+}
+
+static void teardown_remote_uv(void)
+{
+	__atomic_store_n(&ev_stop, 1, __ATOMIC_RELEASE);
+	uv_async_send(&async_handle);
+	pthread_join(async_thread, NULL);
+	uv_loop_close(&async_loop);
+	stop_remote();
+}
+
 /* ---- local_irq_save / restore ------------------------------------------------------------ */
 
 /* not static: the stores cannot be proven unobservable and dropped */
@@ -81,6 +342,20 @@ static void local_irq_save_restore(long n)
 
 		barrier();
 		irqkit_local_irq_restore(flags);
+		barrier();
+	}
+}
+
+/* The anti-peer: masking every signal of the thread, as 2.4-style code ported naively would. */
+static void sigmask_block_restore(long n)
+{
+	sigset_t all, old;
+
+	sigfillset(&all);
+	for (long i = 0; i < n; i++) {
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		barrier();
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		barrier();
 	}
 }
@@ -111,19 +386,80 @@ static void floor_pthread_spin(long n)
 	}
 }
 
+static int tas_word;
+
+static void floor_tas_lock(long n)
+{
+	for (long i = 0; i < n; i++) {
+		while (__atomic_exchange_n(&tas_word, 1, __ATOMIC_ACQUIRE))
+			;
+		barrier();
+		__atomic_store_n(&tas_word, 0, __ATOMIC_RELEASE);
+		barrier();
+	}
+}
+
+/* ---- disable_irq_nosync + enable_irq, synchronize_irq -------------------------------------------- */
+
+static void disable_enable(long n)
+{
+	for (long i = 0; i < n; i++) {
+		irqkit_disable_irq_nosync(1);
+		irqkit_enable_irq(1);
+	}
+}
+
+static unsigned long rmw_word;
+
+static void floor_two_rmw(long n)
+{
+	for (long i = 0; i < n; i++) {
+		__atomic_fetch_add(&rmw_word, 1, __ATOMIC_SEQ_CST);
+		__atomic_fetch_sub(&rmw_word, 1, __ATOMIC_SEQ_CST);
+	}
+}
+
+static void synchronize_idle(long n)
+{
+	for (long i = 0; i < n; i++)
+		irqkit_synchronize_irq(1);
+}
+
 static int setup_spin(void)
 {
 	pthread_spin_init(&plock, PTHREAD_PROCESS_PRIVATE);
 	return setup_runtime();
 }
 
+#define LAT	(BENCH_UNPINNED | BENCH_LATENCY)
+
 static const struct bench benches[] = {
 	{ "dispatch_own_cpu", "indirect_call_atomic_inc", raise_on_own_cpu,
-	  floor_indirect_call_atomic_inc, 2.0, setup_bound, teardown_bound, 0, 0, NULL },
-	{ "local_irq_save_restore", "tls_store", local_irq_save_restore, floor_tls_store, 1.5,
+	  floor_indirect_call_atomic_inc, 1.5, setup_bound, teardown_bound, 0, 0, NULL },
+	{ "raise_pending_single", "indirect_call_atomic_inc", raise_pending_single,
+	  floor_indirect_call_atomic_inc, 0, setup_bound, teardown_bound, 0, 0, NULL },
+	{ "raise_pending_batched16", "indirect_call_atomic_inc", raise_pending_batched,
+	  floor_indirect_call_atomic_inc, 0, setup_bound, teardown_bound, 0, 0, "ns/run" },
+	{ "dispatch_spurious_acct", "dispatch_noirqdebug", dispatch_accounting,
+	  dispatch_noirqdebug, 1.05, NULL, NULL, 0, 0, NULL },
+	{ "raise_remote_asleep", "futex_wake", raise_remote_asleep, bench_futex_wake_thread, 1.05,
+	  setup_remote_futex, teardown_remote_futex, LAT, 101, "ns" },
+	{ "raise_remote_asleep", "eventfd_epoll_wake", raise_remote_asleep, eventfd_wake, 1.05,
+	  setup_remote_eventfd, teardown_remote_eventfd, LAT, 101, "ns" },
+	{ "raise_remote_asleep", "uv_async_send", raise_remote_asleep, uv_async_wake, 0,
+	  setup_remote_uv, teardown_remote_uv, LAT, 101, "ns" },
+	{ "local_irq_save_restore", "tls_store", local_irq_save_restore, floor_tls_store, 1.2,
 	  setup_runtime, teardown_runtime, 0, 0, NULL },
-	{ "spin_lock_irqsave", "pthread_spin_lock", spin_lock_irqsave_pair, floor_pthread_spin, 1.0,
+	{ "local_irq_save_restore", "pthread_sigmask", local_irq_save_restore,
+	  sigmask_block_restore, 0.005, setup_runtime, teardown_runtime, 0, 0, NULL },
+	{ "spin_lock_irqsave", "tas_lock", spin_lock_irqsave_pair, floor_tas_lock, 1.2,
 	  setup_spin, teardown_runtime, 0, 0, NULL },
+	{ "spin_lock_irqsave", "pthread_spin_lock", spin_lock_irqsave_pair, floor_pthread_spin, 0.6,
+	  setup_spin, teardown_runtime, 0, 0, NULL },
+	{ "disable_nosync_enable", "two_atomic_rmw", disable_enable, floor_two_rmw, 2.0,
+	  setup_runtime, teardown_runtime, 0, 0, NULL },
+	{ "synchronize_irq_idle", "tas_lock", synchronize_idle, floor_tas_lock, 0,
+	  setup_runtime, teardown_runtime, 0, 0, NULL },
 };
 
 const struct bench_set bench_core_set = { benches, sizeof(benches) / sizeof(benches[0]) };

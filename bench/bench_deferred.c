@@ -33,13 +33,13 @@
 
 static long items_done;			/* every side's item function counts here */
 
-static void futex_wait(int *word, int val)
+void bench_futex_wait(int *word, int val)
 {
 	while (__atomic_load_n(word, __ATOMIC_ACQUIRE) == val)
 		syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
 }
 
-static void futex_set_wake(int *word, int val)
+void bench_futex_set_wake(int *word, int val)
 {
 	__atomic_store_n(word, val, __ATOMIC_RELEASE);
 	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
@@ -346,7 +346,7 @@ static void dwork_fn(struct irqkit_work *w)
 {
 	(void)w;
 	dwork_ran_at = bench_now_ns();
-	futex_set_wake(&dwork_ran, 1);
+	bench_futex_set_wake(&dwork_ran, 1);
 }
 
 static double *samples;
@@ -366,10 +366,10 @@ static void delayed_work_lateness(long n, unsigned int us)
 		boundary = bench_now_ns();
 		__atomic_store_n(&dwork_ran, 0, __ATOMIC_RELAXED);
 		irqkit_queue_delayed_work(wq, &dwork, d);
-		futex_wait(&dwork_ran, 0);
+		bench_futex_wait(&dwork_ran, 0);
 		samples[i] = (double)dwork_ran_at - ((double)boundary + (double)d * jiffy_ns);
 	}
-	bench_report_ns(bench_median(samples, (int)n));
+	bench_report_samples(samples, (int)n);
 }
 
 static void timerfd_lateness(long n, unsigned int us, unsigned long slack_ns)
@@ -393,7 +393,7 @@ static void timerfd_lateness(long n, unsigned int us, unsigned long slack_ns)
 	}
 	close(fd);
 	prctl(PR_SET_TIMERSLACK, old_slack, 0UL, 0UL, 0UL);
-	bench_report_ns(bench_median(samples, (int)n));
+	bench_report_samples(samples, (int)n);
 }
 
 static void delayed_100us(long n) { delayed_work_lateness(n, 100); }
@@ -426,14 +426,14 @@ static void teardown_delayed(void)
 /* ---- wake of a sleeping worker ----------------------------------------------------------------- */
 
 static struct irqkit_work wake_work;
-static int woke;
-static uint64_t woke_at;
+int bench_woke;
+uint64_t bench_woke_at;
 
 static void wake_fn(struct irqkit_work *w)
 {
 	(void)w;
-	woke_at = bench_now_ns();
-	futex_set_wake(&woke, 1);
+	bench_woke_at = bench_now_ns();
+	bench_futex_set_wake(&bench_woke, 1);
 }
 
 static void worker_wake(long n)
@@ -443,13 +443,13 @@ static void worker_wake(long n)
 		uint64_t t0;
 
 		usleep(200);			/* the worker is asleep again */
-		__atomic_store_n(&woke, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&bench_woke, 0, __ATOMIC_RELAXED);
 		t0 = bench_now_ns();
 		irqkit_queue_work(wq, &wake_work);
-		futex_wait(&woke, 0);
-		samples[i] = (double)(woke_at - t0);
+		bench_futex_wait(&bench_woke, 0);
+		samples[i] = (double)(bench_woke_at - t0);
 	}
-	bench_report_ns(bench_median(samples, (int)n));
+	bench_report_samples(samples, (int)n);
 }
 
 /* the peer: a thread sleeping on a futex word, woken by the caller */
@@ -460,29 +460,46 @@ static void *peer_main(void *arg)
 {
 	(void)arg;
 	for (;;) {
-		futex_wait(&go_word, 0);
+		bench_futex_wait(&go_word, 0);
 		__atomic_store_n(&go_word, 0, __ATOMIC_RELAXED);
 		if (__atomic_load_n(&peer_stop, __ATOMIC_ACQUIRE))
 			return NULL;
-		woke_at = bench_now_ns();
-		futex_set_wake(&woke, 1);
+		bench_woke_at = bench_now_ns();
+		bench_futex_set_wake(&bench_woke, 1);
 	}
 }
 
-static void futex_wake_thread(long n)
+void bench_futex_wake_thread(long n)
 {
-	samples = realloc(samples, sizeof(*samples) * (size_t)n);
+	double *v = malloc(sizeof(*v) * (size_t)n);
+
+	if (!v)
+		abort();
 	for (long i = 0; i < n; i++) {
 		uint64_t t0;
 
 		usleep(200);
-		__atomic_store_n(&woke, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&bench_woke, 0, __ATOMIC_RELAXED);
 		t0 = bench_now_ns();
-		futex_set_wake(&go_word, 1);
-		futex_wait(&woke, 0);
-		samples[i] = (double)(woke_at - t0);
+		bench_futex_set_wake(&go_word, 1);
+		bench_futex_wait(&bench_woke, 0);
+		v[i] = (double)(bench_woke_at - t0);
 	}
-	bench_report_ns(bench_median(samples, (int)n));
+	bench_report_samples(v, (int)n);
+	free(v);
+}
+
+int bench_futex_peer_start(void)
+{
+	peer_stop = 0;
+	return pthread_create(&peer_thread, NULL, peer_main, NULL) ? -1 : 0;
+}
+
+void bench_futex_peer_stop(void)
+{
+	__atomic_store_n(&peer_stop, 1, __ATOMIC_RELEASE);
+	bench_futex_set_wake(&go_word, 1);
+	pthread_join(peer_thread, NULL);
 }
 
 static int setup_wake(void)
@@ -491,15 +508,12 @@ static int setup_wake(void)
 		return -1;
 	wq = irqkit_system_wq();
 	irqkit_init_work(&wake_work, wake_fn);
-	peer_stop = 0;
-	return pthread_create(&peer_thread, NULL, peer_main, NULL) ? -1 : 0;
+	return bench_futex_peer_start();
 }
 
 static void teardown_wake(void)
 {
-	__atomic_store_n(&peer_stop, 1, __ATOMIC_RELEASE);
-	futex_set_wake(&go_word, 1);
-	pthread_join(peer_thread, NULL);
+	bench_futex_peer_stop();
 	irqkit_flush_work(&wake_work);
 	irqkit_stop();
 	free(samples);
@@ -527,7 +541,7 @@ static const struct bench benches[] = {
 	  setup_delayed, teardown_delayed, BENCH_UNPINNED | BENCH_LATENCY, 9, "ns late" },
 	{ "delayed_work_late_10ms", "timerfd_1ns_slack_10ms", delayed_10ms, timerfd_10ms_1ns, 1.25,
 	  setup_delayed, teardown_delayed, BENCH_UNPINNED | BENCH_LATENCY, 9, "ns late" },
-	{ "worker_wake", "futex_wake", worker_wake, futex_wake_thread, 1.10,
+	{ "worker_wake", "futex_wake", worker_wake, bench_futex_wake_thread, 1.10,
 	  setup_wake, teardown_wake, BENCH_UNPINNED | BENCH_LATENCY, 101, "ns" },
 };
 

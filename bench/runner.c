@@ -9,6 +9,10 @@
  * with a producer and a consumer (BENCH_UNPINNED) may use every host CPU.
  *
  *   irqkit-bench [--quick] [--json] [--reps N] [filter]
+ *   irqkit-bench --scaling [--quick] [--json] [lines|actions|cpus]
+ *   irqkit-bench --side subject|floor --ops N [--peer floor-name] name
+ *	(one side, untimed: for bench/callgrind.sh)
+ *   irqkit-bench --list
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -24,6 +28,13 @@ static const struct bench_set *const sets[] = { &bench_core_set, &bench_deferred
 
 static double reported_ns;	/* < 0: the runner's own timing counts */
 
+/* Latency samples of the side being timed, pooled over the repetitions. */
+struct sample_pool {
+	double	*v;
+	long	n, cap;
+};
+static struct sample_pool *cur_pool;
+
 uint64_t bench_now_ns(void)
 {
 	struct timespec ts;
@@ -35,6 +46,36 @@ uint64_t bench_now_ns(void)
 void bench_report_ns(double ns)
 {
 	reported_ns = ns;
+}
+
+static int cmp_double_fwd(const void *a, const void *b);
+
+void bench_report_samples(double *v, int n)
+{
+	struct sample_pool *p = cur_pool;
+
+	if (p && n > 0) {
+		if (p->n + n > p->cap) {
+			p->cap = (p->n + n) * 2;
+			p->v = realloc(p->v, sizeof(*p->v) * (size_t)p->cap);
+			if (!p->v)
+				abort();
+		}
+		memcpy(p->v + p->n, v, sizeof(*v) * (size_t)n);
+		p->n += n;
+	}
+	reported_ns = bench_median(v, n);
+}
+
+double bench_quantile(double *v, long n, double q)
+{
+	long i;
+
+	if (n <= 0)
+		return 0;
+	qsort(v, (size_t)n, sizeof(*v), cmp_double_fwd);
+	i = (long)(q * (double)(n - 1) + 0.5);
+	return v[i < n ? i : n - 1];
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -50,12 +91,19 @@ double bench_median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static double time_per_op(bench_fn fn, long n)
+static int cmp_double_fwd(const void *a, const void *b)
+{
+	return cmp_double(a, b);
+}
+
+static double time_per_op(bench_fn fn, long n, struct sample_pool *pool)
 {
 	uint64_t t0 = bench_now_ns();
 
 	reported_ns = -1;
+	cur_pool = pool;
 	fn(n);
+	cur_pool = NULL;
 	if (reported_ns >= 0)
 		return reported_ns;
 	return (double)(bench_now_ns() - t0) / (double)n;
@@ -78,7 +126,7 @@ static long calibrate(const struct bench *b, double target_ns)
 	}
 }
 
-static void pin(bool one)
+void bench_pin(bool one)
 {
 	cpu_set_t set;
 
@@ -92,87 +140,185 @@ static void pin(bool one)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
+struct result {
+	double	med, lo, hi, ms, mf, p99s, p99f;
+	long	n;
+};
+
+static void run_bench(const struct bench *bn, bool quick, int reps, struct result *res)
+{
+	double ratio[64], subj[64], flo[64];
+	struct sample_pool ps = { 0 }, pf = { 0 };
+	long n;
+
+	if (bn->flags & BENCH_LATENCY)
+		n = quick ? (bn->fixed_n + 3) / 4 : bn->fixed_n;
+	else
+		n = calibrate(bn, quick ? 2e6 : 20e6);
+	for (int r = 0; r < reps; r++) {
+		/* alternate which side goes first */
+		if (r % 2) {
+			flo[r] = time_per_op(bn->floor, n, &pf);
+			subj[r] = time_per_op(bn->subject, n, &ps);
+		} else {
+			subj[r] = time_per_op(bn->subject, n, &ps);
+			flo[r] = time_per_op(bn->floor, n, &pf);
+		}
+		ratio[r] = subj[r] / flo[r];
+	}
+	*res = (struct result){ .n = n, .lo = ratio[0], .hi = ratio[0] };
+	for (int r = 1; r < reps; r++) {
+		res->lo = ratio[r] < res->lo ? ratio[r] : res->lo;
+		res->hi = ratio[r] > res->hi ? ratio[r] : res->hi;
+	}
+	if (ps.n && pf.n) {
+		res->p99s = bench_quantile(ps.v, ps.n, 0.99);
+		res->p99f = bench_quantile(pf.v, pf.n, 0.99);
+	}
+	free(ps.v);
+	free(pf.v);
+	res->med = bench_median(ratio, reps);
+	res->ms = bench_median(subj, reps);
+	res->mf = bench_median(flo, reps);
+}
+
+static void print_result(const struct bench *bn, const struct result *r, bool json, bool first)
+{
+	const char *unit = bn->unit ? bn->unit : "ns/op";
+	char target[16], p99[32];
+
+	if (json) {
+		printf("%s\n  {\"name\": \"%s\", \"floor\": \"%s\", \"ratio_median\": %.4f, "
+		       "\"ratio_min\": %.4f, \"ratio_max\": %.4f, \"target\": %.4f, "
+		       "\"unit\": \"%s\", \"subject\": %.3f, \"floor_value\": %.3f",
+		       first ? "" : ",", bn->name, bn->floor_name, r->med, r->lo, r->hi,
+		       bn->target, unit, r->ms, r->mf);
+		if (bn->flags & BENCH_LATENCY)
+			printf(", \"subject_p99\": %.1f, \"floor_p99\": %.1f", r->p99s, r->p99f);
+		printf(", \"n\": %ld}", r->n);
+		return;
+	}
+	if (bn->target > 0)
+		snprintf(target, sizeof(target), "%.3g", bn->target);
+	else
+		snprintf(target, sizeof(target), "-");
+	if (bn->flags & BENCH_LATENCY)
+		snprintf(p99, sizeof(p99), "%.0f/%.0f", r->p99s, r->p99f);
+	else
+		snprintf(p99, sizeof(p99), "-");
+	printf("%-26s %-26s %7.3g %7.3g %7.3g %6s %10.4g %10.4g %-8s %s\n", bn->name,
+	       bn->floor_name, r->med, r->lo, r->hi, target, r->ms, r->mf, unit, p99);
+}
+
+/* --side subject|floor --ops N: run one side once, untimed (for callgrind). */
+static int run_side(const struct bench *bn, const char *side, long ops)
+{
+	bench_fn fn = !strcmp(side, "floor") ? bn->floor : bn->subject;
+
+	bench_pin(!(bn->flags & BENCH_UNPINNED));
+	if (bn->setup && bn->setup())
+		return 1;
+	fn(ops);
+	if (bn->teardown)
+		bn->teardown();
+	return 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: irqkit-bench [--quick] [--json] [--reps N] [filter]\n"
+		"       irqkit-bench --scaling [--quick] [--json] [lines|actions|cpus]\n"
+		"       irqkit-bench --list\n"
+		"       irqkit-bench --side subject|floor --ops N [--peer floor-name] name\n"
+		"                    (one side, untimed: for bench/callgrind.sh)\n");
+}
+
 int main(int argc, char **argv)
 {
-	bool quick = false, json = false;
+	bool quick = false, json = false, scaling = false, list = false;
 	int reps = 11;
-	const char *filter = NULL;
-	int first = 1;
+	const char *filter = NULL, *side = NULL, *peer = NULL;
+	long ops = 0;
+	bool first = true;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick"))
 			quick = true;
 		else if (!strcmp(argv[i], "--json"))
 			json = true;
+		else if (!strcmp(argv[i], "--scaling"))
+			scaling = true;
+		else if (!strcmp(argv[i], "--list"))
+			list = true;
 		else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
 			reps = atoi(argv[++i]);
-		else
+		else if (!strcmp(argv[i], "--side") && i + 1 < argc)
+			side = argv[++i];
+		else if (!strcmp(argv[i], "--peer") && i + 1 < argc)
+			peer = argv[++i];
+		else if (!strcmp(argv[i], "--ops") && i + 1 < argc)
+			ops = atol(argv[++i]);
+		else if (argv[i][0] == '-') {
+			usage();
+			return 2;
+		} else
 			filter = argv[i];
 	}
 	if (reps < 7)
 		reps = 7;
 	if (reps > 64)
 		reps = 64;
+	if (scaling)
+		return bench_scaling(filter, quick, json, reps);
+
+	for (size_t s = 0; s < sizeof(sets) / sizeof(sets[0]); s++) {
+		for (size_t b = 0; b < sets[s]->count; b++) {
+			const struct bench *bn = &sets[s]->benches[b];
+
+			if (list)
+				printf("%s %s %s %g\n", bn->name, bn->floor_name,
+				       bn->flags & BENCH_LATENCY ? "latency" :
+				       bn->flags & BENCH_UNPINNED ? "threads" : "cpu", bn->target);
+			else if (side && filter && !strcmp(bn->name, filter) &&
+				 (!peer || !strcmp(bn->floor_name, peer)))
+				return run_side(bn, side, ops > 0 ? ops : 100000);
+		}
+	}
+	if (list)
+		return 0;
+	if (side) {
+		usage();
+		return 2;
+	}
 
 	if (json)
 		printf("{\"reps\": %d, \"quick\": %s, \"benchmarks\": [", reps, quick ? "true" : "false");
 	else
-		printf("%-28s %-28s %7s %7s %7s %7s %10s %10s\n", "benchmark", "floor or peer",
-		       "ratio", "min", "max", "target", "subject", "floor");
+		printf("%-26s %-26s %7s %7s %7s %6s %10s %10s %-8s %s\n", "benchmark",
+		       "floor or peer", "ratio", "min", "max", "target", "subject", "floor",
+		       "unit", "p99 s/f");
 	for (size_t s = 0; s < sizeof(sets) / sizeof(sets[0]); s++) {
 		for (size_t b = 0; b < sets[s]->count; b++) {
 			const struct bench *bn = &sets[s]->benches[b];
-			double ratio[64], subj[64], flo[64], lo, hi, med, ms, mf;
-			long n;
+			struct result res;
 
 			if (filter && !strstr(bn->name, filter) && !strstr(bn->floor_name, filter))
 				continue;
-			pin(!(bn->flags & BENCH_UNPINNED));
+			bench_pin(!(bn->flags & BENCH_UNPINNED));
 			if (bn->setup && bn->setup()) {
 				fprintf(stderr, "%s: setup failed\n", bn->name);
 				return 1;
 			}
-			if (bn->flags & BENCH_LATENCY)
-				n = quick ? (bn->fixed_n + 3) / 4 : bn->fixed_n;
-			else
-				n = calibrate(bn, quick ? 2e6 : 20e6);
-			for (int r = 0; r < reps; r++) {
-				/* alternate which side goes first */
-				if (r % 2) {
-					flo[r] = time_per_op(bn->floor, n);
-					subj[r] = time_per_op(bn->subject, n);
-				} else {
-					subj[r] = time_per_op(bn->subject, n);
-					flo[r] = time_per_op(bn->floor, n);
-				}
-				ratio[r] = subj[r] / flo[r];
-			}
+			run_bench(bn, quick, reps, &res);
 			if (bn->teardown)
 				bn->teardown();
-			lo = hi = ratio[0];
-			for (int r = 1; r < reps; r++) {
-				lo = ratio[r] < lo ? ratio[r] : lo;
-				hi = ratio[r] > hi ? ratio[r] : hi;
-			}
-			med = bench_median(ratio, reps);
-			ms = bench_median(subj, reps);
-			mf = bench_median(flo, reps);
-			if (json)
-				printf("%s{\"name\": \"%s\", \"floor\": \"%s\", \"ratio_median\": %.3f, "
-				       "\"ratio_min\": %.3f, \"ratio_max\": %.3f, \"target\": %.2f, "
-				       "\"unit\": \"%s\", \"subject\": %.3f, \"floor_value\": %.3f, "
-				       "\"n\": %ld}",
-				       first ? "" : ", ", bn->name, bn->floor_name, med, lo, hi,
-				       bn->target, bn->unit ? bn->unit : "ns/op", ms, mf, n);
-			else
-				printf("%-28s %-28s %7.2f %7.2f %7.2f %7.2f %10.2f %10.2f %s\n",
-				       bn->name, bn->floor_name, med, lo, hi, bn->target, ms, mf,
-				       bn->unit ? bn->unit : "ns/op");
+			print_result(bn, &res, json, first);
 			fflush(stdout);
-			first = 0;
+			first = false;
 		}
 	}
 	if (json)
-		printf("]}\n");
+		printf("\n]}\n");
 	return 0;
 }

@@ -42,5 +42,6 @@ step "demo"
 
 step "benchmark smoke run (ratios reported, not asserted)"
 "$root/gcc-release/bench/irqkit-bench" --quick
+"$root/gcc-release/bench/irqkit-bench" --scaling --quick
 
 step "all checks passed"

@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# Run the benchmark suite and the scaling curves, keep their output in
+# docs/perf/, and draw docs/perf/ratios.png and docs/perf/scaling.png with
+# gnuplot.  docs/performance.md shows them.
+#
+#   bench/plot.sh [path/to/irqkit-bench] [--quick]
+set -eu
+bench=${1:-build-rel/bench/irqkit-bench}
+quick=${2:-}
+out=docs/perf
+command -v gnuplot >/dev/null || { echo "plot.sh: gnuplot is not installed (tools/setup-debian.sh)" >&2; exit 1; }
+mkdir -p "$out"
+
+{
+	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)," \
+	     "$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), kernel $(uname -r)"
+	echo "commands: $bench $quick; $bench --scaling $quick"
+} >"$out/machine.txt"
+
+"$bench" $quick | tee "$out/ratios.txt"
+"$bench" --scaling $quick | tee "$out/scaling.dat"
+
+# benchmark/peer, ratio, min, max, target (0: none) for the bar chart
+awk 'NR > 1 { t = ($6 == "-") ? 0 : $6; printf "\"%s / %s\" %s %s %s %s\n", $1, $2, $3, $4, $5, t }' \
+	"$out/ratios.txt" >"$out/ratios.dat"
+
+gnuplot <<GP
+set terminal pngcairo size 1200,900 font "sans,9" noenhanced
+set output "$out/ratios.png"
+set title "irqkit against its floors and peers: median ratio (bars: min..max), crosses: target\n$(sed -n 's/^date: //p' "$out/machine.txt")"
+set logscale x 10
+set xlabel "ratio subject / floor or peer (lower is better; log scale)"
+set ytics nomirror
+set yrange [-1:*] reverse
+set grid x
+set key bottom right
+set style fill solid 0.4
+plot "$out/ratios.dat" using 2:0:3:4:ytic(1) with xerrorbars title "median (min..max)" lc rgb "#3060a0" pt 7, \
+     "" using (\$5 > 0 ? \$5 : 1/0):0 with points pt 2 ps 1.5 lc rgb "#c03030" title "target"
+GP
+
+gnuplot <<GP
+set terminal pngcairo size 1500,450 font "sans,9" noenhanced
+set output "$out/scaling.png"
+set multiplot layout 1,3 title "irqkit dispatch scaling ($(sed -n 's/^date: //p' "$out/machine.txt"))"
+set grid
+set title "cost against registered lines"
+set logscale x 2
+set xlabel "registered lines"
+set ylabel "ns per dispatch"
+set yrange [0:*]
+plot "$out/scaling.dat" index 0 using 1:2 with linespoints title "one line of K", \
+     "" index 0 using 1:3 with linespoints title "K lines in turn", \
+     "" index 0 using 1:4 with lines dt 2 title "floor"
+unset logscale x
+set title "cost against shared actions per line"
+set xlabel "actions on the line"
+plot "$out/scaling.dat" index 1 using 1:2 with linespoints title "dispatch", \
+     "" index 1 using 1:(\$3 * \$1) with lines dt 2 title "floor x actions"
+set title "against virtual CPUs (each on its own host CPU)"
+set xlabel "virtual CPUs"
+set ylabel "ns per dispatch, per CPU"
+set y2label "million dispatches/s, all CPUs"
+set y2range [0:*]
+set y2tics
+set xtics 1
+set key bottom right
+stats "$out/scaling.dat" index 2 every ::0::0 using 4 nooutput
+one = STATS_max
+plot "$out/scaling.dat" index 2 using 1:2 with linespoints title "ns per dispatch, per CPU", \
+     "" index 2 using 1:4 axes x1y2 with linespoints title "total M dispatches/s (right)", \
+     "" index 2 using 1:(\$1 * one) axes x1y2 with lines dt 2 title "N x one CPU (right)"
+unset multiplot
+GP
+echo "plot.sh: wrote $out/ratios.png and $out/scaling.png"
