@@ -33,6 +33,7 @@ struct irqkit_pwq {
 	struct irqkit_workqueue	*wq;
 	int			nr_active;	/* pool lock */
 	int			max_active;
+	long			nr_in_flight[2];	/* pool lock: queued, not finished, per colour */
 	struct irqkit_work	*inactive_head, **inactive_tail;
 };
 
@@ -69,7 +70,6 @@ struct irqkit_workqueue {
 	struct irqkit_pwq	*pwqs;		/* one per CPU, or one for an unbound queue */
 	unsigned int		nr_pwqs;
 	unsigned int		color;		/* flush generation of new items */
-	long			in_flight[2];	/* queued, not yet finished, per generation */
 	unsigned int		flushing;
 	unsigned int		flush_seq;	/* flushers sleep on it */
 	unsigned int		flush_mutex;
@@ -221,13 +221,34 @@ static void wait_req(struct flush_req *req)
 		irqkit_plat_wait(&req->done, 0);
 }
 
-/* An item of generation @color left @wq (finished or dropped). */
-static void wq_dec_in_flight(struct irqkit_workqueue *wq, unsigned int color)
+/*
+ * An item of generation @color left @pwq (finished or dropped).  The counts
+ * live under the pool lock, as Linux's pwq->nr_in_flight do: the lock's cache
+ * line is the only one producer and worker share per item.  Pool lock held.
+ */
+static void pwq_dec_in_flight(struct irqkit_pwq *pwq, unsigned int color)
 {
-	if (a_fetch_sub(&wq->in_flight[color], 1) == 1 && a_load_seq(&wq->flushing)) {
+	struct irqkit_workqueue *wq = pwq->wq;
+
+	if (--pwq->nr_in_flight[color] == 0 && a_load_seq(&wq->flushing)) {
 		a_fetch_add(&wq->flush_seq, 1);
 		irqkit_plat_wake(&wq->flush_seq);
 	}
+}
+
+/* Items of generation @color still in flight on @wq, summed over its pwqs under their locks. */
+static long wq_in_flight(struct irqkit_workqueue *wq, unsigned int color)
+{
+	long n = 0;
+
+	for (unsigned int i = 0; i < wq->nr_pwqs; i++) {
+		struct irqkit_pwq *pwq = &wq->pwqs[i];
+
+		irqkit_spin_lock(&pwq->pool->lock);
+		n += pwq->nr_in_flight[color];
+		irqkit_spin_unlock(&pwq->pool->lock);
+	}
+	return n;
 }
 
 /*
@@ -394,7 +415,7 @@ static void worker_main(void *arg)
 		w->current_pwq = NULL;
 		pwq_dec_active(pwq, false);
 		complete_instance(work, seq);
-		wq_dec_in_flight(pwq->wq, color);
+		pwq_dec_in_flight(pwq, color);
 	}
 	pool->nr_workers--;
 	irqkit_spin_unlock(&pool->lock);
@@ -509,16 +530,14 @@ static bool __queue_work(int cpu, struct irqkit_workqueue *wq, struct irqkit_wor
 	}
 	pool = pwq->pool;
 
-	/* the flush generation (flush_workqueue flips wq->color) */
-	for (;;) {
-		color = a_load_seq(&wq->color);
-		a_fetch_add(&wq->in_flight[color], 1);
-		if (a_load_seq(&wq->color) == color)
-			break;
-		wq_dec_in_flight(wq, color);
-	}
-
 	irqkit_spin_lock(&pool->lock);
+	/*
+	 * The flush generation, read under the pool lock: a flusher flips
+	 * wq->color and then takes every pool lock to count, so it either sees
+	 * this item counted or the item sees the new colour.
+	 */
+	color = a_load_seq(&wq->color);
+	pwq->nr_in_flight[color]++;
 	work->color = color;
 	WRITE_ONCE(work->pwq, pwq);
 	a_fetch_add(&work->queued, 1);
@@ -638,8 +657,8 @@ static bool grab_pending(struct irqkit_work *work, struct irqkit_delayed_work *d
 				if (found) {
 					work->where = WORK_ON_NONE;
 					complete_instance(work, READ_ONCE(work->queued));
+					pwq_dec_in_flight(pwq, work->color);
 					irqkit_spin_unlock(&pool->lock);
-					wq_dec_in_flight(pwq->wq, work->color);
 					return true;
 				}
 			}
@@ -810,7 +829,7 @@ void irqkit_flush_workqueue(struct irqkit_workqueue *wq)
 	a_store_seq(&wq->color, old ^ 1);
 	for (;;) {
 		unsigned int seq = a_load_seq(&wq->flush_seq);
-		long left = a_load_seq(&wq->in_flight[old]);
+		long left = wq_in_flight(wq, old);
 
 		if (self && current_worker->current->color == old)
 			left--;
@@ -832,7 +851,7 @@ void irqkit_drain_workqueue(struct irqkit_workqueue *wq)
 	WRITE_ONCE(wq->draining, true);
 	for (;;) {
 		irqkit_flush_workqueue(wq);
-		if (!a_load_seq(&wq->in_flight[0]) && !a_load_seq(&wq->in_flight[1]))
+		if (!wq_in_flight(wq, 0) && !wq_in_flight(wq, 1))
 			break;
 		if (++tries % 10 == 0)
 			pr_warn("workqueue %s: drain_workqueue() isn't complete after %u tries",
