@@ -2,7 +2,8 @@
 /*
  * Benchmarks of the interrupt core, each paired with its floor or a peer:
  * dispatch on the owning CPU, directly and through the pending path (single
- * and batched), spurious accounting on and off, raise to a sleeping CPU,
+ * and batched), spurious accounting on and off, raise to a CPU that polls
+ * and to one that sleeps,
  * local_irq_save/restore, spinlocks, disable_irq_nosync+enable_irq and
  * synchronize_irq.
  */
@@ -163,6 +164,170 @@ static void raise_remote_asleep(long n)
 	}
 	bench_report_samples(v, (int)n);
 	free(v);
+}
+
+/*
+ * Raise to another CPU that is polling: a thread bound to CPU 1 spins in
+ * irqkit_deliver_pending() (a delivery point), so CPU 1 takes the line at
+ * once; against a thread spinning on an atomic word (the floor: one cache
+ * line crossing) and one spinning on a non-blocking eventfd read.
+ */
+static int poll_stop, poll_word;
+static pthread_t poll_thread;
+static int poll_efd = -1;
+
+static void *irqkit_poller(void *arg)
+{
+	(void)arg;
+	if (irqkit_thread_bind(1))
+		abort();
+	while (!__atomic_load_n(&poll_stop, __ATOMIC_ACQUIRE))
+		irqkit_deliver_pending();
+	irqkit_thread_unbind();
+	return NULL;
+}
+
+static void spin_until_woke(void)
+{
+	while (!__atomic_load_n(&bench_woke, __ATOMIC_ACQUIRE))
+		;
+}
+
+/* Only the side being measured has a poller spinning: the host has few CPUs. */
+static void start_poller(void *(*fn)(void *))
+{
+	__atomic_store_n(&poll_stop, 0, __ATOMIC_RELEASE);
+	if (pthread_create(&poll_thread, NULL, fn, NULL))
+		abort();
+	usleep(1000);				/* let it start spinning */
+}
+
+static void stop_poller(void)
+{
+	__atomic_store_n(&poll_stop, 1, __ATOMIC_RELEASE);
+	pthread_join(poll_thread, NULL);
+}
+
+static void raise_remote_polling(long n)
+{
+	double *v = malloc(sizeof(*v) * (size_t)n);
+
+	if (!v)
+		abort();
+	start_poller(irqkit_poller);
+	for (long i = 0; i < n; i++) {
+		uint64_t t0;
+
+		__atomic_store_n(&bench_woke, 0, __ATOMIC_RELAXED);
+		t0 = bench_now_ns();
+		irqkit_sw_raise(REMOTE_IRQ);
+		spin_until_woke();
+		v[i] = (double)(bench_woke_at - t0);
+	}
+	stop_poller();
+	bench_report_samples(v, (int)n);
+	free(v);
+}
+
+static void *word_poller(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&poll_stop, __ATOMIC_ACQUIRE)) {
+		if (__atomic_load_n(&poll_word, __ATOMIC_ACQUIRE)) {
+			__atomic_store_n(&poll_word, 0, __ATOMIC_RELAXED);
+			bench_woke_at = bench_now_ns();
+			__atomic_store_n(&bench_woke, 1, __ATOMIC_RELEASE);
+		}
+	}
+	return NULL;
+}
+
+static void word_busy_poll(long n)
+{
+	double *v = malloc(sizeof(*v) * (size_t)n);
+
+	if (!v)
+		abort();
+	start_poller(word_poller);
+	for (long i = 0; i < n; i++) {
+		uint64_t t0;
+
+		__atomic_store_n(&bench_woke, 0, __ATOMIC_RELAXED);
+		t0 = bench_now_ns();
+		__atomic_store_n(&poll_word, 1, __ATOMIC_RELEASE);
+		spin_until_woke();
+		v[i] = (double)(bench_woke_at - t0);
+	}
+	stop_poller();
+	bench_report_samples(v, (int)n);
+	free(v);
+}
+
+static void *eventfd_poller(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&poll_stop, __ATOMIC_ACQUIRE)) {
+		uint64_t val;
+
+		if (read(poll_efd, &val, sizeof(val)) == sizeof(val)) {
+			bench_woke_at = bench_now_ns();
+			__atomic_store_n(&bench_woke, 1, __ATOMIC_RELEASE);
+		}
+	}
+	return NULL;
+}
+
+static void eventfd_busy_poll(long n)
+{
+	double *v = malloc(sizeof(*v) * (size_t)n);
+	const uint64_t one = 1;
+
+	if (!v)
+		abort();
+	start_poller(eventfd_poller);
+	for (long i = 0; i < n; i++) {
+		uint64_t t0;
+
+		__atomic_store_n(&bench_woke, 0, __ATOMIC_RELAXED);
+		t0 = bench_now_ns();
+		if (write(poll_efd, &one, sizeof(one)) != sizeof(one))
+			abort();
+		spin_until_woke();
+		v[i] = (double)(bench_woke_at - t0);
+	}
+	stop_poller();
+	bench_report_samples(v, (int)n);
+	free(v);
+}
+
+static enum irqkit_irqreturn polled_handler(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	bench_woke_at = bench_now_ns();
+	__atomic_store_n(&bench_woke, 1, __ATOMIC_RELEASE);
+	return IRQKIT_HANDLED;
+}
+
+static int setup_polling(void)
+{
+	struct irqkit_config cfg = { .nr_irqs = 64, .nr_cpus = 2 };
+
+	poll_efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (poll_efd < 0 || irqkit_start(&cfg) ||
+	    irqkit_swchip_add(REMOTE_IRQ, 1, IRQKIT_TYPE_EDGE_RISING) ||
+	    irqkit_irq_set_affinity(REMOTE_IRQ, 1u << 1) ||
+	    irqkit_request_irq(REMOTE_IRQ, polled_handler, 0, "polled", &counter))
+		return -1;
+	return 0;
+}
+
+static void teardown_polling(void)
+{
+	close(poll_efd);
+	poll_efd = -1;
+	irqkit_free_irq(REMOTE_IRQ, &counter);
+	irqkit_stop();
 }
 
 /* eventfd + epoll: a thread sleeping in epoll_wait, woken by a write */
@@ -448,6 +613,10 @@ static const struct bench benches[] = {
 	  setup_remote_eventfd, teardown_remote_eventfd, LAT, 101, "ns" },
 	{ "raise_remote_asleep", "uv_async_send", raise_remote_asleep, uv_async_wake, 0,
 	  setup_remote_uv, teardown_remote_uv, LAT, 101, "ns" },
+	{ "raise_remote_polling", "atomic_word_busy_poll", raise_remote_polling, word_busy_poll, 0,
+	  setup_polling, teardown_polling, LAT, 2001, "ns" },
+	{ "raise_remote_polling", "eventfd_busy_poll", raise_remote_polling, eventfd_busy_poll, 0,
+	  setup_polling, teardown_polling, LAT, 2001, "ns" },
 	{ "local_irq_save_restore", "tls_store", local_irq_save_restore, floor_tls_store, 1.2,
 	  setup_runtime, teardown_runtime, 0, 0, NULL },
 	{ "local_irq_save_restore", "pthread_sigmask", local_irq_save_restore,

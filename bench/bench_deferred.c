@@ -5,7 +5,8 @@
  *   - queue_work to one worker, one producer: time per item against libuv's
  *     uv_queue_work, GLib's g_thread_pool_push and a plain mutex+condvar queue,
  *     each with one worker thread;
- *   - tasklet_schedule to run on the same CPU against an indirect call;
+ *   - tasklet_schedule to run on the same CPU against an indirect call, and
+ *     from a thread off the CPU (ksoftirqd runs it) against a futex wake;
  *   - delayed-work lateness (run time minus due time) at 100 us, 1 ms and
  *     10 ms against a timerfd wait of the same length, from a thread with the
  *     default timer slack (50 us) and from one with 1 ns of slack;
@@ -336,6 +337,55 @@ static void teardown_tasklet(void)
 	irqkit_stop();
 }
 
+/*
+ * Tasklet scheduled from a thread that is not the CPU's (an unbound thread
+ * acts for CPU 0): ksoftirqd/0, asleep, is woken and runs it.  Against a
+ * futex wake of a sleeping thread; schedule to callback start.
+ */
+static struct irqkit_tasklet remote_tasklet;
+
+static void remote_tasklet_cb(struct irqkit_tasklet *t)
+{
+	(void)t;
+	bench_woke_at = bench_now_ns();
+	bench_futex_set_wake(&bench_woke, 1);
+}
+
+static void tasklet_remote(long n)
+{
+	double *v = malloc(sizeof(*v) * (size_t)n);
+
+	if (!v)
+		abort();
+	for (long i = 0; i < n; i++) {
+		uint64_t t0;
+
+		usleep(200);			/* ksoftirqd is asleep again */
+		__atomic_store_n(&bench_woke, 0, __ATOMIC_RELAXED);
+		t0 = bench_now_ns();
+		irqkit_tasklet_schedule(&remote_tasklet);
+		bench_futex_wait(&bench_woke, 0);
+		v[i] = (double)(bench_woke_at - t0);
+	}
+	bench_report_samples(v, (int)n);
+	free(v);
+}
+
+static int setup_tasklet_remote(void)
+{
+	if (start_runtime(0))
+		return -1;
+	irqkit_tasklet_setup(&remote_tasklet, remote_tasklet_cb);
+	return bench_futex_peer_start();
+}
+
+static void teardown_tasklet_remote(void)
+{
+	bench_futex_peer_stop();
+	irqkit_tasklet_kill(&remote_tasklet);
+	irqkit_stop();
+}
+
 /* ---- delayed-work lateness ------------------------------------------------------------------- */
 
 static struct irqkit_delayed_work dwork;
@@ -529,6 +579,8 @@ static const struct bench benches[] = {
 	  setup_wq_cq, teardown_wq_cq, BENCH_UNPINNED, 0, "ns/item" },
 	{ "tasklet_schedule_run", "indirect_call", tasklet_schedule_run, floor_indirect_call, 6.0,
 	  setup_tasklet, teardown_tasklet, 0, 0, NULL },
+	{ "tasklet_remote_wake", "futex_wake", tasklet_remote, bench_futex_wake_thread, 0,
+	  setup_tasklet_remote, teardown_tasklet_remote, BENCH_UNPINNED | BENCH_LATENCY, 101, "ns" },
 	{ "delayed_work_late_100us", "timerfd_late_100us", delayed_100us, timerfd_100us, 1.25,
 	  setup_delayed, teardown_delayed, BENCH_UNPINNED | BENCH_LATENCY, 41, "ns late" },
 	{ "delayed_work_late_100us", "timerfd_1ns_slack_100us", delayed_100us, timerfd_100us_1ns, 1.25,
