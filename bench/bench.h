@@ -58,6 +58,15 @@ void bench_report_ns(double ns);
  */
 void bench_report_samples(double *v, int n);
 
+/*
+ * A wake-up latency side: @n samples of "clear bench_woke, note the time,
+ * kick() the other side, wait until it set bench_woke", each sample
+ * bench_woke_at minus that time.  @sleep_us before each sample lets the
+ * other side fall asleep again; @spin waits by spinning (for polling peers),
+ * else on the futex.  Reports the samples.
+ */
+void bench_wake_samples(long n, void (*kick)(void), unsigned int sleep_us, bool spin);
+
 /* The median of @n values (sorts them). */
 double bench_median(double *v, int n);
 

@@ -146,24 +146,14 @@ static enum irqkit_irqreturn remote_handler(int irq, void *dev)
 }
 
 /* The raiser is an unbound thread; the line goes to CPU 1, whose dispatcher sleeps. */
+static void kick_remote_irq(void)
+{
+	irqkit_sw_raise(REMOTE_IRQ);
+}
+
 static void raise_remote_asleep(long n)
 {
-	double *v = malloc(sizeof(*v) * (size_t)n);
-
-	if (!v)
-		abort();
-	for (long i = 0; i < n; i++) {
-		uint64_t t0;
-
-		usleep(200);			/* CPU 1's dispatcher is asleep again */
-		__atomic_store_n(&bench_woke, 0, __ATOMIC_RELAXED);
-		t0 = bench_now_ns();
-		irqkit_sw_raise(REMOTE_IRQ);
-		bench_futex_wait(&bench_woke, 0);
-		v[i] = (double)(bench_woke_at - t0);
-	}
-	bench_report_samples(v, (int)n);
-	free(v);
+	bench_wake_samples(n, kick_remote_irq, 200, false);	/* CPU 1 sleeps again */
 }
 
 /*
@@ -187,12 +177,6 @@ static void *irqkit_poller(void *arg)
 	return NULL;
 }
 
-static void spin_until_woke(void)
-{
-	while (!__atomic_load_n(&bench_woke, __ATOMIC_ACQUIRE))
-		;
-}
-
 /* Only the side being measured has a poller spinning: the host has few CPUs. */
 static void start_poller(void *(*fn)(void *))
 {
@@ -210,23 +194,9 @@ static void stop_poller(void)
 
 static void raise_remote_polling(long n)
 {
-	double *v = malloc(sizeof(*v) * (size_t)n);
-
-	if (!v)
-		abort();
 	start_poller(irqkit_poller);
-	for (long i = 0; i < n; i++) {
-		uint64_t t0;
-
-		__atomic_store_n(&bench_woke, 0, __ATOMIC_RELAXED);
-		t0 = bench_now_ns();
-		irqkit_sw_raise(REMOTE_IRQ);
-		spin_until_woke();
-		v[i] = (double)(bench_woke_at - t0);
-	}
+	bench_wake_samples(n, kick_remote_irq, 0, true);
 	stop_poller();
-	bench_report_samples(v, (int)n);
-	free(v);
 }
 
 static void *word_poller(void *arg)
@@ -242,25 +212,16 @@ static void *word_poller(void *arg)
 	return NULL;
 }
 
+static void kick_word(void)
+{
+	__atomic_store_n(&poll_word, 1, __ATOMIC_RELEASE);
+}
+
 static void word_busy_poll(long n)
 {
-	double *v = malloc(sizeof(*v) * (size_t)n);
-
-	if (!v)
-		abort();
 	start_poller(word_poller);
-	for (long i = 0; i < n; i++) {
-		uint64_t t0;
-
-		__atomic_store_n(&bench_woke, 0, __ATOMIC_RELAXED);
-		t0 = bench_now_ns();
-		__atomic_store_n(&poll_word, 1, __ATOMIC_RELEASE);
-		spin_until_woke();
-		v[i] = (double)(bench_woke_at - t0);
-	}
+	bench_wake_samples(n, kick_word, 0, true);
 	stop_poller();
-	bench_report_samples(v, (int)n);
-	free(v);
 }
 
 static void *eventfd_poller(void *arg)
@@ -277,27 +238,19 @@ static void *eventfd_poller(void *arg)
 	return NULL;
 }
 
-static void eventfd_busy_poll(long n)
+static void kick_poll_eventfd(void)
 {
-	double *v = malloc(sizeof(*v) * (size_t)n);
 	const uint64_t one = 1;
 
-	if (!v)
+	if (write(poll_efd, &one, sizeof(one)) != sizeof(one))
 		abort();
-	start_poller(eventfd_poller);
-	for (long i = 0; i < n; i++) {
-		uint64_t t0;
+}
 
-		__atomic_store_n(&bench_woke, 0, __ATOMIC_RELAXED);
-		t0 = bench_now_ns();
-		if (write(poll_efd, &one, sizeof(one)) != sizeof(one))
-			abort();
-		spin_until_woke();
-		v[i] = (double)(bench_woke_at - t0);
-	}
+static void eventfd_busy_poll(long n)
+{
+	start_poller(eventfd_poller);
+	bench_wake_samples(n, kick_poll_eventfd, 0, true);
 	stop_poller();
-	bench_report_samples(v, (int)n);
-	free(v);
 }
 
 static enum irqkit_irqreturn polled_handler(int irq, void *dev)
@@ -352,26 +305,17 @@ static void *ev_main(void *arg)
 	}
 }
 
-static void eventfd_wake(long n)
+static void kick_eventfd(void)
 {
-	double *v = malloc(sizeof(*v) * (size_t)n);
 	const uint64_t one = 1;
 
-	if (!v)
+	if (write(efd, &one, sizeof(one)) != sizeof(one))
 		abort();
-	for (long i = 0; i < n; i++) {
-		uint64_t t0;
+}
 
-		usleep(200);
-		__atomic_store_n(&bench_woke, 0, __ATOMIC_RELAXED);
-		t0 = bench_now_ns();
-		if (write(efd, &one, sizeof(one)) != sizeof(one))
-			abort();
-		bench_futex_wait(&bench_woke, 0);
-		v[i] = (double)(bench_woke_at - t0);
-	}
-	bench_report_samples(v, (int)n);
-	free(v);
+static void eventfd_wake(long n)
+{
+	bench_wake_samples(n, kick_eventfd, 200, false);
 }
 
 /* libuv: a loop thread woken by uv_async_send */
@@ -396,24 +340,14 @@ static void *async_main(void *arg)
 	return NULL;
 }
 
+static void kick_uv_async(void)
+{
+	uv_async_send(&async_handle);
+}
+
 static void uv_async_wake(long n)
 {
-	double *v = malloc(sizeof(*v) * (size_t)n);
-
-	if (!v)
-		abort();
-	for (long i = 0; i < n; i++) {
-		uint64_t t0;
-
-		usleep(200);
-		__atomic_store_n(&bench_woke, 0, __ATOMIC_RELAXED);
-		t0 = bench_now_ns();
-		uv_async_send(&async_handle);
-		bench_futex_wait(&bench_woke, 0);
-		v[i] = (double)(bench_woke_at - t0);
-	}
-	bench_report_samples(v, (int)n);
-	free(v);
+	bench_wake_samples(n, kick_uv_async, 200, false);
 }
 
 static int start_remote(void)

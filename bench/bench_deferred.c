@@ -351,24 +351,14 @@ static void remote_tasklet_cb(struct irqkit_tasklet *t)
 	bench_futex_set_wake(&bench_woke, 1);
 }
 
+static void kick_remote_tasklet(void)
+{
+	irqkit_tasklet_schedule(&remote_tasklet);
+}
+
 static void tasklet_remote(long n)
 {
-	double *v = malloc(sizeof(*v) * (size_t)n);
-
-	if (!v)
-		abort();
-	for (long i = 0; i < n; i++) {
-		uint64_t t0;
-
-		usleep(200);			/* ksoftirqd is asleep again */
-		__atomic_store_n(&bench_woke, 0, __ATOMIC_RELAXED);
-		t0 = bench_now_ns();
-		irqkit_tasklet_schedule(&remote_tasklet);
-		bench_futex_wait(&bench_woke, 0);
-		v[i] = (double)(bench_woke_at - t0);
-	}
-	bench_report_samples(v, (int)n);
-	free(v);
+	bench_wake_samples(n, kick_remote_tasklet, 200, false);	/* ksoftirqd sleeps again */
 }
 
 static int setup_tasklet_remote(void)
@@ -486,20 +476,14 @@ static void wake_fn(struct irqkit_work *w)
 	bench_futex_set_wake(&bench_woke, 1);
 }
 
+static void kick_worker(void)
+{
+	irqkit_queue_work(wq, &wake_work);
+}
+
 static void worker_wake(long n)
 {
-	samples = realloc(samples, sizeof(*samples) * (size_t)n);
-	for (long i = 0; i < n; i++) {
-		uint64_t t0;
-
-		usleep(200);			/* the worker is asleep again */
-		__atomic_store_n(&bench_woke, 0, __ATOMIC_RELAXED);
-		t0 = bench_now_ns();
-		irqkit_queue_work(wq, &wake_work);
-		bench_futex_wait(&bench_woke, 0);
-		samples[i] = (double)(bench_woke_at - t0);
-	}
-	bench_report_samples(samples, (int)n);
+	bench_wake_samples(n, kick_worker, 200, false);		/* the worker sleeps again */
 }
 
 /* the peer: a thread sleeping on a futex word, woken by the caller */
@@ -519,24 +503,14 @@ static void *peer_main(void *arg)
 	}
 }
 
+static void kick_futex_peer(void)
+{
+	bench_futex_set_wake(&go_word, 1);
+}
+
 void bench_futex_wake_thread(long n)
 {
-	double *v = malloc(sizeof(*v) * (size_t)n);
-
-	if (!v)
-		abort();
-	for (long i = 0; i < n; i++) {
-		uint64_t t0;
-
-		usleep(200);
-		__atomic_store_n(&bench_woke, 0, __ATOMIC_RELAXED);
-		t0 = bench_now_ns();
-		bench_futex_set_wake(&go_word, 1);
-		bench_futex_wait(&bench_woke, 0);
-		v[i] = (double)(bench_woke_at - t0);
-	}
-	bench_report_samples(v, (int)n);
-	free(v);
+	bench_wake_samples(n, kick_futex_peer, 200, false);
 }
 
 int bench_futex_peer_start(void)

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench.h"
 
@@ -65,6 +66,32 @@ void bench_report_samples(double *v, int n)
 		p->n += n;
 	}
 	reported_ns = bench_median(v, n);
+}
+
+void bench_wake_samples(long n, void (*kick)(void), unsigned int sleep_us, bool spin)
+{
+	double *v = malloc(sizeof(*v) * (size_t)n);
+
+	if (!v)
+		abort();
+	for (long i = 0; i < n; i++) {
+		uint64_t t0;
+
+		if (sleep_us)
+			usleep(sleep_us);
+		__atomic_store_n(&bench_woke, 0, __ATOMIC_RELAXED);
+		t0 = bench_now_ns();
+		kick();
+		if (spin) {
+			while (!__atomic_load_n(&bench_woke, __ATOMIC_ACQUIRE))
+				;
+		} else {
+			bench_futex_wait(&bench_woke, 0);
+		}
+		v[i] = (double)(bench_woke_at - t0);
+	}
+	bench_report_samples(v, (int)n);
+	free(v);
 }
 
 double bench_quantile(double *v, long n, double q)
