@@ -9,7 +9,8 @@
  *     from a thread off the CPU (ksoftirqd runs it) against a futex wake;
  *   - delayed-work lateness (run time minus due time) at 100 us, 1 ms and
  *     10 ms against a timerfd wait of the same length, from a thread with the
- *     default timer slack (50 us) and from one with 1 ns of slack;
+ *     default timer slack (50 us) and from one with 1 ns of slack, and (1 ms)
+ *     a clock_nanosleep with 1 ns of slack;
  *   - wake of a sleeping worker (queue_work to the item's start) against a
  *     futex wake of a sleeping thread.
  */
@@ -436,6 +437,26 @@ static void timerfd_lateness(long n, unsigned int us, unsigned long slack_ns)
 	bench_report_samples(samples, (int)n);
 }
 
+/* clock_nanosleep to an absolute deadline, 1 ns of timer slack */
+static void nanosleep_lateness(long n, unsigned int us)
+{
+	unsigned long old_slack = (unsigned long)prctl(PR_GET_TIMERSLACK, 0UL, 0UL, 0UL, 0UL);
+
+	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+	samples = realloc(samples, sizeof(*samples) * (size_t)n);
+	for (long i = 0; i < n; i++) {
+		uint64_t due = bench_now_ns() + (uint64_t)us * 1000;
+		struct timespec ts = { .tv_sec = (time_t)(due / 1000000000ull),
+				       .tv_nsec = (long)(due % 1000000000ull) };
+
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
+			;
+		samples[i] = (double)(bench_now_ns() - due);
+	}
+	prctl(PR_SET_TIMERSLACK, old_slack, 0UL, 0UL, 0UL);
+	bench_report_samples(samples, (int)n);
+}
+
 static void delayed_100us(long n) { delayed_work_lateness(n, 100); }
 static void delayed_1ms(long n) { delayed_work_lateness(n, 1000); }
 static void delayed_10ms(long n) { delayed_work_lateness(n, 10000); }
@@ -445,6 +466,7 @@ static void timerfd_10ms(long n) { timerfd_lateness(n, 10000, 0); }
 static void timerfd_100us_1ns(long n) { timerfd_lateness(n, 100, 1); }
 static void timerfd_1ms_1ns(long n) { timerfd_lateness(n, 1000, 1); }
 static void timerfd_10ms_1ns(long n) { timerfd_lateness(n, 10000, 1); }
+static void nanosleep_1ms_1ns(long n) { nanosleep_lateness(n, 1000); }
 
 static int setup_delayed(void)
 {
@@ -567,6 +589,8 @@ static const struct bench benches[] = {
 	  setup_delayed, teardown_delayed, BENCH_UNPINNED | BENCH_LATENCY, 9, "ns late" },
 	{ "delayed_work_late_10ms", "timerfd_1ns_slack_10ms", delayed_10ms, timerfd_10ms_1ns, 1.25,
 	  setup_delayed, teardown_delayed, BENCH_UNPINNED | BENCH_LATENCY, 9, "ns late" },
+	{ "delayed_work_late_1ms", "clock_nanosleep_1ns_slack_1ms", delayed_1ms, nanosleep_1ms_1ns,
+	  1.25, setup_delayed, teardown_delayed, BENCH_UNPINNED | BENCH_LATENCY, 21, "ns late" },
 	{ "worker_wake", "futex_wake", worker_wake, bench_futex_wake_thread, 1.10,
 	  setup_wake, teardown_wake, BENCH_UNPINNED | BENCH_LATENCY, 101, "ns" },
 };
