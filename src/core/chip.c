@@ -280,6 +280,15 @@ void irqkit_handle_edge_irq(struct irqkit_desc *desc)
 {
 	desc_lock(desc);
 	if (!irq_may_run(desc)) {
+		/*
+		 * The running CPU's loop serves this edge; if it is a replay,
+		 * that serves the replay, so REPLAY goes too (2.6's do_IRQ and
+		 * the older handle_edge_irq cleared it on every entry, before
+		 * this check).  Left set, the next enable's replay would be
+		 * refused with -EBUSY and its edge parked until another edge
+		 * arrives (DESIGN guarantee 6).
+		 */
+		istate_clear(desc, IRQS_REPLAY | IRQS_WAITING);
 		flow_mark_pending(desc);
 		mask_ack_irq(desc);
 		goto out_unlock;

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* Tests of src/core/resend.c: replaying an edge on enable (REFERENCE 2.10). */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <unistd.h>
+
 #include "../harness.h"
 #include "../testchip.h"
 #include "../../src/core/internals.h"
@@ -100,6 +104,82 @@ static void test_shutdown_drops_a_queued_software_resend(void **state)
 	assert_int_equal(atomic_load(&a.calls), 0);
 }
 
+/*
+ * A replay that meets its line in progress on another CPU is served by that
+ * CPU's loop: it must not leave REPLAY behind, or the next enable's replay is
+ * refused (-EBUSY) and that arrival waits for an edge that may never come
+ * (DESIGN guarantee 6).  CPU 1 is played by a helper thread while CPU 0 runs
+ * the handler.
+ */
+static pthread_t cpu1_thread;
+static atomic_int cpu1_runs_asked, cpu1_runs_done;
+
+static void *play_cpu1_on_request(void *arg)
+{
+	int done = 0;
+
+	(void)arg;
+	while (done < 2) {
+		if (atomic_load(&cpu1_runs_asked) > done) {
+			assert_int_equal(irqkit_cpu_run(1), 0);
+			atomic_store(&cpu1_runs_done, ++done);
+		} else {
+			usleep(50);
+		}
+	}
+	return NULL;
+}
+
+static void run_cpu1_from_other_thread(void)
+{
+	int want = atomic_fetch_add(&cpu1_runs_asked, 1) + 1;
+
+	while (atomic_load(&cpu1_runs_done) < want)
+		usleep(50);
+}
+
+static void replay_meets_busy_line(struct tdev *dev, int irq)
+{
+	unsigned int line = (unsigned int)irq;
+
+	if (atomic_load(&dev->calls) != 1)
+		return;
+	irqkit_disable_irq_nosync(line);
+	assert_int_equal(irqkit_irq_set_affinity(line, 1u << 1), 0);
+	irqkit_sw_raise(line);			/* a second edge, for CPU 1 */
+	run_cpu1_from_other_thread();		/* busy here: PENDING, masked */
+	assert_true(info_of(line).pending);
+	irqkit_enable_irq(line);		/* replayed: REPLAY, latched for CPU 1 */
+	assert_true(info_of(line).replay);
+	run_cpu1_from_other_thread();		/* the replay finds the line busy here */
+	assert_true(info_of(line).pending);
+}
+
+static void test_replay_that_meets_a_busy_line_does_not_block_the_next(void **state)
+{
+	(void)state;
+	atomic_store(&cpu1_runs_asked, 0);
+	atomic_store(&cpu1_runs_done, 0);
+	a.hook = replay_meets_busy_line;
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, 0, "a", &a), 0);
+	pthread_create(&cpu1_thread, NULL, play_cpu1_on_request, NULL);
+	irqkit_sw_raise(T_EDGE(1));		/* runs here, on CPU 0; the loop serves the replay */
+	pthread_join(cpu1_thread, NULL);
+	assert_int_equal(atomic_load(&a.calls), 2);
+	assert_false(info_of(T_EDGE(1)).pending);
+	assert_false(info_of(T_EDGE(1)).replay);	/* the replay was served */
+
+	/* the next arrival on a disabled line is replayed on enable */
+	irqkit_disable_irq(T_EDGE(1));
+	irqkit_sw_raise(T_EDGE(1));
+	assert_int_equal(irqkit_cpu_run(1), 0);	/* disabled: PENDING */
+	assert_true(info_of(T_EDGE(1)).pending);
+	irqkit_enable_irq(T_EDGE(1));
+	assert_false(info_of(T_EDGE(1)).pending);
+	assert_int_equal(irqkit_cpu_run(1), 0);
+	assert_int_equal(atomic_load(&a.calls), 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -108,6 +188,7 @@ int main(void)
 		T(test_check_irq_resend_return_values),
 		T(test_chip_without_retrigger_uses_the_software_resend),
 		T(test_shutdown_drops_a_queued_software_resend),
+		T(test_replay_that_meets_a_busy_line_does_not_block_the_next),
 #undef T
 	};
 
