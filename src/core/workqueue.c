@@ -58,7 +58,7 @@ struct irqkit_wq_pool {
 	struct irqkit_work	*head, **tail;	/* the worklist */
 	struct irqkit_worker	*workers;
 	struct irqkit_worker	*idle;		/* sleeping workers, last to sleep first */
-	int			nr_workers, nr_idle, next_id;
+	int			nr_workers, next_id;
 	bool			stopping;
 	bool			creating;
 };
@@ -264,7 +264,6 @@ static struct irqkit_worker *take_idle_worker(struct irqkit_wq_pool *pool)
 
 	if (w) {
 		pool->idle = w->idle_next;
-		pool->nr_idle--;
 		__atomic_store_n(&w->wake, 1, __ATOMIC_RELEASE);
 	}
 	return w;
@@ -354,7 +353,6 @@ static void worker_main(void *arg)
 				w->wake = 0;
 				w->idle_next = pool->idle;
 				pool->idle = w;
-				pool->nr_idle++;
 				irqkit_spin_unlock(&pool->lock);
 				while (!__atomic_load_n(&w->wake, __ATOMIC_ACQUIRE))
 					irqkit_plat_wait(&w->wake, 0);
@@ -382,7 +380,7 @@ static void worker_main(void *arg)
 		 * Keep a worker idle, as Linux's concurrency management does: an
 		 * item may block for long, and the next one must not wait for it.
 		 */
-		more = !pool->nr_idle && pool->nr_workers < WORKERS_MAX && !pool->creating;
+		more = !pool->idle && pool->nr_workers < WORKERS_MAX && !pool->creating;
 		if (more)
 			pool->creating = true;
 		irqkit_spin_unlock(&pool->lock);
