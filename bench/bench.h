@@ -67,6 +67,16 @@ void bench_report_samples(double *v, int n);
  */
 void bench_wake_samples(long n, void (*kick)(void), unsigned int sleep_us, bool spin);
 
+/* A growable array of fixed-size elements (zero-initialised: empty). */
+struct bench_buf {
+	void	*p;
+	long	cap;		/* elements */
+};
+
+/* Room for at least @n elements of @size bytes; returns the array.  Aborts on ENOMEM. */
+void *bench_reserve(struct bench_buf *b, long n, size_t size);
+void bench_buf_free(struct bench_buf *b);
+
 /* The median of @n values (sorts them). */
 double bench_median(double *v, int n);
 

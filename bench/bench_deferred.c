@@ -57,8 +57,7 @@ static int start_runtime(unsigned int hz)
 /* ---- queue_work throughput ------------------------------------------------------------- */
 
 static struct irqkit_workqueue *wq;
-static struct irqkit_work *works;
-static long works_cap;
+static struct bench_buf works;		/* of struct irqkit_work */
 
 static void count_item(struct irqkit_work *w)
 {
@@ -66,26 +65,23 @@ static void count_item(struct irqkit_work *w)
 	__atomic_fetch_add(&items_done, 1, __ATOMIC_RELAXED);
 }
 
-static void ensure_works(long n)
+static struct irqkit_work *ensure_works(long n)
 {
-	if (n <= works_cap)
-		return;
-	works = realloc(works, sizeof(*works) * (size_t)n);
-	if (!works)
-		abort();
-	for (long i = works_cap; i < n; i++)
-		irqkit_init_work(&works[i], count_item);
-	works_cap = n;
+	long old = works.cap;
+	struct irqkit_work *w = bench_reserve(&works, n, sizeof(*w));
+
+	for (long i = old; i < works.cap; i++)
+		irqkit_init_work(&w[i], count_item);
+	return w;
 }
 
 static void queue_work_items(long n)
 {
-	uint64_t t0;
+	struct irqkit_work *w = ensure_works(n);
+	uint64_t t0 = bench_now_ns();
 
-	ensure_works(n);
-	t0 = bench_now_ns();
 	for (long i = 0; i < n; i++)
-		irqkit_queue_work(wq, &works[i]);
+		irqkit_queue_work(wq, &w[i]);
 	irqkit_flush_workqueue(wq);
 	bench_report_ns((double)(bench_now_ns() - t0) / (double)n);
 }
@@ -102,15 +98,12 @@ static void teardown_wq(void)
 {
 	irqkit_destroy_workqueue(wq);
 	irqkit_stop();
-	free(works);
-	works = NULL;
-	works_cap = 0;
+	bench_buf_free(&works);
 }
 
 /* libuv: uv_queue_work on a pool of one thread, completions collected by uv_run */
 static uv_loop_t uvloop;
-static uv_work_t *uvreqs;
-static long uvreqs_cap;
+static struct bench_buf uvreqs;		/* of uv_work_t */
 
 static void uv_item(uv_work_t *req)
 {
@@ -126,17 +119,11 @@ static void uv_after(uv_work_t *req, int status)
 
 static void uv_queue_work_items(long n)
 {
-	uint64_t t0;
+	uv_work_t *reqs = bench_reserve(&uvreqs, n, sizeof(*reqs));
+	uint64_t t0 = bench_now_ns();
 
-	if (n > uvreqs_cap) {
-		uvreqs = realloc(uvreqs, sizeof(*uvreqs) * (size_t)n);
-		if (!uvreqs)
-			abort();
-		uvreqs_cap = n;
-	}
-	t0 = bench_now_ns();
 	for (long i = 0; i < n; i++)
-		uv_queue_work(&uvloop, &uvreqs[i], uv_item, uv_after);
+		uv_queue_work(&uvloop, &reqs[i], uv_item, uv_after);
 	uv_run(&uvloop, UV_RUN_DEFAULT);
 	bench_report_ns((double)(bench_now_ns() - t0) / (double)n);
 }
@@ -151,9 +138,7 @@ static void teardown_wq_uv(void)
 {
 	teardown_wq();
 	uv_loop_close(&uvloop);
-	free(uvreqs);
-	uvreqs = NULL;
-	uvreqs_cap = 0;
+	bench_buf_free(&uvreqs);
 }
 
 /* GLib: g_thread_pool_push to a pool of one exclusive thread */
@@ -209,8 +194,8 @@ static pthread_mutex_t cq_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cq_cond = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t cq_done_cond = PTHREAD_COND_INITIALIZER;
 static struct cq_node *cq_head, **cq_tail = &cq_head;
-static struct cq_node *cq_nodes;
-static long cq_cap, cq_target;
+static struct bench_buf cq_nodes;	/* of struct cq_node */
+static long cq_target;
 static bool cq_sleeping, cq_stop;
 static pthread_t cq_thread;
 
@@ -246,23 +231,17 @@ static void *cq_worker(void *arg)
 
 static void cq_queue_items(long n)
 {
-	uint64_t t0;
+	struct cq_node *nodes = bench_reserve(&cq_nodes, n, sizeof(*nodes));
+	uint64_t t0 = bench_now_ns();
 
-	if (n > cq_cap) {
-		cq_nodes = realloc(cq_nodes, sizeof(*cq_nodes) * (size_t)n);
-		if (!cq_nodes)
-			abort();
-		cq_cap = n;
-	}
-	t0 = bench_now_ns();
 	pthread_mutex_lock(&cq_lock);
 	cq_target = __atomic_load_n(&items_done, __ATOMIC_RELAXED) + n;
 	pthread_mutex_unlock(&cq_lock);
 	for (long i = 0; i < n; i++) {
 		pthread_mutex_lock(&cq_lock);
-		cq_nodes[i].next = NULL;
-		*cq_tail = &cq_nodes[i];
-		cq_tail = &cq_nodes[i].next;
+		nodes[i].next = NULL;
+		*cq_tail = &nodes[i];
+		cq_tail = &nodes[i].next;
 		if (cq_sleeping)
 			pthread_cond_signal(&cq_cond);
 		pthread_mutex_unlock(&cq_lock);
@@ -290,9 +269,7 @@ static void teardown_wq_cq(void)
 	pthread_cond_signal(&cq_cond);
 	pthread_mutex_unlock(&cq_lock);
 	pthread_join(cq_thread, NULL);
-	free(cq_nodes);
-	cq_nodes = NULL;
-	cq_cap = 0;
+	bench_buf_free(&cq_nodes);
 }
 
 /* ---- tasklet schedule to run, same CPU ------------------------------------------------------ */
@@ -390,14 +367,14 @@ static void dwork_fn(struct irqkit_work *w)
 	bench_futex_set_wake(&dwork_ran, 1);
 }
 
-static double *samples;
+static struct bench_buf samples_buf;	/* of double: the lateness samples */
 
 static void delayed_work_lateness(long n, unsigned int us)
 {
 	unsigned long d = irqkit_usecs_to_jiffies(us);
 	double jiffy_ns = 1e9 / irqkit_hz();
+	double *samples = bench_reserve(&samples_buf, n, sizeof(*samples));
 
-	samples = realloc(samples, sizeof(*samples) * (size_t)n);
 	for (long i = 0; i < n; i++) {
 		unsigned long j0 = irqkit_jiffies();
 		uint64_t boundary;
@@ -413,46 +390,40 @@ static void delayed_work_lateness(long n, unsigned int us)
 	bench_report_samples(samples, (int)n);
 }
 
-static void timerfd_lateness(long n, unsigned int us, unsigned long slack_ns)
+/*
+ * The peers of delayed work: a plain wait until an absolute deadline, in a
+ * timerfd read (@timerfd) or in clock_nanosleep, from this thread with
+ * @slack_ns of timer slack (0: the default 50 us).
+ */
+static void sleep_lateness(long n, unsigned int us, unsigned long slack_ns, bool timerfd)
 {
-	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	int fd = timerfd ? timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC) : -1;
 	unsigned long old_slack = (unsigned long)prctl(PR_GET_TIMERSLACK, 0UL, 0UL, 0UL, 0UL);
+	double *samples = bench_reserve(&samples_buf, n, sizeof(*samples));
 
+	if (timerfd && fd < 0)
+		abort();
 	if (slack_ns)
 		prctl(PR_SET_TIMERSLACK, slack_ns, 0UL, 0UL, 0UL);
-
-	samples = realloc(samples, sizeof(*samples) * (size_t)n);
 	for (long i = 0; i < n; i++) {
 		uint64_t due = bench_now_ns() + (uint64_t)us * 1000, expirations;
-		struct itimerspec its = { .it_value = { .tv_sec = (time_t)(due / 1000000000ull),
-							 .tv_nsec = (long)(due % 1000000000ull) } };
-
-		timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL);
-		if (read(fd, &expirations, sizeof(expirations)) != sizeof(expirations))
-			abort();
-		samples[i] = (double)(bench_now_ns() - due);
-	}
-	close(fd);
-	prctl(PR_SET_TIMERSLACK, old_slack, 0UL, 0UL, 0UL);
-	bench_report_samples(samples, (int)n);
-}
-
-/* clock_nanosleep to an absolute deadline, 1 ns of timer slack */
-static void nanosleep_lateness(long n, unsigned int us)
-{
-	unsigned long old_slack = (unsigned long)prctl(PR_GET_TIMERSLACK, 0UL, 0UL, 0UL, 0UL);
-
-	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
-	samples = realloc(samples, sizeof(*samples) * (size_t)n);
-	for (long i = 0; i < n; i++) {
-		uint64_t due = bench_now_ns() + (uint64_t)us * 1000;
 		struct timespec ts = { .tv_sec = (time_t)(due / 1000000000ull),
 				       .tv_nsec = (long)(due % 1000000000ull) };
 
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
-			;
+		if (timerfd) {
+			struct itimerspec its = { .it_value = ts };
+
+			timerfd_settime(fd, TFD_TIMER_ABSTIME, &its, NULL);
+			if (read(fd, &expirations, sizeof(expirations)) != sizeof(expirations))
+				abort();
+		} else {
+			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
+				;
+		}
 		samples[i] = (double)(bench_now_ns() - due);
 	}
+	if (timerfd)
+		close(fd);
 	prctl(PR_SET_TIMERSLACK, old_slack, 0UL, 0UL, 0UL);
 	bench_report_samples(samples, (int)n);
 }
@@ -460,13 +431,13 @@ static void nanosleep_lateness(long n, unsigned int us)
 static void delayed_100us(long n) { delayed_work_lateness(n, 100); }
 static void delayed_1ms(long n) { delayed_work_lateness(n, 1000); }
 static void delayed_10ms(long n) { delayed_work_lateness(n, 10000); }
-static void timerfd_100us(long n) { timerfd_lateness(n, 100, 0); }
-static void timerfd_1ms(long n) { timerfd_lateness(n, 1000, 0); }
-static void timerfd_10ms(long n) { timerfd_lateness(n, 10000, 0); }
-static void timerfd_100us_1ns(long n) { timerfd_lateness(n, 100, 1); }
-static void timerfd_1ms_1ns(long n) { timerfd_lateness(n, 1000, 1); }
-static void timerfd_10ms_1ns(long n) { timerfd_lateness(n, 10000, 1); }
-static void nanosleep_1ms_1ns(long n) { nanosleep_lateness(n, 1000); }
+static void timerfd_100us(long n) { sleep_lateness(n, 100, 0, true); }
+static void timerfd_1ms(long n) { sleep_lateness(n, 1000, 0, true); }
+static void timerfd_10ms(long n) { sleep_lateness(n, 10000, 0, true); }
+static void timerfd_100us_1ns(long n) { sleep_lateness(n, 100, 1, true); }
+static void timerfd_1ms_1ns(long n) { sleep_lateness(n, 1000, 1, true); }
+static void timerfd_10ms_1ns(long n) { sleep_lateness(n, 10000, 1, true); }
+static void nanosleep_1ms_1ns(long n) { sleep_lateness(n, 1000, 1, false); }
 
 static int setup_delayed(void)
 {
@@ -481,8 +452,7 @@ static void teardown_delayed(void)
 {
 	irqkit_cancel_delayed_work_sync(&dwork);
 	irqkit_stop();
-	free(samples);
-	samples = NULL;
+	bench_buf_free(&samples_buf);
 }
 
 /* ---- wake of a sleeping worker ----------------------------------------------------------------- */
@@ -562,8 +532,6 @@ static void teardown_wake(void)
 	bench_futex_peer_stop();
 	irqkit_flush_work(&wake_work);
 	irqkit_stop();
-	free(samples);
-	samples = NULL;
 }
 
 static const struct bench benches[] = {

@@ -31,8 +31,8 @@ static double reported_ns;	/* < 0: the runner's own timing counts */
 
 /* Latency samples of the side being timed, pooled over the repetitions. */
 struct sample_pool {
-	double	*v;
-	long	n, cap;
+	struct bench_buf	buf;	/* of double */
+	long			n;
 };
 static struct sample_pool *cur_pool;
 
@@ -51,18 +51,34 @@ void bench_report_ns(double ns)
 
 static int cmp_double_fwd(const void *a, const void *b);
 
+void *bench_reserve(struct bench_buf *b, long n, size_t size)
+{
+	if (n > b->cap) {
+		long cap = n > 2 * b->cap ? n : 2 * b->cap;
+		void *p = realloc(b->p, size * (size_t)cap);
+
+		if (!p)
+			abort();
+		b->p = p;
+		b->cap = cap;
+	}
+	return b->p;
+}
+
+void bench_buf_free(struct bench_buf *b)
+{
+	free(b->p);
+	*b = (struct bench_buf){ 0 };
+}
+
 void bench_report_samples(double *v, int n)
 {
 	struct sample_pool *p = cur_pool;
 
 	if (p && n > 0) {
-		if (p->n + n > p->cap) {
-			p->cap = (p->n + n) * 2;
-			p->v = realloc(p->v, sizeof(*p->v) * (size_t)p->cap);
-			if (!p->v)
-				abort();
-		}
-		memcpy(p->v + p->n, v, sizeof(*v) * (size_t)n);
+		double *pool = bench_reserve(&p->buf, p->n + n, sizeof(*pool));
+
+		memcpy(pool + p->n, v, sizeof(*v) * (size_t)n);
 		p->n += n;
 	}
 	reported_ns = bench_median(v, n);
@@ -199,11 +215,11 @@ static void run_bench(const struct bench *bn, bool quick, int reps, struct resul
 		res->hi = ratio[r] > res->hi ? ratio[r] : res->hi;
 	}
 	if (ps.n && pf.n) {
-		res->p99s = bench_quantile(ps.v, ps.n, 0.99);
-		res->p99f = bench_quantile(pf.v, pf.n, 0.99);
+		res->p99s = bench_quantile(ps.buf.p, ps.n, 0.99);
+		res->p99f = bench_quantile(pf.buf.p, pf.n, 0.99);
 	}
-	free(ps.v);
-	free(pf.v);
+	bench_buf_free(&ps.buf);
+	bench_buf_free(&pf.buf);
 	res->med = bench_median(ratio, reps);
 	res->ms = bench_median(subj, reps);
 	res->mf = bench_median(flo, reps);
