@@ -145,6 +145,22 @@ static enum irqkit_irqreturn remote_handler(int irq, void *dev)
 	return IRQKIT_HANDLED;
 }
 
+/* Two virtual CPUs; REMOTE_IRQ routed to CPU 1 with @handler. */
+static int start_remote(irqkit_handler_fn handler)
+{
+	struct irqkit_config cfg = { .nr_irqs = 64, .nr_cpus = 2 };
+
+	return irqkit_start(&cfg) || irqkit_swchip_add(REMOTE_IRQ, 1, IRQKIT_TYPE_EDGE_RISING) ||
+	       irqkit_irq_set_affinity(REMOTE_IRQ, 1u << 1) ||
+	       irqkit_request_irq(REMOTE_IRQ, handler, 0, "remote", &counter) ? -1 : 0;
+}
+
+static void stop_remote(void)
+{
+	irqkit_free_irq(REMOTE_IRQ, &counter);
+	irqkit_stop();
+}
+
 /* The raiser is an unbound thread; the line goes to CPU 1, whose dispatcher sleeps. */
 static void kick_remote_irq(void)
 {
@@ -264,23 +280,15 @@ static enum irqkit_irqreturn polled_handler(int irq, void *dev)
 
 static int setup_polling(void)
 {
-	struct irqkit_config cfg = { .nr_irqs = 64, .nr_cpus = 2 };
-
 	poll_efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (poll_efd < 0 || irqkit_start(&cfg) ||
-	    irqkit_swchip_add(REMOTE_IRQ, 1, IRQKIT_TYPE_EDGE_RISING) ||
-	    irqkit_irq_set_affinity(REMOTE_IRQ, 1u << 1) ||
-	    irqkit_request_irq(REMOTE_IRQ, polled_handler, 0, "polled", &counter))
-		return -1;
-	return 0;
+	return poll_efd < 0 || start_remote(polled_handler) ? -1 : 0;
 }
 
 static void teardown_polling(void)
 {
 	close(poll_efd);
 	poll_efd = -1;
-	irqkit_free_irq(REMOTE_IRQ, &counter);
-	irqkit_stop();
+	stop_remote();
 }
 
 /* eventfd + epoll: a thread sleeping in epoll_wait, woken by a write */
@@ -350,24 +358,10 @@ static void uv_async_wake(long n)
 	bench_wake_samples(n, kick_uv_async, 200, false);
 }
 
-static int start_remote(void)
-{
-	struct irqkit_config cfg = { .nr_irqs = 64, .nr_cpus = 2 };
-
-	return irqkit_start(&cfg) || irqkit_swchip_add(REMOTE_IRQ, 1, IRQKIT_TYPE_EDGE_RISING) ||
-	       irqkit_irq_set_affinity(REMOTE_IRQ, 1u << 1) ||
-	       irqkit_request_irq(REMOTE_IRQ, remote_handler, 0, "remote", &counter) ? -1 : 0;
-}
-
-static void stop_remote(void)
-{
-	irqkit_free_irq(REMOTE_IRQ, &counter);
-	irqkit_stop();
-}
 
 static int setup_remote_futex(void)
 {
-	return start_remote() || bench_futex_peer_start() ? -1 : 0;
+	return start_remote(remote_handler) || bench_futex_peer_start() ? -1 : 0;
 }
 
 static void teardown_remote_futex(void)
@@ -380,7 +374,7 @@ static int setup_remote_eventfd(void)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 
-	if (start_remote())
+	if (start_remote(remote_handler))
 		return -1;
 	efd = eventfd(0, EFD_CLOEXEC);
 	epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -405,7 +399,7 @@ static void teardown_remote_eventfd(void)
 
 static int setup_remote_uv(void)
 {
-	if (start_remote() || uv_loop_init(&async_loop) ||
+	if (start_remote(remote_handler) || uv_loop_init(&async_loop) ||
 	    uv_async_init(&async_loop, &async_handle, async_cb))
 		return -1;
 	ev_stop = 0;
