@@ -48,8 +48,11 @@ struct irqkit_task {
 	struct irqkit_cpu	*cpu;		/* private: bound virtual CPU or NULL */
 	const void		*running;	/* private: descriptor being handled */
 	const void		*running_bh;	/* private: tasklet, timer or work running */
-	int			cpu_id;		/* read-only: bound CPU, valid if cpu */
+	int			cpu_id;		/* read-only: bound CPU, or the CPU it acts for */
 	unsigned int		slot;		/* private: how this thread holds its CPU */
+	unsigned int		run;		/* private: the run of the runtime it is bound in */
+	bool			kthread;	/* private: a thread of the runtime itself */
+	bool			nodeliver;	/* private: never a delivery point (deterministic) */
 };
 
 IRQKIT_API extern _Thread_local struct irqkit_task irqkit_task_self
@@ -226,13 +229,12 @@ static inline bool irqkit_in_atomic(void)
  * irqkit_smp_processor_id - the virtual CPU the calling thread is bound to
  *
  * Return: the CPU number, or 0 for an unbound thread (which belongs to no CPU;
- * Linux's raw_smp_processor_id() is as arbitrary in preemptible code).
+ * Linux's raw_smp_processor_id() is as arbitrary in preemptible code).  In
+ * deterministic mode a kworker or irq thread answers the CPU it acts for.
  */
 static inline int irqkit_smp_processor_id(void)
 {
-	const struct irqkit_task *t = &irqkit_task_self;
-
-	return t->cpu ? t->cpu_id : 0;
+	return irqkit_task_self.cpu_id;
 }
 
 #ifdef __cplusplus

@@ -38,7 +38,7 @@ struct irqkit_timer_list {
 	unsigned int		flags;		/* public: IRQKIT_TIMER_* */
 	/* private */
 	struct irqkit_timer_list *hp_child, *hp_next, *hp_prev;	/* pairing heap */
-	int			cpu;		/* armed on this CPU's base, -1 if not */
+	unsigned int		base;		/* armed on CPU base - 1; 0 if not (so a zeroed timer is idle) */
 	unsigned long		seq;		/* arming order, to break ties */
 };
 

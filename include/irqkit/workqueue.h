@@ -36,7 +36,8 @@ struct irqkit_work {
 	void			*data26;	/* private: 2.6 form's argument */
 	/* private */
 	struct irqkit_work	*next;
-	struct irqkit_pwq	*pwq;		/* where it is queued or last ran */
+	struct irqkit_pwq	*pwq;		/* where it is queued or last ran ... */
+	unsigned int		run;		/* ... in this run of the runtime */
 	unsigned long		queued;		/* instances queued, ever */
 	unsigned long		done;		/* instances finished or dropped, ever */
 	unsigned int		color;		/* flush_workqueue generation */
@@ -64,7 +65,7 @@ IRQKIT_API void irqkit_init_delayed_work(struct irqkit_delayed_work *dwork, irqk
 IRQKIT_API void irqkit_delayed_work_timer_fn(struct irqkit_timer_list *timer);
 #define IRQKIT_DELAYED_WORK_INIT(name, f) {						\
 	.work = { .data = IRQKIT_WORK_DELAYED, .func = (f) },				\
-	.timer = { .function = irqkit_delayed_work_timer_fn, .cpu = -1 },		\
+	.timer = { .function = irqkit_delayed_work_timer_fn },			\
 	.cpu = -1 }
 
 /* alloc_workqueue flags: Linux's WQ_* values (include/linux/workqueue.h). */

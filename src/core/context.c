@@ -36,7 +36,7 @@ static void join_task_holders(struct irqkit_task *t, struct irqkit_cpu *c, unsig
  */
 void irqkit_local_irq_disable_slow(struct irqkit_task *t)
 {
-	if (!(t->slot & TASK_SLOT_HARDIRQ)) {
+	if (!task_stale(t) && t->cpu && !(t->slot & TASK_SLOT_HARDIRQ)) {
 		join_task_holders(t, t->cpu, SLOT_IRQOFF_ONE);
 		t->slot |= TASK_SLOT_IRQOFF;
 	}
@@ -52,9 +52,11 @@ void irqkit_local_irq_disable_slow(struct irqkit_task *t)
  */
 void irqkit_local_irq_enable_slow(struct irqkit_task *t)
 {
-	struct irqkit_cpu *c = t->cpu;
+	struct irqkit_cpu *c;
 	unsigned int s;
 
+	task_stale(t);
+	c = t->cpu;
 	task_set_irqs_off(t, false);
 	if (!(t->slot & TASK_SLOT_IRQOFF))
 		return;		/* in hardirq context: only the flag (the flow warns) */
@@ -75,7 +77,8 @@ void irqkit_local_bh_disable_slow(struct irqkit_task *t)
 	bool outermost = !(t->preempt_count & IRQKIT_SOFTIRQ_MASK);
 
 	t->preempt_count += IRQKIT_SOFTIRQ_DISABLE_OFFSET;
-	if (outermost && !(t->slot & (TASK_SLOT_HARDIRQ | TASK_SLOT_SOFTIRQ))) {
+	if (outermost && !task_stale(t) && t->cpu &&
+	    !(t->slot & (TASK_SLOT_HARDIRQ | TASK_SLOT_SOFTIRQ))) {
 		join_task_holders(t, t->cpu, SLOT_BHOFF_ONE);
 		t->slot |= TASK_SLOT_BHOFF;
 	}
@@ -88,8 +91,10 @@ void irqkit_local_bh_disable_slow(struct irqkit_task *t)
  */
 void irqkit_local_bh_enable_slow(struct irqkit_task *t)
 {
-	struct irqkit_cpu *c = t->cpu;
+	struct irqkit_cpu *c;
 
+	task_stale(t);
+	c = t->cpu;
 	WARN_ON_ONCE(t->preempt_count & IRQKIT_HARDIRQ_MASK);
 	WARN_ON_ONCE(task_irqs_off(t));
 	t->preempt_count -= IRQKIT_SOFTIRQ_DISABLE_OFFSET;
@@ -100,7 +105,7 @@ void irqkit_local_bh_enable_slow(struct irqkit_task *t)
 		a_fetch_sub(&c->slot, SLOT_BHOFF_ONE);
 		irqkit__slot_wake(c);
 	}
-	if (!task_irqs_off(t) && !(t->preempt_count & IRQKIT_HARDIRQ_MASK) &&
+	if (!task_irqs_off(t) && !t->nodeliver && !(t->preempt_count & IRQKIT_HARDIRQ_MASK) &&
 	    irqkit__cpu_pending(c))
 		irqkit__cpu_deliver(t, c);
 }

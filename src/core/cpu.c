@@ -65,12 +65,28 @@ void irqkit__cpus_exit(void)
 	rt->cpus = NULL;
 }
 
-/* The caller's CPU for per-CPU work: its bound CPU, or CPU 0 for an unbound thread. */
+/*
+ * The caller's CPU for per-CPU work: the CPU it is bound to or acts for, CPU 0
+ * for an unbound thread; NULL when the runtime is stopped.
+ */
 struct irqkit_cpu *irqkit__this_cpu(void)
 {
 	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_cpu *cpus = READ_ONCE(irqkit__rt.cpus);
 
-	return t->cpu ? t->cpu : irqkit__rt.cpus;
+	task_stale(t);
+	if (!cpus || (unsigned int)t->cpu_id >= READ_ONCE(irqkit__rt.nr_cpus))
+		return cpus;
+	return &cpus[t->cpu_id];
+}
+
+void irqkit__task_drop_stale(struct irqkit_task *t)
+{
+	t->cpu = NULL;
+	t->cpu_id = 0;
+	t->slot = TASK_SLOT_NONE;
+	t->irqflags &= ~IRQKIT_TASK_BOUND;
+	t->nodeliver = false;
 }
 
 /* Hardirqs pending on @c (lines signalled, not yet taken). */
@@ -116,13 +132,23 @@ void irqkit__slot_wake(struct irqkit_cpu *c)
 		irqkit_plat_wake(&c->slot);
 }
 
-/* Take the CPU for hardirq handling.  Caller: plays @c with interrupts on. */
+/*
+ * Take the CPU for hardirq handling.  Caller: plays @c with interrupts on.
+ * A CPU runs one context at a time: while another thread runs @c's softirqs,
+ * a hardirq waits for that thread's next delivery point (between vectors,
+ * tasklets and timer callbacks, or its local_irq_restore), where the softirq
+ * holder takes it itself, as a CPU is interrupted in the middle of its
+ * softirq processing.
+ */
 bool irqkit__cpu_claim_hardirq(struct irqkit_task *t, struct irqkit_cpu *c)
 {
+	unsigned int busy = SLOT_HARDIRQ | SLOT_IRQOFF_MASK;
 	unsigned int s = READ_ONCE(c->slot);
 
+	if (!(t->slot & TASK_SLOT_SOFTIRQ))
+		busy |= SLOT_SOFTIRQ;
 	do {
-		if (s & (SLOT_HARDIRQ | SLOT_IRQOFF_MASK))
+		if (s & busy)
 			return false;
 	} while (!a_cas(&c->slot, &s, s | SLOT_HARDIRQ));
 	t->slot |= TASK_SLOT_HARDIRQ;
@@ -229,7 +255,22 @@ void irqkit__cpu_deliver(struct irqkit_task *t, struct irqkit_cpu *c)
 	}
 }
 
-/* Hardirqs only (each batch's irq_exit may still run softirqs): local_irq_enable's delivery. */
+/*
+ * A delivery point inside softirq processing (between tasklets, between timer
+ * callbacks): the softirq holder takes the hardirqs that came meanwhile.
+ */
+void irqkit__softirq_preempt_point(struct irqkit_task *t, struct irqkit_cpu *c)
+{
+	if (unlikely(hardirq_pending(c)) && !task_irqs_off(t))
+		irqkit__cpu_deliver_hardirqs(t, c);
+}
+
+/*
+ * Hardirqs only (each batch's irq_exit may still run softirqs):
+ * local_irq_enable's delivery.  Once irqkit_stop() has begun, one batch per
+ * delivery point: a level line that never deasserts would otherwise keep
+ * the caller (the dispatcher that stop waits for) here for ever.
+ */
 void irqkit__cpu_deliver_hardirqs(struct irqkit_task *t, struct irqkit_cpu *c)
 {
 	while (hardirq_pending(c)) {
@@ -237,12 +278,21 @@ void irqkit__cpu_deliver_hardirqs(struct irqkit_task *t, struct irqkit_cpu *c)
 			return;
 		deliver_batch(c);
 		irq_exit_and_release(t, c);
+		if (unlikely(READ_ONCE(irqkit__rt.stopping)))
+			return;
 	}
 }
 
+/*
+ * May the calling thread take @cpu's interrupts now?  It must play that CPU
+ * with interrupts on, outside hardirq context, and be a delivery point: in
+ * deterministic mode the kworkers and irq threads are not (interrupts come
+ * only where the test chooses).
+ */
 bool irqkit__may_deliver_here(const struct irqkit_task *t, unsigned int cpu)
 {
-	return t->cpu && (unsigned int)t->cpu_id == cpu && !task_irqs_off(t) &&
+	return t->cpu && (unsigned int)t->cpu_id == cpu && !task_irqs_off(t) && !t->nodeliver &&
+	       t->run == READ_ONCE(irqkit__run) &&
 	       !(t->slot & TASK_SLOT_HARDIRQ) && !(t->preempt_count & IRQKIT_HARDIRQ_MASK);
 }
 
@@ -270,10 +320,12 @@ void irqkit_cpu_signal(unsigned int cpu, unsigned int irq)
 	 * lets go: the holder releases with a full barrier and then reads the
 	 * bitmap (Dekker with the fetch_or above), and no hardirq holder can
 	 * coexist with it.  So no wake-up: an interrupt raised while a CPU has
-	 * interrupts off just waits in the controller.  A hardirq holder's
+	 * interrupts off just waits in the controller.  The same holds while a
+	 * thread runs the CPU's softirqs: it takes hardirqs at its delivery
+	 * points and, after letting go (a full barrier), re-reads the bitmap.  A hardirq holder's
 	 * re-read is cheaper, so that case still wakes the dispatcher.
 	 */
-	if (a_load_seq(&c->slot) & SLOT_IRQOFF_MASK)
+	if (a_load_seq(&c->slot) & (SLOT_IRQOFF_MASK | SLOT_SOFTIRQ))
 		return;
 	irqkit__cpu_kick(c);
 }
@@ -288,7 +340,7 @@ static bool cpu_run_now(unsigned int cpu, unsigned int irq, bool claim, bool res
 	struct irqkit_task *t = &irqkit_task_self;
 	struct irqkit_cpu *c;
 
-	if (unlikely(irq >= irqkit__rt.nr_irqs) || !irqkit__may_deliver_here(t, cpu))
+	if (unlikely(irq >= READ_ONCE(irqkit__rt.nr_irqs)) || !irqkit__may_deliver_here(t, cpu))
 		return false;
 	c = t->cpu;
 	if (!irqkit__cpu_claim_hardirq(t, c))
@@ -325,7 +377,7 @@ void irqkit_deliver_pending(void)
 {
 	struct irqkit_task *t = &irqkit_task_self;
 
-	if (irqkit__rt.cpus && t->cpu && irqkit__may_deliver_here(t, t->cpu_id) &&
+	if (irqkit__rt.cpus && !task_stale(t) && t->cpu && irqkit__may_deliver_here(t, t->cpu_id) &&
 	    irqkit__cpu_pending(t->cpu))
 		irqkit__cpu_deliver(t, t->cpu);
 }
@@ -341,8 +393,9 @@ int irqkit_generic_handle_irq(unsigned int irq)
 }
 
 /* Bound or not, a thread may change its CPU only outside interrupt and off sections. */
-static int task_may_move(const struct irqkit_task *t)
+static int task_may_move(struct irqkit_task *t)
 {
+	task_stale(t);
 	if (task_irqs_off(t) || t->slot != TASK_SLOT_NONE ||
 	    (t->preempt_count & (IRQKIT_HARDIRQ_MASK | IRQKIT_SOFTIRQ_MASK)))
 		return -IRQKIT_EBUSY;
@@ -359,8 +412,45 @@ int irqkit_thread_bind(unsigned int cpu)
 		return -IRQKIT_EBUSY;
 	t->cpu = &irqkit__rt.cpus[cpu];
 	t->cpu_id = (int)cpu;
+	t->run = READ_ONCE(irqkit__run);
 	t->irqflags |= IRQKIT_TASK_BOUND;
 	return 0;
+}
+
+/*
+ * Deterministic mode: a kworker or irq thread acts for @cpu (per-CPU queues,
+ * smp_processor_id()) without holding it: its interrupt flag and bottom-half
+ * sections are recorded and exclude nothing, and it never takes the CPU's
+ * interrupts, so they come only at the points the test chooses.  Data it
+ * shares with a handler is still guarded by the spinlock.
+ */
+static int thread_act_for(struct irqkit_task *t, unsigned int cpu)
+{
+	if (cpu >= irqkit__rt.nr_cpus || task_may_move(t))
+		return -IRQKIT_EINVAL;
+	t->cpu = NULL;
+	t->cpu_id = (int)cpu;
+	t->irqflags &= ~IRQKIT_TASK_BOUND;
+	t->nodeliver = true;
+	return 0;
+}
+
+/*
+ * irqkit__kthread_bind - a thread of the runtime (ksoftirqd, kworker, irq
+ * thread) takes its place: on @cpu (bound in threaded mode, acting for it in
+ * deterministic mode), or unbound for a negative @cpu.
+ * Context: that thread, process context.  Return: 0 or -EINVAL.
+ */
+int irqkit__kthread_bind(int cpu)
+{
+	struct irqkit_task *t = &irqkit_task_self;
+
+	t->kthread = true;
+	if (cpu < 0)
+		return 0;
+	if (irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC)
+		return thread_act_for(t, (unsigned int)cpu);
+	return irqkit_thread_bind((unsigned int)cpu);
 }
 
 int irqkit_thread_unbind(void)
@@ -378,19 +468,26 @@ int irqkit_thread_unbind(void)
 int irqkit_cpu_run(unsigned int cpu)
 {
 	struct irqkit_task *t = &irqkit_task_self;
-	struct irqkit_cpu *saved = t->cpu;
-	int saved_id = t->cpu_id;
+	struct irqkit_cpu *saved;
+	int saved_id;
+	bool saved_nodeliver;
 
 	if (!irqkit__rt.cpus || cpu >= irqkit__rt.nr_cpus)
 		return -IRQKIT_EINVAL;
 	if (task_may_move(t))
 		return -IRQKIT_EBUSY;
+	saved = t->cpu;
+	saved_id = t->cpu_id;
+	saved_nodeliver = t->nodeliver;
 	t->cpu = &irqkit__rt.cpus[cpu];
 	t->cpu_id = (int)cpu;
+	t->run = READ_ONCE(irqkit__run);
+	t->nodeliver = false;
 	t->irqflags |= IRQKIT_TASK_BOUND;
 	irqkit__cpu_deliver(t, t->cpu);
 	t->cpu = saved;
 	t->cpu_id = saved_id;
+	t->nodeliver = saved_nodeliver;
 	if (!saved)
 		t->irqflags &= ~IRQKIT_TASK_BOUND;
 	return 0;
@@ -398,8 +495,9 @@ int irqkit_cpu_run(unsigned int cpu)
 
 /*
  * Must the dispatcher stay awake?  Hardirqs are pending and could be taken
- * now (a hardirq may interrupt a softirq or a bh-off section).  Any holder
- * that keeps them out re-reads the pending set when it lets go.  Softirqs
+ * now (a hardirq may interrupt a bh-off section; a softirq only at its
+ * holder's delivery points).  Any holder that keeps them out re-reads the
+ * pending set when it lets go.  Softirqs
  * are not the dispatcher's: it runs them at irq_exit only; ksoftirqd runs
  * the rest.
  */
@@ -407,7 +505,7 @@ static bool dispatcher_must_run(const struct irqkit_cpu *c)
 {
 	unsigned int slot = a_load_seq(&c->slot);
 
-	return hardirq_pending(c) && !(slot & (SLOT_HARDIRQ | SLOT_IRQOFF_MASK));
+	return hardirq_pending(c) && !(slot & (SLOT_HARDIRQ | SLOT_SOFTIRQ | SLOT_IRQOFF_MASK));
 }
 
 /*
@@ -422,6 +520,8 @@ void irqkit__dispatcher_loop(unsigned int cpu)
 
 	t->cpu = c;
 	t->cpu_id = (int)cpu;
+	t->run = READ_ONCE(irqkit__run);
+	t->kthread = true;
 	t->irqflags |= IRQKIT_TASK_BOUND;
 	for (;;) {
 		unsigned int seq = a_load_seq(&c->kick_seq);
@@ -443,6 +543,5 @@ void irqkit__dispatcher_loop(unsigned int cpu)
 		irqkit_plat_wait(&c->kick_seq, seq);
 		a_store_seq(&c->idle, 0);
 	}
-	t->cpu = NULL;
-	t->irqflags = 0;
+	*t = (struct irqkit_task){ 0 };
 }

@@ -218,6 +218,9 @@ struct irqkit_cpu {
 
 /* ---- the runtime ----------------------------------------------------------- */
 
+/* HZ when the config leaves it 0: what a 2.6 x86 kernel's CONFIG_HZ_1000 gave. */
+#define IRQKIT__HZ_DEFAULT	1000u
+
 /* Tear-down of a part outside the core (a chip's state), run by irqkit__core_exit. */
 struct irqkit__exit_hook {
 	void			(*fn)(void);
@@ -226,8 +229,9 @@ struct irqkit__exit_hook {
 };
 
 struct irqkit__runtime {
-	unsigned int		nr_irqs;
-	unsigned int		nr_cpus;
+	unsigned int		nr_irqs;	/* 0 when stopped */
+	unsigned int		nr_cpus;	/* 0 when stopped */
+	unsigned int		stopping;	/* irqkit_stop() has begun */
 	enum irqkit_mode	mode;
 	unsigned int		hz;
 	unsigned int		flags;
@@ -256,6 +260,8 @@ struct irqkit__runtime {
 };
 
 HIDDEN extern struct irqkit__runtime irqkit__rt;
+/* runtime.c: the number of the current run, from 1 */
+HIDDEN extern unsigned int irqkit__run;
 
 static inline struct irqkit_desc *irq_to_desc(unsigned int irq)
 {
@@ -350,6 +356,22 @@ static inline void desc_unlock_irqrestore(struct irqkit_desc *desc, unsigned lon
 	irqkit_spin_unlock_irqrestore(&desc->lock, flags);
 }
 
+/*
+ * A thread bound to a CPU in an earlier run of the runtime holds a pointer to
+ * a CPU that stop freed.  Each path that follows t->cpu from a thread that
+ * may be such a one (the slow paths of irqflags and bottom halves, binding,
+ * delivery) checks the run first; a stale binding is dropped, and the thread
+ * goes on as an unbound one, its interrupt flag and preempt_count kept.
+ */
+HIDDEN void irqkit__task_drop_stale(struct irqkit_task *t);
+static inline bool task_stale(struct irqkit_task *t)
+{
+	if (likely(!t->cpu || t->run == READ_ONCE(irqkit__run)))
+		return false;
+	irqkit__task_drop_stale(t);
+	return true;
+}
+
 /* The calling thread's local interrupt flag (task->irqflags keeps BOUND beside it). */
 static inline bool task_irqs_off(const struct irqkit_task *t)
 {
@@ -407,8 +429,6 @@ HIDDEN bool irqkit__printk_ratelimit(void);
 #define WARN_ON(cond)		WARN(cond, NULL)
 #define WARN_ON_ONCE(cond)	WARN_ONCE(cond, NULL)
 
-/* runtime.c: the number of the current run, from 1 */
-HIDDEN extern unsigned int irqkit__run;
 static inline bool irqkit__once(unsigned int *flag)
 {
 	unsigned int run = READ_ONCE(irqkit__run);
@@ -437,6 +457,8 @@ HIDDEN bool irqkit__may_deliver_here(const struct irqkit_task *t, unsigned int c
 HIDDEN void irqkit__slot_wait(struct irqkit_cpu *c, unsigned int seen, unsigned int *spins);
 HIDDEN void irqkit__slot_wake(struct irqkit_cpu *c);
 HIDDEN struct irqkit_cpu *irqkit__this_cpu(void);
+HIDDEN void irqkit__softirq_preempt_point(struct irqkit_task *t, struct irqkit_cpu *c);
+HIDDEN int irqkit__kthread_bind(int cpu);
 
 /* softirq.c */
 HIDDEN int irqkit__softirq_init(void);
@@ -493,6 +515,8 @@ HIDDEN void irqkit__resend_init(void);
 /* workqueue.c */
 HIDDEN int irqkit__workqueue_init(void);
 HIDDEN void irqkit__workqueue_exit(void);
+HIDDEN void irqkit__delayed_work_dropped(struct irqkit_timer_list *timer);
+IRQKIT_API void irqkit_delayed_work_timer_fn(struct irqkit_timer_list *timer);
 
 /* timer.c */
 HIDDEN uint64_t irqkit__now_ns(void);
@@ -505,6 +529,8 @@ HIDDEN void irqkit__timers_exit(void);
 
 /* runtime.c: called by the platform */
 HIDDEN int irqkit__core_init(const struct irqkit_config *cfg);
+HIDDEN void irqkit__core_started(void);
+HIDDEN bool irqkit__core_stopping(void);
 HIDDEN void irqkit__core_exit(void);
 HIDDEN void irqkit__exit_hook_add(struct irqkit__exit_hook *hook);
 

@@ -232,6 +232,7 @@ static void irq_thread_main(void *arg)
 
 	thread_desc = desc;
 	thread_action = action;
+	t->kthread = true;
 	for (;;) {
 		unsigned int seq = a_load_seq(&action->thread_seq);
 		unsigned int tf = __atomic_load_n(&action->thread_flags, __ATOMIC_SEQ_CST);
@@ -246,7 +247,7 @@ static void irq_thread_main(void *arg)
 		}
 		__atomic_fetch_and(&action->thread_flags, ~IRQTF_RUNTHREAD, __ATOMIC_SEQ_CST);
 		want = (int)READ_ONCE(desc->irq_data.cpu);	/* follow the line (IRQTF_AFFINITY) */
-		if (want != cpu && !irqkit_thread_bind((unsigned int)want))
+		if (want != cpu && !irqkit__kthread_bind(want))
 			cpu = want;
 		if (tf & IRQTF_FORCED) {
 			/* 1.13: a forced thread runs with bottom halves and interrupts off */

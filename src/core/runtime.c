@@ -4,13 +4,42 @@
 
 struct irqkit__runtime irqkit__rt;
 unsigned int irqkit__run;
-static bool started;
+
+/*
+ * The runtime's life, one word moved by compare-and-swap so that exactly one
+ * of two racing irqkit_start() calls wins, and exactly one irqkit_stop():
+ *
+ *   state      entered by                         left by
+ *   STOPPED    core_exit                          core_init (-> STARTING)
+ *   STARTING   core_init                          the platform's start: STARTED,
+ *                                                 or core_exit on failure
+ *   STARTED    irqkit__core_started               irqkit__core_stopping (-> STOPPING)
+ *   STOPPING   irqkit__core_stopping              core_exit
+ */
+enum { RT_STOPPED, RT_STARTING, RT_STARTED, RT_STOPPING };
+static unsigned int rt_state;
 
 /* Limits: a three-level pending bitmap of 64-bit words covers 64^3 lines. */
 #define NR_IRQS_DEFAULT	256u
 #define NR_IRQS_MAX	262144u
-#define HZ_DEFAULT	1000u
 #define HZ_MAX		100000u
+
+/*
+ * After the last free: every query of the runtime finds no line and no CPU
+ * (irq_to_desc() is NULL for every irq), so a call after stop is a clean
+ * error, as before start.
+ */
+static void rt_reset(void)
+{
+	struct irqkit__runtime *rt = &irqkit__rt;
+
+	WRITE_ONCE(rt->nr_irqs, 0);
+	WRITE_ONCE(rt->nr_cpus, 0);
+	WRITE_ONCE(rt->hz, 0);
+	WRITE_ONCE(rt->descs, NULL);
+	WRITE_ONCE(rt->cpus, NULL);
+	WRITE_ONCE(rt->stopping, 0);
+}
 
 /*
  * irqkit__core_init - validate @cfg and build the descriptor table and CPUs.
@@ -23,19 +52,23 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 	struct irqkit_config c = cfg ? *cfg : (struct irqkit_config){ 0 };
 	int ret;
 
-	if (__atomic_load_n(&started, __ATOMIC_ACQUIRE))
+	unsigned int stopped = RT_STOPPED;
+
+	if (!a_cas(&rt_state, &stopped, RT_STARTING))
 		return -IRQKIT_EBUSY;
 	if (!c.nr_irqs)
 		c.nr_irqs = NR_IRQS_DEFAULT;
 	if (!c.nr_cpus)
 		c.nr_cpus = 1;
 	if (!c.hz)
-		c.hz = HZ_DEFAULT;
+		c.hz = IRQKIT__HZ_DEFAULT;
 	if (c.nr_irqs > NR_IRQS_MAX || c.nr_cpus > IRQKIT_NR_CPUS_MAX || c.hz > HZ_MAX ||
 	    (c.mode != IRQKIT_MODE_THREADED && c.mode != IRQKIT_MODE_DETERMINISTIC) ||
 	    (c.flags & ~(IRQKIT_CFG_NOIRQDEBUG | IRQKIT_CFG_DEBUG_SHIRQ | IRQKIT_CFG_PIN_CPUS |
-			 IRQKIT_CFG_THREADIRQS)))
+			 IRQKIT_CFG_THREADIRQS))) {
+		a_store_seq(&rt_state, RT_STOPPED);
 		return -IRQKIT_EINVAL;
+	}
 
 	*rt = (struct irqkit__runtime){
 		.nr_irqs	= c.nr_irqs,
@@ -47,13 +80,13 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 		.log_arg	= c.log_arg,
 		.start_ns	= irqkit_plat_now_ns(),
 	};
+	/* a new run before anything starts: threads bound in the last run see it */
+	WRITE_ONCE(irqkit__run, READ_ONCE(irqkit__run) + 1);
 	ret = irqkit__descs_init();
 	if (!ret)
 		ret = irqkit__cpus_init();
-	if (ret) {
-		irqkit__descs_exit();
-		return ret;
-	}
+	if (ret)
+		goto fail_descs;
 	irqkit__timers_init();
 	irqkit__resend_init();
 	irqkit__spurious_init();
@@ -63,14 +96,68 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 		if (ret)
 			irqkit__softirq_exit();
 	}
-	if (ret) {
-		irqkit__cpus_exit();
-		irqkit__descs_exit();
-		return ret;
-	}
-	WRITE_ONCE(irqkit__run, READ_ONCE(irqkit__run) + 1);
-	__atomic_store_n(&started, true, __ATOMIC_RELEASE);
+	if (ret)
+		goto fail_cpus;
 	return 0;
+
+fail_cpus:
+	irqkit__cpus_exit();
+fail_descs:
+	irqkit__descs_exit();
+	rt_reset();
+	a_store_seq(&rt_state, RT_STOPPED);
+	return ret;
+}
+
+/* irqkit__core_started - the platform's threads run: calls see a started runtime. */
+void irqkit__core_started(void)
+{
+	a_store_seq(&rt_state, RT_STARTED);
+}
+
+/*
+ * irqkit__core_stopping - may the calling thread stop the runtime now?
+ *
+ * A thread of the runtime (a dispatcher, ksoftirqd, a kworker, an irq thread,
+ * the timer thread) or interrupt context cannot: stopping joins and frees the
+ * very thread or handler that asks.  That is reported and refused.  Otherwise
+ * exactly one caller moves STARTED to STOPPING and gets true.
+ * Context: process context.
+ */
+bool irqkit__core_stopping(void)
+{
+	struct irqkit_task *t = &irqkit_task_self;
+	unsigned int started = RT_STARTED;
+
+	if (a_load_seq(&rt_state) != RT_STARTED)
+		return false;
+	if (t->kthread || (t->preempt_count & (IRQKIT_HARDIRQ_MASK | IRQKIT_SOFTIRQ_OFFSET))) {
+		irqkit__warn(__FILE__, __LINE__,
+			     "irqkit_stop() called from %s: stopping would free the caller; refused",
+			     t->kthread ? "a thread of the runtime" : "interrupt context");
+		return false;
+	}
+	if (!a_cas(&rt_state, &started, RT_STOPPING))
+		return false;
+	/* stop interrupt delivery loops: a line that screams must not hold stop up */
+	a_store_seq(&irqkit__rt.stopping, 1);
+	return true;
+}
+
+/*
+ * The calling thread ends the run in process context: whatever sections it
+ * left open (a spinlock, a bottom-half-off section, interrupts off) end
+ * with the run, said once, so the next run does not start atomic.
+ */
+static void task_reset_self(void)
+{
+	struct irqkit_task *t = &irqkit_task_self;
+
+	if (t->preempt_count || (t->irqflags & IRQKIT_TASK_IRQS_OFF))
+		irqkit__warn(__FILE__, __LINE__,
+			     "irqkit_stop() with preempt_count %08x and interrupts %s: a lock or section is still open; reset",
+			     t->preempt_count, (t->irqflags & IRQKIT_TASK_IRQS_OFF) ? "off" : "on");
+	*t = (struct irqkit_task){ .kthread = t->kthread };
 }
 
 /* irqkit__core_exit - free everything.  Context: the platform's threads have stopped. */
@@ -91,7 +178,9 @@ void irqkit__core_exit(void)
 	}
 	irqkit__cpus_exit();
 	irqkit__descs_exit();
-	__atomic_store_n(&started, false, __ATOMIC_RELEASE);
+	task_reset_self();
+	rt_reset();
+	a_store_seq(&rt_state, RT_STOPPED);
 }
 
 /* Register @hook once per run.  Context: process context, runtime started. */
@@ -106,7 +195,7 @@ void irqkit__exit_hook_add(struct irqkit__exit_hook *hook)
 
 bool irqkit_started(void)
 {
-	return __atomic_load_n(&started, __ATOMIC_ACQUIRE);
+	return a_load_seq(&rt_state) == RT_STARTED;
 }
 
 unsigned int irqkit_nr_irqs(void)

@@ -237,6 +237,7 @@ static void tasklet_action_common(int idx, unsigned int nr)
 					task->running_bh = outer;
 				}
 				__atomic_fetch_and(&t->state, ~RUN, __ATOMIC_RELEASE);
+				irqkit__softirq_preempt_point(task, c);
 				continue;
 			}
 			__atomic_fetch_and(&t->state, ~RUN, __ATOMIC_RELEASE);
@@ -324,7 +325,7 @@ static void ksoftirqd_main(void *arg)
 	struct irqkit_cpu *c = arg;
 	struct irqkit_task *t = &irqkit_task_self;
 
-	if (irqkit_thread_bind(c->id))
+	if (irqkit__kthread_bind((int)c->id))
 		irqkit_plat_fatal("ksoftirqd cannot bind to its CPU");
 	for (;;) {
 		unsigned int seq = a_load_seq(&c->ksoftirqd_seq);

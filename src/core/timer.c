@@ -28,7 +28,7 @@ uint64_t irqkit__now_ns(void)
 unsigned long irqkit_jiffies(void)
 {
 	uint64_t ns = irqkit__now_ns();
-	uint64_t hz = irqkit__rt.hz;
+	uint64_t hz = READ_ONCE(irqkit__rt.hz);
 
 	return (unsigned long)((ns / NSEC_PER_SEC) * hz + (ns % NSEC_PER_SEC) * hz / NSEC_PER_SEC);
 }
@@ -41,29 +41,37 @@ uint64_t irqkit__jiffies_to_ns(unsigned long j)
 	return (j / hz) * NSEC_PER_SEC + ((j % hz) * NSEC_PER_SEC + hz - 1) / hz;
 }
 
+/* HZ of the run, or the default before the first start (a division must not fault). */
+static uint64_t rt_hz(void)
+{
+	unsigned int hz = READ_ONCE(irqkit__rt.hz);
+
+	return hz ? hz : IRQKIT__HZ_DEFAULT;
+}
+
 unsigned int irqkit_hz(void)
 {
-	return irqkit__rt.hz;
+	return (unsigned int)rt_hz();
 }
 
 unsigned long irqkit_msecs_to_jiffies(unsigned int ms)
 {
-	return (unsigned long)(((uint64_t)ms * irqkit__rt.hz + 999) / 1000);
+	return (unsigned long)(((uint64_t)ms * rt_hz() + 999) / 1000);
 }
 
 unsigned long irqkit_usecs_to_jiffies(unsigned int us)
 {
-	return (unsigned long)(((uint64_t)us * irqkit__rt.hz + 999999) / 1000000);
+	return (unsigned long)(((uint64_t)us * rt_hz() + 999999) / 1000000);
 }
 
 unsigned int irqkit_jiffies_to_msecs(unsigned long j)
 {
-	return (unsigned int)((uint64_t)j * 1000 / irqkit__rt.hz);
+	return (unsigned int)((uint64_t)j * 1000 / rt_hz());
 }
 
 unsigned int irqkit_jiffies_to_usecs(unsigned long j)
 {
-	return (unsigned int)((uint64_t)j * 1000000 / irqkit__rt.hz);
+	return (unsigned int)((uint64_t)j * 1000000 / rt_hz());
 }
 
 /* ---- the pairing heap ---------------------------------------------------------- */
@@ -161,11 +169,11 @@ static bool detach_timer(struct irqkit_timer_list *t)
 {
 	struct irqkit__timer_base *b;
 
-	if (t->cpu < 0)
+	if (!t->base)
 		return false;
-	b = base_of(t->cpu);
+	b = base_of((int)t->base - 1);
 	hp_remove(b, t);
-	WRITE_ONCE(t->cpu, -1);
+	WRITE_ONCE(t->base, 0);
 	base_update(b);
 	return true;
 }
@@ -177,7 +185,7 @@ static void enqueue_timer(struct irqkit_timer_list *t, int cpu)
 	t->seq = ++irqkit__rt.timer_seq;
 	t->hp_child = t->hp_next = t->hp_prev = NULL;
 	b->root = hp_meld(b->root, t);
-	WRITE_ONCE(t->cpu, cpu);
+	WRITE_ONCE(t->base, (unsigned int)cpu + 1);
 	base_update(b);
 }
 
@@ -265,7 +273,7 @@ void irqkit__run_timers(void)
 		const void *outer = task->running_bh;
 
 		hp_remove(b, t);
-		WRITE_ONCE(t->cpu, -1);
+		WRITE_ONCE(t->base, 0);
 		base_update(b);
 		WRITE_ONCE(b->running, t);
 		irqkit_spin_unlock(&timer_lock);
@@ -273,6 +281,7 @@ void irqkit__run_timers(void)
 		task->running_bh = t;
 		fn(t);
 		task->running_bh = outer;
+		irqkit__softirq_preempt_point(task, c);
 
 		irqkit_spin_lock(&timer_lock);
 		WRITE_ONCE(b->running, NULL);
@@ -291,21 +300,27 @@ static void run_timers_action(void)
 void irqkit_timer_setup(struct irqkit_timer_list *timer, void (*fn)(struct irqkit_timer_list *),
 			unsigned int flags)
 {
-	*timer = (struct irqkit_timer_list){ .function = fn, .flags = flags, .cpu = -1 };
+	*timer = (struct irqkit_timer_list){ .function = fn, .flags = flags };
 }
 
 bool irqkit_timer_pending(const struct irqkit_timer_list *timer)
 {
-	return READ_ONCE(timer->cpu) >= 0;
+	return READ_ONCE(timer->base) != 0;
 }
 
 int irqkit_mod_timer(struct irqkit_timer_list *timer, unsigned long expires)
 {
-	int cpu = irqkit_smp_processor_id();
+	struct irqkit_cpu *c = irqkit__this_cpu();
+	int cpu;
 	bool was;
 
-	if (!irqkit__rt.cpus)
+	if (!c)
 		return 0;
+	if (WARN_ONCE(!timer->function,
+		      "mod_timer() of timer %p with no function (timer_setup() missing?): refused",
+		      (void *)timer))
+		return 0;
+	cpu = (int)c->id;
 	irqkit_spin_lock(&timer_lock);
 	was = detach_timer(timer);
 	timer->expires = expires;
@@ -394,8 +409,13 @@ void irqkit__timers_exit(void)
 	for (unsigned int i = 0; i < irqkit__rt.nr_cpus; i++) {
 		struct irqkit__timer_base *b = base_of((int)i);
 
-		while (b->root)
-			detach_timer(b->root);
+		while (b->root) {
+			struct irqkit_timer_list *t = b->root;
+
+			detach_timer(t);
+			if (t->function == irqkit_delayed_work_timer_fn)
+				irqkit__delayed_work_dropped(t);
+		}
 	}
 	program();
 	irqkit_spin_unlock(&timer_lock);
@@ -414,7 +434,13 @@ int irqkit_clock_advance(uint64_t ns)
 
 	if (!irqkit_started() || rt->mode != IRQKIT_MODE_DETERMINISTIC)
 		return -IRQKIT_EINVAL;
-	target = a_load_acquire(&rt->virt_ns) + ns;
+	target = a_load_acquire(&rt->virt_ns);
+	if (ns > UINT64_MAX - target) {
+		pr_err("irqkit_clock_advance(%llu): the virtual clock would wrap; refused",
+		       (unsigned long long)ns);
+		return -IRQKIT_EINVAL;
+	}
+	target += ns;
 	for (;;) {
 		unsigned long when = 0;
 		uint64_t at;

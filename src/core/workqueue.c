@@ -43,6 +43,7 @@ struct irqkit_worker {
 	struct irqkit_work	*current;	/* pool lock */
 	unsigned long		current_seq;	/* the instance it runs */
 	struct irqkit_pwq	*current_pwq;
+	unsigned int		current_color;	/* its flush generation */
 	struct irqkit_work	*sched_head, **sched_tail;	/* items that met `current` */
 	struct irqkit_worker	*next;
 	struct irqkit_worker	*idle_next;	/* pool lock */
@@ -60,7 +61,7 @@ struct irqkit_wq_pool {
 	struct irqkit_worker	*idle;		/* sleeping workers, last to sleep first */
 	int			nr_workers, next_id;
 	bool			stopping;
-	bool			creating;
+	int			creating;	/* create_worker calls under way */
 };
 
 struct irqkit_workqueue {
@@ -111,6 +112,25 @@ static inline bool test_and_set_pending(struct irqkit_work *work)
 static inline void clear_pending(struct irqkit_work *work)
 {
 	__atomic_fetch_and(&work->data, ~IRQKIT_WORK_PENDING, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * The pool_workqueue @work was last queued on, or NULL.  An item outlives
+ * runs of the runtime (it is the caller's memory), its pwq does not: the
+ * pointer counts only in the run that wrote it.  Any context.
+ */
+static struct irqkit_pwq *work_pwq(const struct irqkit_work *work)
+{
+	if (a_load_acquire(&work->run) != READ_ONCE(irqkit__run))
+		return NULL;
+	return READ_ONCE(work->pwq);
+}
+
+/* Pool lock held: the pointer first, then the run it belongs to (release). */
+static void set_work_pwq(struct irqkit_work *work, struct irqkit_pwq *pwq)
+{
+	WRITE_ONCE(work->pwq, pwq);
+	a_store_release(&work->run, READ_ONCE(irqkit__run));
 }
 
 /* ---- initialisers ------------------------------------------------------------------ */
@@ -269,6 +289,17 @@ static struct irqkit_worker *take_idle_worker(struct irqkit_wq_pool *pool)
 	return w;
 }
 
+/* Take @w off the idle list if it is there.  Pool lock held. */
+static void idle_list_remove(struct irqkit_wq_pool *pool, struct irqkit_worker *w)
+{
+	for (struct irqkit_worker **pp = &pool->idle; *pp; pp = &(*pp)->idle_next) {
+		if (*pp == w) {
+			*pp = w->idle_next;
+			return;
+		}
+	}
+}
+
 /* Workers are freed only at stop, after they are joined: @w outlives the lock. */
 static void wake_worker(struct irqkit_worker *w)
 {
@@ -324,96 +355,155 @@ static void call_work(struct irqkit_work *work)
 		work->func26(work->data26);
 }
 
+/*
+ * Does @w have an item to take now?  Its own scheduled items, or the pool's
+ * worklist.  Pool lock held.
+ */
+static bool worker_has_work(const struct irqkit_worker *w)
+{
+	return w->sched_head || w->pool->head;
+}
+
+/*
+ * Keep a worker idle, as Linux's concurrency management does: an item may
+ * block for long, and the next one must not wait for it.  So a worker about
+ * to take an item while no other is idle starts one more first, before it
+ * takes the item: between clearing an item's PENDING and calling it nothing
+ * slow happens (a window there lets an item be queued and drained twice).
+ * Pool lock held; dropped and retaken when it starts one.
+ * Return: whether it did (the caller looks at the lists again).
+ */
+static bool maybe_create_worker(struct irqkit_wq_pool *pool)
+{
+	if (pool->idle || pool->nr_workers >= WORKERS_MAX || pool->creating || pool->stopping)
+		return false;
+	irqkit_spin_unlock(&pool->lock);
+	create_worker(pool);
+	irqkit_spin_lock(&pool->lock);
+	return true;
+}
+
+/*
+ * Take the next item for @w and make it @w's current one, PENDING cleared (the
+ * item may queue itself again, 7.4).  Pool lock held.
+ * Return: the item, or NULL when there is none for @w now.
+ */
+static struct irqkit_work *worker_take(struct irqkit_worker *w)
+{
+	struct irqkit_wq_pool *pool = w->pool;
+	struct irqkit_work *work;
+
+	for (;;) {
+		struct irqkit_worker *busy;
+
+		work = list_pop(&w->sched_head, &w->sched_tail);
+		if (work)
+			break;
+		work = list_pop(&pool->head, &pool->tail);
+		if (!work)
+			return NULL;
+		/* 7.9: already running here: it runs after that run, on that worker */
+		busy = find_worker_executing(pool, work);
+		if (!busy)
+			break;
+		work->where = WORK_ON_SCHEDULED;
+		list_append(&busy->sched_tail, work);
+	}
+	work->where = WORK_ON_NONE;
+	w->current = work;
+	w->current_seq = READ_ONCE(work->queued);
+	w->current_pwq = work->pwq;
+	w->current_color = work->color;
+	clear_pending(work);
+	return work;
+}
+
+/* Run @w's current item, pool lock dropped; report what it leaked (Linux's words). */
+static void worker_run(struct irqkit_worker *w, struct irqkit_work *work)
+{
+	struct irqkit_task *t = &irqkit_task_self;
+	irqkit_work_fn fn = work->func;
+
+	t->running_bh = work;
+	call_work(work);		/* @work may be freed from here on */
+	t->running_bh = NULL;
+	if (unlikely(t->preempt_count || task_irqs_off(t))) {
+		char comm[32];
+
+		irqkit_plat_thread_name(comm, sizeof(comm));
+		pr_err("BUG: workqueue leaked lock or atomic: %s/0x%08x/%d", comm,
+		       t->preempt_count, irqkit_plat_thread_id());
+		pr_err("    last function: %ps", (void *)fn);
+		irqkit__dump_stack();
+		t->preempt_count = 0;
+		if (task_irqs_off(t))
+			irqkit_local_irq_enable();
+	}
+	(void)w;
+}
+
+/* The current item of @w has returned: account it.  Pool lock held. */
+static void worker_finish(struct irqkit_worker *w, struct irqkit_work *work)
+{
+	struct irqkit_pwq *pwq = w->current_pwq;
+
+	w->current = NULL;
+	w->current_pwq = NULL;
+	pwq_dec_active(pwq, false);
+	complete_instance(work, w->current_seq);	/* compares @work, never reads it */
+	pwq_dec_in_flight(pwq, w->current_color);
+}
+
+/* Put @w on the idle list, where wake_idle_worker() finds it.  Pool lock held. */
+static void worker_enter_idle(struct irqkit_worker *w)
+{
+	struct irqkit_wq_pool *pool = w->pool;
+
+	w->wake = 0;
+	w->idle_next = pool->idle;
+	pool->idle = w;
+}
+
+/* Sleep until wake_idle_worker() takes @w off the idle list.  Pool lock held; dropped meanwhile. */
+static void worker_wait_woken(struct irqkit_worker *w)
+{
+	irqkit_spin_unlock(&w->pool->lock);
+	while (!__atomic_load_n(&w->wake, __ATOMIC_ACQUIRE))
+		irqkit_plat_wait(&w->wake, 0);
+	irqkit_spin_lock(&w->pool->lock);
+}
+
 static void worker_main(void *arg)
 {
 	struct irqkit_worker *w = arg;
 	struct irqkit_wq_pool *pool = w->pool;
-	struct irqkit_task *t = &irqkit_task_self;
 
-	if (pool->cpu >= 0 && irqkit_thread_bind((unsigned int)pool->cpu))
+	if (irqkit__kthread_bind(pool->cpu))
 		irqkit_plat_fatal("kworker cannot bind to its CPU");
 	current_worker = w;
 	irqkit_spin_lock(&pool->lock);
-	for (;;) {
+	worker_wait_woken(w);		/* create_worker() made it idle: the spare */
+	while (!pool->stopping) {
+		struct irqkit_worker *next;
 		struct irqkit_work *work;
-		struct irqkit_pwq *pwq;
-		struct irqkit_worker *busy;
-		unsigned long seq;
-		unsigned int color;
-		bool more;
-		irqkit_work_fn fn;
 
-		if (pool->stopping)
-			break;
-		work = list_pop(&w->sched_head, &w->sched_tail);
-		if (!work) {
-			work = list_pop(&pool->head, &pool->tail);
-			if (!work) {
-				/* sleep until wake_idle_worker() takes us off the idle list */
-				w->wake = 0;
-				w->idle_next = pool->idle;
-				pool->idle = w;
-				irqkit_spin_unlock(&pool->lock);
-				while (!__atomic_load_n(&w->wake, __ATOMIC_ACQUIRE))
-					irqkit_plat_wait(&w->wake, 0);
-				irqkit_spin_lock(&pool->lock);
-				continue;
-			}
-			/* REFERENCE 7.9: already running here: it runs after that run, same worker */
-			busy = find_worker_executing(pool, work);
-			if (busy) {
-				work->where = WORK_ON_SCHEDULED;
-				list_append(&busy->sched_tail, work);
-				continue;
-			}
+		if (!worker_has_work(w)) {
+			worker_enter_idle(w);
+			worker_wait_woken(w);
+			continue;
 		}
-		pwq = work->pwq;
-		seq = READ_ONCE(work->queued);
-		color = work->color;
-		work->where = WORK_ON_NONE;
-		w->current = work;
-		w->current_seq = seq;
-		w->current_pwq = pwq;
-		/* pending is cleared before the call: the item may queue itself (7.4) */
-		clear_pending(work);
-		/*
-		 * Keep a worker idle, as Linux's concurrency management does: an
-		 * item may block for long, and the next one must not wait for it.
-		 */
-		more = !pool->idle && pool->nr_workers < WORKERS_MAX && !pool->creating;
-		if (more)
-			pool->creating = true;
+		if (maybe_create_worker(pool))
+			continue;
+		work = worker_take(w);
+		if (!work)
+			continue;
+		/* more waiting: chain to an idle worker (Linux's process_one_work kicks the pool) */
+		next = pool->head ? take_idle_worker(pool) : NULL;
 		irqkit_spin_unlock(&pool->lock);
-
-		if (more) {
-			create_worker(pool);
-			irqkit_spin_lock(&pool->lock);
-			pool->creating = false;
-			irqkit_spin_unlock(&pool->lock);
-		}
-		fn = work->func;
-		t->running_bh = work;
-		call_work(work);		/* @work may be freed from here on */
-		t->running_bh = NULL;
-		if (unlikely(t->preempt_count || task_irqs_off(t))) {
-			char comm[32];
-
-			irqkit_plat_thread_name(comm, sizeof(comm));
-			pr_err("BUG: workqueue leaked lock or atomic: %s/0x%08x/%d", comm,
-			       t->preempt_count, irqkit_plat_thread_id());
-			pr_err("    last function: %ps", (void *)fn);
-			irqkit__dump_stack();
-			t->preempt_count = 0;
-			if (task_irqs_off(t))
-				irqkit_local_irq_enable();
-		}
-
+		wake_worker(next);
+		worker_run(w, work);
 		irqkit_spin_lock(&pool->lock);
-		w->current = NULL;
-		w->current_pwq = NULL;
-		pwq_dec_active(pwq, false);
-		complete_instance(work, seq);
-		pwq_dec_in_flight(pwq, color);
+		worker_finish(w, work);
 	}
 	pool->nr_workers--;
 	irqkit_spin_unlock(&pool->lock);
@@ -422,39 +512,50 @@ static void worker_main(void *arg)
 		irqkit_thread_unbind();
 }
 
-/* Start one more worker in @pool.  Process context.  Return: 0 or -ENOMEM. */
+/*
+ * Start one more worker in @pool.  While it starts, pool->creating counts it,
+ * so that stop, which refuses new workers once the pool is stopping, waits
+ * for a start under way and then finds the new thread listed and joins it.
+ * Process context.  Return: 0, -ENOMEM, or -ENODEV when the pool is stopping.
+ */
 static int create_worker(struct irqkit_wq_pool *pool)
 {
 	struct irqkit_worker *w = irqkit_plat_alloc(sizeof(*w));
 	char name[24];
-	int id;
+	int ret;
 
 	if (!w)
 		return -IRQKIT_ENOMEM;
-	irqkit_spin_lock(&pool->lock);
-	id = pool->next_id++;
-	irqkit_spin_unlock(&pool->lock);
 	w->pool = pool;
-	w->id = id;
 	w->sched_tail = &w->sched_head;
-	if (pool->cpu >= 0)
-		irqkit__snprintf(name, sizeof(name), "kworker/%d:%d%s", pool->cpu, id,
-				 pool->highpri ? "H" : "");
-	else
-		irqkit__snprintf(name, sizeof(name), "kworker/u%d:%d", pool->id, id);
 	irqkit_spin_lock(&pool->lock);
+	if (pool->stopping) {
+		irqkit_spin_unlock(&pool->lock);
+		irqkit_plat_free(w, sizeof(*w));
+		return -IRQKIT_ENODEV;
+	}
+	w->id = pool->next_id++;
 	w->next = pool->workers;
 	pool->workers = w;
 	pool->nr_workers++;
+	pool->creating++;
+	worker_enter_idle(w);	/* idle from the start, as Linux's create_worker */
 	irqkit_spin_unlock(&pool->lock);
-	if (irqkit_plat_thread_create(&w->thread, name, worker_main, w)) {
-		irqkit_spin_lock(&pool->lock);
+	if (pool->cpu >= 0)
+		irqkit__snprintf(name, sizeof(name), "kworker/%d:%d%s", pool->cpu, w->id,
+				 pool->highpri ? "H" : "");
+	else
+		irqkit__snprintf(name, sizeof(name), "kworker/u%d:%d", pool->id, w->id);
+	ret = irqkit_plat_thread_create(&w->thread, name, worker_main, w);
+	irqkit_spin_lock(&pool->lock);
+	if (ret) {
 		pool->nr_workers--;
 		w->thread = NULL;	/* stays listed, never runs; freed at stop */
-		irqkit_spin_unlock(&pool->lock);
-		return -IRQKIT_ENOMEM;
+		idle_list_remove(pool, w);
 	}
-	return 0;
+	pool->creating--;
+	irqkit_spin_unlock(&pool->lock);
+	return ret ? -IRQKIT_ENOMEM : 0;
 }
 
 static int pool_ensure_worker(struct irqkit_wq_pool *pool)
@@ -515,11 +616,11 @@ static bool __queue_work(int cpu, struct irqkit_workqueue *wq, struct irqkit_wor
 	if (wq->flags & IRQKIT_WQ_UNBOUND)
 		pwq = &wq->pwqs[0];
 	else
-		pwq = &wq->pwqs[cpu >= 0 && (unsigned int)cpu < irqkit__rt.nr_cpus ?
-				(unsigned int)cpu : (unsigned int)irqkit_smp_processor_id()];
+		pwq = &wq->pwqs[cpu >= 0 && (unsigned int)cpu < wq->nr_pwqs ?
+				(unsigned int)cpu : irqkit__this_cpu()->id];
 
 	/* REFERENCE 7.9: if it runs elsewhere now, queue it where it runs */
-	last = READ_ONCE(work->pwq);
+	last = work_pwq(work);
 	if (last && last->wq == wq && last->pool != pwq->pool) {
 		irqkit_spin_lock(&last->pool->lock);
 		if (find_worker_executing(last->pool, work))
@@ -537,7 +638,7 @@ static bool __queue_work(int cpu, struct irqkit_workqueue *wq, struct irqkit_wor
 	color = a_load_seq(&wq->color);
 	pwq->nr_in_flight[color]++;
 	work->color = color;
-	WRITE_ONCE(work->pwq, pwq);
+	set_work_pwq(work, pwq);
 	a_fetch_add(&work->queued, 1);
 	if (pwq->nr_active < pwq->max_active) {
 		pwq->nr_active++;
@@ -553,9 +654,18 @@ static bool __queue_work(int cpu, struct irqkit_workqueue *wq, struct irqkit_wor
 	return true;
 }
 
+/* An item never set up (all zero): Linux calls NULL from the worker; refuse it here. */
+static bool work_has_no_function(const struct irqkit_work *work, const char *what)
+{
+	return WARN_ONCE(!work->func && !work->func26,
+			 "%s() of work %p with no function (INIT_WORK() missing?): refused",
+			 what, (const void *)work);
+}
+
 bool irqkit_queue_work_on(int cpu, struct irqkit_workqueue *wq, struct irqkit_work *work)
 {
-	if (!wq || !work || test_and_set_pending(work))
+	if (!wq || !work || work_has_no_function(work, "queue_work") ||
+	    test_and_set_pending(work))
 		return false;
 	return __queue_work(cpu, wq, work);
 }
@@ -595,7 +705,8 @@ static bool __queue_delayed_work(int cpu, struct irqkit_workqueue *wq,
 bool irqkit_queue_delayed_work_on(int cpu, struct irqkit_workqueue *wq,
 				  struct irqkit_delayed_work *dwork, unsigned long delay)
 {
-	if (!wq || !dwork || test_and_set_pending(&dwork->work))
+	if (!wq || !dwork || work_has_no_function(&dwork->work, "queue_delayed_work") ||
+	    test_and_set_pending(&dwork->work))
 		return false;
 	return __queue_delayed_work(cpu, wq, dwork, delay);
 }
@@ -631,7 +742,7 @@ static bool grab_pending(struct irqkit_work *work, struct irqkit_delayed_work *d
 			return true;
 		if (!test_and_set_pending(work))
 			return false;
-		pwq = READ_ONCE(work->pwq);
+		pwq = work_pwq(work);
 		if (pwq) {
 			pool = pwq->pool;
 			irqkit_spin_lock(&pool->lock);
@@ -673,7 +784,7 @@ static bool grab_pending(struct irqkit_work *work, struct irqkit_delayed_work *d
  */
 static bool wait_running(struct irqkit_work *work)
 {
-	struct irqkit_pwq *pwq = READ_ONCE(work->pwq);
+	struct irqkit_pwq *pwq = work_pwq(work);
 	struct flush_req req = { .work = work };
 	struct irqkit_worker *w;
 
@@ -742,7 +853,7 @@ bool irqkit_mod_delayed_work_on(int cpu, struct irqkit_workqueue *wq,
 {
 	bool ret;
 
-	if (!wq || !dwork)
+	if (!wq || !dwork || work_has_no_function(&dwork->work, "mod_delayed_work"))
 		return false;
 	ret = grab_pending(&dwork->work, dwork);	/* PENDING is ours either way */
 	__queue_delayed_work(cpu, wq, dwork, delay);
@@ -769,7 +880,7 @@ bool irqkit_flush_work(struct irqkit_work *work)
 		struct irqkit_worker *w = NULL;
 		bool queued;
 
-		pwq = READ_ONCE(work->pwq);
+		pwq = work_pwq(work);
 		if (!pwq)
 			return false;
 		irqkit_spin_lock(&pwq->pool->lock);
@@ -931,6 +1042,10 @@ struct irqkit_workqueue *irqkit_alloc_workqueue(const char *fmt, unsigned int fl
 	va_list ap;
 
 	might_sleep();
+	if (!fmt) {
+		pr_warn("workqueue: alloc_workqueue() with no name: refused");
+		return NULL;
+	}
 	va_start(ap, max_active);
 	irqkit__vsnprintf(name, sizeof(name), fmt, ap);
 	va_end(ap);
@@ -943,6 +1058,10 @@ struct irqkit_workqueue *irqkit_alloc_ordered_workqueue(const char *fmt, unsigne
 	va_list ap;
 
 	might_sleep();
+	if (!fmt) {
+		pr_warn("workqueue: alloc_ordered_workqueue() with no name: refused");
+		return NULL;
+	}
 	va_start(ap, flags);
 	irqkit__vsnprintf(name, sizeof(name), fmt, ap);
 	va_end(ap);
@@ -1003,32 +1122,69 @@ int irqkit__workqueue_init(void)
 	return 0;
 }
 
-/* Stop every worker (each finishes the item it runs), then free pools and queues. */
+/* An item still queued when the runtime stops: idle again, as tasklets and timers are. */
+static void drop_at_stop(struct irqkit_work *work)
+{
+	while (work) {
+		struct irqkit_work *next = work->next;
+
+		work->next = NULL;
+		work->where = WORK_ON_NONE;
+		clear_pending(work);
+		work = next;
+	}
+}
+
+/*
+ * A delayed work whose timer was still armed at stop (timer.c drops the timer
+ * and calls this): its PENDING goes too, or it could never be queued again.
+ */
+void irqkit__delayed_work_dropped(struct irqkit_timer_list *timer)
+{
+	clear_pending(&container_of(timer, struct irqkit_delayed_work, timer)->work);
+}
+
+/*
+ * Stop every worker (each finishes the item it runs; a worker being started
+ * is waited for and joined too), then drop what is still queued and free
+ * pools and queues.
+ */
 void irqkit__workqueue_exit(void)
 {
 	if (!wq_rt.pools)
 		return;
 	for (unsigned int i = 0; i < wq_rt.nr_pools; i++) {
 		struct irqkit_wq_pool *pool = &wq_rt.pools[i];
+		unsigned int spins = 0;
 
 		irqkit_spin_lock(&pool->lock);
 		pool->stopping = true;
+		while (pool->creating) {
+			irqkit_spin_unlock(&pool->lock);
+			spin_step(&spins);
+			irqkit_spin_lock(&pool->lock);
+		}
 		while (pool->idle)
 			wake_idle_worker(pool);
 		irqkit_spin_unlock(&pool->lock);
+		for (struct irqkit_worker *w = pool->workers; w; w = w->next)
+			if (w->thread)
+				irqkit_plat_thread_join(w->thread);
 		while (pool->workers) {
 			struct irqkit_worker *w = pool->workers;
 
 			pool->workers = w->next;
-			if (w->thread)
-				irqkit_plat_thread_join(w->thread);
+			drop_at_stop(w->sched_head);
 			irqkit_plat_free(w, sizeof(*w));
 		}
+		drop_at_stop(pool->head);
 	}
 	while (wq_rt.all) {
 		struct irqkit_workqueue *wq = wq_rt.all;
 
 		wq_rt.all = wq->next;
+		for (unsigned int i = 0; i < wq->nr_pwqs; i++)
+			drop_at_stop(wq->pwqs[i].inactive_head);
 		irqkit_plat_free(wq->pwqs, sizeof(*wq->pwqs) * wq->nr_pwqs);
 		irqkit_plat_free(wq, sizeof(*wq));
 	}

@@ -209,21 +209,31 @@ static void test_synchronize_irq_waits_for_a_running_thread(void **state)
 	assert_int_equal(atomic_load(&d1.thread_runs), 1);	/* it returned after the run */
 }
 
+/*
+ * One interrupt whose thread finishes only after the hardirq, note_interrupt
+ * included, has returned: the thread is a real thread and, unbound from the
+ * CPU as on another CPU in Linux, could otherwise finish first.
+ */
+static void raise_then_let_thread_run(unsigned int irq)
+{
+	atomic_store(&d1.gate, 0);
+	irqkit_sw_raise(irq);
+	atomic_store(&d1.gate, 1);
+	irqkit_synchronize_irq(irq);
+}
+
 static void test_thread_results_feed_spurious_detection(void **state)
 {
 	(void)state;
+	d1.gated = true;
 	assert_int_equal(irqkit_request_threaded_irq(T_EDGE(1), primary, thread_fn, 0, "x", &d1), 0);
-	irqkit_sw_raise(T_EDGE(1));
-	irqkit_synchronize_irq(T_EDGE(1));
-	irqkit_sw_raise(T_EDGE(1));		/* the thread handled the first: counted handled */
-	irqkit_synchronize_irq(T_EDGE(1));
+	raise_then_let_thread_run(T_EDGE(1));
+	raise_then_let_thread_run(T_EDGE(1));	/* the thread handled the first: counted handled */
 	assert_int_equal(info_of(T_EDGE(1)).irq_count, 1);
 	assert_int_equal(info_of(T_EDGE(1)).irqs_unhandled, 0);
 	d1.thread_none = true;
-	irqkit_sw_raise(T_EDGE(1));
-	irqkit_synchronize_irq(T_EDGE(1));
-	irqkit_sw_raise(T_EDGE(1));		/* nothing handled since: unhandled */
-	irqkit_synchronize_irq(T_EDGE(1));
+	raise_then_let_thread_run(T_EDGE(1));
+	raise_then_let_thread_run(T_EDGE(1));	/* nothing handled since: unhandled */
 	assert_int_equal(info_of(T_EDGE(1)).irqs_unhandled, 1);
 }
 

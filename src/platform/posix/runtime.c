@@ -59,6 +59,7 @@ int irqkit_start(const struct irqkit_config *cfg)
 		ret = irqkit_thread_bind(0);
 		if (ret)
 			goto fail;
+		irqkit__core_started();
 		return 0;
 	}
 	dispatchers = calloc(irqkit__rt.nr_cpus, sizeof(*dispatchers));
@@ -76,6 +77,7 @@ int irqkit_start(const struct irqkit_config *cfg)
 	ret = irqkit__posix_timer_start();
 	if (ret)
 		goto fail_threads;
+	irqkit__core_started();
 	return 0;
 
 fail_threads:
@@ -87,18 +89,11 @@ fail:
 
 void irqkit_stop(void)
 {
-	struct irqkit_task *t = &irqkit_task_self;
-
-	if (!irqkit_started())
+	if (!irqkit__core_stopping())
 		return;
 	/* dispatchers first: a handler may still arm the timer */
 	stop_dispatchers();
 	irqkit__posix_timer_stop();
-	if (t->cpu) {
-		t->irqflags = 0;
-		t->slot = TASK_SLOT_NONE;
-		t->cpu = NULL;
-	}
 	irqkit__core_exit();
 	irqkit__posix_symbols_exit();
 }

@@ -35,6 +35,7 @@ void irqkit_plat_timer_program(uint64_t deadline_ns)
 static void *timer_main(void *arg)
 {
 	(void)arg;
+	irqkit_task_self.kthread = true;	/* irqkit_stop() from here is refused */
 	pthread_setname_np(pthread_self(), "ktimerd");
 	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);	/* best effort */
 	pthread_mutex_lock(&lock);
