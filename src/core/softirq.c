@@ -294,6 +294,30 @@ void irqkit_tasklet_enable(struct irqkit_tasklet *t)
 	__atomic_fetch_sub(&t->count, 1, __ATOMIC_SEQ_CST);
 }
 
+/*
+ * Deterministic mode has no ksoftirqd: the thread that plays the CPUs runs
+ * their softirqs itself while it waits in tasklet_kill(), as ksoftirqd would
+ * run them while Linux's caller yields.  Other threads wait for it.
+ * Return: whether softirqs could be run here.
+ */
+static bool det_player(void)
+{
+	const struct irqkit_task *t = &irqkit_task_self;
+
+	return irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC && t->cpu && !t->nodeliver;
+}
+
+static bool det_run_softirqs(void)
+{
+	bool ran = false;
+
+	if (!det_player())
+		return false;
+	for (unsigned int cpu = 0; cpu < irqkit__rt.nr_cpus; cpu++)
+		ran |= !irqkit_cpu_run(cpu);
+	return ran;
+}
+
 void irqkit_tasklet_kill(struct irqkit_tasklet *t)
 {
 	unsigned int spins = 0;
@@ -310,6 +334,13 @@ void irqkit_tasklet_kill(struct irqkit_tasklet *t)
 		if (__atomic_load_n(&t->count, __ATOMIC_SEQ_CST)) {
 			irqkit__warn(__FILE__, __LINE__,
 				     "tasklet_kill() of a tasklet that is disabled and scheduled never returns; not waiting");
+			return;
+		}
+		if (det_run_softirqs())
+			continue;
+		if (det_player()) {
+			irqkit__warn(__FILE__, __LINE__,
+				     "tasklet_kill() in deterministic mode from a section that keeps softirqs out: nothing would run the tasklet; not waiting");
 			return;
 		}
 		spin_step(&spins);

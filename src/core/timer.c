@@ -449,7 +449,9 @@ int irqkit_clock_advance(uint64_t ns)
 		irqkit_spin_lock(&timer_lock);
 		any = earliest_expiry(&when);
 		irqkit_spin_unlock(&timer_lock);
-		at = any ? irqkit__jiffies_to_ns(when) : UINT64_MAX;
+		if (!any)
+			break;
+		at = irqkit__jiffies_to_ns(when);
 		if (at > target)
 			break;
 		if (at > a_load_acquire(&rt->virt_ns))

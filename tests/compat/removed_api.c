@@ -6,6 +6,7 @@
  */
 #include <linux/interrupt.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 
 static irqreturn_t good_handler(int irq, void *dev_id)
 {
@@ -59,8 +60,30 @@ int driver_init(void)
 	init_bh(3, NULL);
 #elif defined(CASE_remove_bh)
 	remove_bh(3);
+#elif defined(CASE_delayed_work_26)
+	{
+		static struct work_struct work;	/* 2.6.0-2.6.19: the work carried its timer */
+		schedule_delayed_work(&work, 10);
+	}
+#elif defined(CASE_queue_delayed_work_26)
+	{
+		static struct work_struct work;
+		queue_delayed_work(system_wq, &work, 10);
+	}
+#elif defined(CASE_cancel_delayed_work_26)
+	{
+		static struct work_struct work;
+		cancel_delayed_work(&work);
+	}
 #elif defined(CASE_void_handler) || defined(CASE_void_handler_regs)
 	ret = request_irq(6, void_handler, 0, "bad", NULL);
+#endif
+#if !defined(CASE_delayed_work_26)
+	{
+		static struct delayed_work dwork;	/* the 2.6.20+ form compiles */
+		if (schedule_delayed_work(&dwork, 10))
+			(void)cancel_delayed_work(&dwork);
+	}
 #endif
 	return ret;
 }

@@ -396,6 +396,27 @@ static void test_tasklet_kill_of_disabled_scheduled_tasklet_reports(void **state
 	assert_int_equal(atomic_load(&x.runs), 1);
 }
 
+static void test_tasklet_kill_in_deterministic_mode_runs_it(void **state)
+{
+	struct ttest x, y;
+
+	(void)state;
+	tt_init(&x, 'x');
+	tt_init(&y, 'y');
+	irqkit_tasklet_schedule(&x.t);		/* from process context: ksoftirqd's in Linux */
+	/* the caller plays the CPUs: it runs the tasklet instead of spinning for ever */
+	irqkit_tasklet_kill(&x.t);
+	assert_int_equal(atomic_load(&x.runs), 1);
+	assert_int_equal(__atomic_load_n(&x.t.state, __ATOMIC_SEQ_CST), 0);
+	/* with bottom halves off nothing can run it: reported, not a hang */
+	irqkit_tasklet_schedule(&y.t);
+	irqkit_local_bh_disable();
+	irqkit_tasklet_kill(&y.t);
+	irqkit_local_bh_enable();
+	assert_log_contains("tasklet_kill() in deterministic mode from a section that keeps softirqs out");
+	assert_int_equal(atomic_load(&y.runs), 1);	/* it ran at local_bh_enable */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -416,6 +437,7 @@ int main(void)
 		T(test_tasklet_init_2_6_form_passes_data),
 		T(test_uninitialised_tasklet_is_refused),
 		T(test_tasklet_kill_of_idle_tasklet_and_reuse),
+		T(test_tasklet_kill_in_deterministic_mode_runs_it),
 		T(test_tasklet_kill_from_itself_reports_instead_of_hanging),
 		T(test_tasklet_kill_of_disabled_scheduled_tasklet_reports),
 #undef T

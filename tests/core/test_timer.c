@@ -261,6 +261,52 @@ static void test_stop_with_armed_timers_drops_them(void **state)
 	assert_int_equal(x.fired, 0);
 }
 
+static void test_uninitialised_timers_are_refused(void **state)
+{
+	struct irqkit_timer_list zero, nofn;
+
+	(void)state;
+	memset(&zero, 0, sizeof(zero));
+	/* a zeroed timer is idle, as in Linux: nothing to delete, nothing pending */
+	assert_false(irqkit_timer_pending(&zero));
+	assert_int_equal(irqkit_del_timer(&zero), 0);
+	assert_int_equal(irqkit_del_timer_sync(&zero), 0);
+	/* arming one with no function is refused, never a NULL call at expiry */
+	assert_int_equal(irqkit_mod_timer(&zero, 10), 0);
+	assert_log_contains("with no function (timer_setup() missing?): refused");
+	irqkit_timer_setup(&nofn, NULL, 0);
+	nofn.expires = 10;
+	irqkit_add_timer(&nofn);
+	assert_false(irqkit_timer_pending(&nofn));
+	irqkit_clock_advance(100 * MS);
+}
+
+static void test_clock_advance_refuses_to_wrap(void **state)
+{
+	unsigned long before;
+
+	(void)state;
+	irqkit_clock_advance(5 * MS);
+	before = irqkit_jiffies();
+	assert_int_equal(irqkit_clock_advance(UINT64_MAX), -IRQKIT_EINVAL);
+	assert_log_contains("the virtual clock would wrap; refused");
+	assert_int_equal(irqkit_jiffies(), before);
+	assert_int_equal(irqkit_clock_advance(UINT64_MAX - 5 * MS), 0);	/* to the end, exactly */
+	assert_true(irqkit_jiffies() >= before);
+	assert_int_equal(irqkit_clock_advance(1), -IRQKIT_EINVAL);
+}
+
+static void test_jiffies_conversions_before_start_use_the_default_hz(void **state)
+{
+	(void)state;
+	det_teardown(NULL);
+	assert_int_equal(irqkit_hz(), 1000);
+	assert_int_equal(irqkit_jiffies_to_msecs(1500), 1500);
+	assert_int_equal(irqkit_jiffies_to_usecs(2), 2000);
+	assert_int_equal(irqkit_msecs_to_jiffies(3), 3);
+	assert_int_equal(det_setup(NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -277,6 +323,9 @@ int main(void)
 		T(test_del_timer_sync_in_atomic_context_reports),
 		T(test_msleep_advances_the_virtual_clock),
 		T(test_stop_with_armed_timers_drops_them),
+		T(test_uninitialised_timers_are_refused),
+		T(test_clock_advance_refuses_to_wrap),
+		T(test_jiffies_conversions_before_start_use_the_default_hz),
 #undef T
 	};
 

@@ -431,6 +431,83 @@ static void test_waiting_for_itself_is_reported_instead_of_hanging(void **state)
 	irqkit_destroy_workqueue(ord);
 }
 
+/* ---- deterministic mode: interrupts come only where the test chooses ------------------ */
+
+static struct tdev wdev;
+static atomic_int sections_done;
+
+static void irq_sections_work(struct irqkit_work *w)
+{
+	struct irqkit_spinlock lock = IRQKIT_SPINLOCK_INIT;
+	unsigned long flags;
+
+	(void)w;
+	/* each of these is a delivery point of a thread bound to CPU 0 */
+	flags = irqkit_local_irq_save();
+	irqkit_local_irq_restore(flags);
+	flags = irqkit_spin_lock_irqsave(&lock);
+	irqkit_spin_unlock_irqrestore(&lock, flags);
+	irqkit_local_bh_disable();
+	irqkit_local_bh_enable();
+	irqkit_deliver_pending();
+	atomic_store(&sections_done, irqkit_smp_processor_id() == 0 ? 1 : -1);
+}
+
+static void *raise_from_unbound_thread(void *arg)
+{
+	(void)arg;
+	irqkit_sw_raise(T_EDGE(1));	/* latched: this thread plays no CPU */
+	return NULL;
+}
+
+static void test_workers_are_not_delivery_points_in_deterministic_mode(void **state)
+{
+	pthread_t th;
+	struct irqkit_work w;
+
+	(void)state;
+	tdev_init(&wdev);
+	wdev.ret = IRQKIT_HANDLED;
+	atomic_store(&sections_done, 0);
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, 0, "a", &wdev), 0);
+	pthread_create(&th, NULL, raise_from_unbound_thread, NULL);
+	pthread_join(th, NULL);			/* pending on CPU 0, not delivered yet */
+	assert_int_equal(atomic_load(&wdev.calls), 0);
+	irqkit_init_work(&w, irq_sections_work);
+	assert_true(irqkit_queue_work_on(0, irqkit_system_wq(), &w));
+	irqkit_flush_work(&w);
+	assert_int_equal(atomic_load(&sections_done), 1);	/* it ran for CPU 0 */
+	assert_int_equal(atomic_load(&wdev.calls), 0);		/* and took nothing */
+	irqkit_deliver_pending();				/* the test's point */
+	assert_int_equal(atomic_load(&wdev.calls), 1);
+}
+
+/* ---- uninitialised objects ------------------------------------------------------------- */
+
+static void test_uninitialised_work_and_queues_are_refused(void **state)
+{
+	struct irqkit_work zero;
+	struct irqkit_delayed_work dzero;
+
+	(void)state;
+	memset(&zero, 0, sizeof(zero));
+	memset(&dzero, 0, sizeof(dzero));
+	assert_false(irqkit_schedule_work(&zero));
+	assert_log_contains("queue_work() of work");
+	assert_log_contains("with no function (INIT_WORK() missing?): refused");
+	assert_false(irqkit_work_pending(&zero));
+	assert_false(irqkit_schedule_delayed_work(&dzero, 10));
+	assert_false(irqkit_mod_delayed_work(irqkit_system_wq(), &dzero, 10));
+	assert_false(irqkit_delayed_work_pending(&dzero));
+	/* waiting for or cancelling an item never queued is fine */
+	assert_false(irqkit_flush_work(&zero));
+	assert_false(irqkit_cancel_work_sync(&zero));
+	assert_false(irqkit_cancel_delayed_work(&dzero));
+	assert_null(irqkit_alloc_workqueue(NULL, 0, 0));
+	assert_log_contains("workqueue: alloc_workqueue() with no name: refused");
+	assert_null(irqkit_alloc_ordered_workqueue(NULL, 0));
+}
+
 static void test_sleeping_calls_from_atomic_context_are_reported(void **state)
 {
 	struct witem a;
@@ -530,6 +607,8 @@ int main(void)
 		T(test_sleeping_calls_from_atomic_context_are_reported),
 		T(test_item_that_leaks_atomic_context_is_reported),
 		T(test_drain_waits_for_chained_work_and_refuses_others),
+		T(test_workers_are_not_delivery_points_in_deterministic_mode),
+		T(test_uninitialised_work_and_queues_are_refused),
 #undef T
 	};
 

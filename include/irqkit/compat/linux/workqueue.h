@@ -67,9 +67,27 @@ typedef irqkit_work_fn work_func_t;
 #define queue_work_on(cpu, wq, w)	irqkit_queue_work_on((cpu), (wq), (w))
 #define queue_work(wq, w)		irqkit_queue_work((wq), (w))
 #define schedule_work(w)		irqkit_schedule_work(w)
-#define queue_delayed_work_on(cpu, wq, dw, d)	irqkit_queue_delayed_work_on((cpu), (wq), (dw), (d))
-#define queue_delayed_work(wq, dw, d)	irqkit_queue_delayed_work((wq), (dw), (d))
-#define schedule_delayed_work(dw, d)	irqkit_schedule_delayed_work((dw), (d))
+/*
+ * Linux 2.6.0-2.6.19 queued delayed work through a struct work_struct that
+ * carried its own timer; from 2.6.20 it takes a struct delayed_work.  Passing
+ * a work_struct here would write a timer past the end of it, so the old form
+ * stops the build instead, naming the change.
+ */
+#define __irqkit_not_26_delayed_work(dw, fn) ((void)sizeof(struct {			\
+	_Static_assert(!__builtin_types_compatible_p(__typeof__(dw), struct work_struct *),	\
+		       fn "() takes a struct delayed_work since Linux 2.6.20; the 2.6.0-2.6.19 "	\
+		       "form with a struct work_struct is not supported: use "			\
+		       "DECLARE_DELAYED_WORK/INIT_DELAYED_WORK");				\
+	int __irqkit_unused; }))
+#define queue_delayed_work_on(cpu, wq, dw, d)						\
+	(__irqkit_not_26_delayed_work(dw, "queue_delayed_work_on"),			\
+	 irqkit_queue_delayed_work_on((cpu), (wq), (dw), (d)))
+#define queue_delayed_work(wq, dw, d)							\
+	(__irqkit_not_26_delayed_work(dw, "queue_delayed_work"),			\
+	 irqkit_queue_delayed_work((wq), (dw), (d)))
+#define schedule_delayed_work(dw, d)							\
+	(__irqkit_not_26_delayed_work(dw, "schedule_delayed_work"),			\
+	 irqkit_schedule_delayed_work((dw), (d)))
 #define mod_delayed_work_on(cpu, wq, dw, d)	irqkit_mod_delayed_work_on((cpu), (wq), (dw), (d))
 #define mod_delayed_work(wq, dw, d)	irqkit_mod_delayed_work((wq), (dw), (d))
 #define flush_work(w)			irqkit_flush_work(w)
@@ -78,7 +96,9 @@ typedef irqkit_work_fn work_func_t;
 #define drain_workqueue(wq)		irqkit_drain_workqueue(wq)
 #define flush_scheduled_work()		irqkit_flush_scheduled_work()
 #define cancel_work_sync(w)		irqkit_cancel_work_sync(w)
-#define cancel_delayed_work(dw)		irqkit_cancel_delayed_work(dw)
+#define cancel_delayed_work(dw)							\
+	(__irqkit_not_26_delayed_work(dw, "cancel_delayed_work"),			\
+	 irqkit_cancel_delayed_work(dw))
 #define cancel_delayed_work_sync(dw)	irqkit_cancel_delayed_work_sync(dw)
 
 #endif
