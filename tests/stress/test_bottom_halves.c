@@ -485,6 +485,188 @@ static void test_del_timer_sync_waits_for_a_running_callback(void **state)
 	assert_true(caught_running > 0);	/* the race it is about did happen */
 }
 
+/* ---- one virtual CPU runs one context at a time ------------------------------------------ */
+
+static atomic_int handler_in;		/* the handler of line 1 is running */
+static atomic_int t_runs, t_runs_inside;
+static struct irqkit_tasklet onecpu_t;
+static atomic_bool busy_go;
+
+static void onecpu_cb(struct irqkit_tasklet *t)
+{
+	(void)t;
+	if (atomic_load(&handler_in))
+		atomic_fetch_add(&t_runs_inside, 1);
+	atomic_fetch_add(&t_runs, 1);
+}
+
+/*
+ * Keeps CPU 0's softirq busy: it raises itself again, so ksoftirqd/0 runs on,
+ * in callbacks long enough that CPU 0's dispatcher is woken in the middle.
+ */
+static void busy_softirq(void)
+{
+	burn(100000);
+	if (atomic_load(&busy_go))
+		irqkit_raise_softirq_irqoff(IRQKIT_NET_RX_SOFTIRQ);
+}
+
+static enum irqkit_irqreturn five_schedules(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	atomic_store(&handler_in, 1);
+	for (int i = 0; i < 5; i++) {
+		irqkit_tasklet_schedule(&onecpu_t);
+		usleep(1000);
+	}
+	atomic_store(&handler_in, 0);
+	return IRQKIT_HANDLED;
+}
+
+/*
+ * A handler that schedules a tasklet five times, 1 ms apart, while CPU 0's
+ * softirq is busy on ksoftirqd/0: on a real CPU the tasklet runs once, after
+ * the handler returns, since softirq processing on that CPU is interrupted
+ * by the handler and resumes only when it returns.
+ */
+static void test_softirqs_do_not_run_during_their_cpus_hardirq(void **state)
+{
+	struct tdev dev;
+	int tries = scale(10);
+
+	(void)state;
+	tdev_init(&dev);
+	irqkit_tasklet_setup(&onecpu_t, onecpu_cb);
+	irqkit_open_softirq(IRQKIT_NET_RX_SOFTIRQ, busy_softirq);
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), five_schedules, 0, "five", &dev), 0);
+	assert_int_equal(irqkit_irq_set_affinity(T_EDGE(1), 1u << 0), 0);
+	atomic_store(&busy_go, true);
+	irqkit_raise_softirq(IRQKIT_NET_RX_SOFTIRQ);	/* process context: ksoftirqd/0 runs it */
+	usleep(2000);
+	for (int i = 0; i < tries; i++) {
+		atomic_store(&t_runs, 0);
+		irqkit_sw_raise(T_EDGE(1));
+		assert_true(wait_until(atomic_load(&t_runs) >= 1 && !atomic_load(&handler_in), 5000));
+		usleep(3000);
+		assert_int_equal(atomic_load(&t_runs_inside), 0);
+		assert_int_equal(atomic_load(&t_runs), 1);
+	}
+	atomic_store(&busy_go, false);
+	irqkit_tasklet_kill(&onecpu_t);
+}
+
+static atomic_int softirq_owner;	/* tid running a CPU 0 softirq callback, or 0 */
+
+static void owner_enter(void)
+{
+	int self = gettid();
+	int prev = atomic_exchange(&softirq_owner, self);
+
+	if (prev && prev != self)
+		atomic_fetch_add(&violations, 1);
+}
+
+static void owner_check_from_hardirq(void)
+{
+	int owner = atomic_load(&softirq_owner);
+
+	/* a hardirq may interrupt a softirq only on its own thread (a delivery point) */
+	if (owner && owner != gettid())
+		atomic_fetch_add(&violations, 1);
+}
+
+static struct irqkit_spinlock owner_lock = IRQKIT_SPINLOCK_INIT;
+
+static void owner_tasklet_cb(struct irqkit_tasklet *t)
+{
+	unsigned long flags;
+
+	owner_enter();
+	burn(3000);
+	flags = irqkit_spin_lock_irqsave(&owner_lock);		/* a delivery point inside */
+	irqkit_spin_unlock_irqrestore(&owner_lock, flags);
+	burn(3000);
+	atomic_store(&softirq_owner, 0);
+	if (atomic_load(&busy_go))
+		irqkit_tasklet_schedule(t);
+}
+
+static struct irqkit_timer_list owner_timer;
+
+static void owner_timer_cb(struct irqkit_timer_list *tm)
+{
+	owner_enter();
+	burn(3000);
+	atomic_store(&softirq_owner, 0);
+	if (atomic_load(&busy_go))
+		irqkit_mod_timer(tm, irqkit_jiffies() + 1);
+}
+
+static atomic_long owner_handled;
+
+static enum irqkit_irqreturn owner_handler(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	owner_check_from_hardirq();
+	burn(500);
+	owner_check_from_hardirq();
+	atomic_fetch_add(&owner_handled, 1);
+	return IRQKIT_HANDLED;
+}
+
+static void *owner_raiser(void *arg)
+{
+	int n = (int)(intptr_t)arg;
+
+	for (int i = 0; i < n; i++) {
+		irqkit_sw_raise(T_EDGE(2));
+		if (i % 16 == 15)
+			usleep(50);
+	}
+	return NULL;
+}
+
+/*
+ * Many raises of a CPU 0 line from other threads while tasklets and a timer
+ * keep CPU 0's softirq busy: no handler ever runs while a softirq callback of
+ * CPU 0 runs on another thread.
+ */
+static void test_hardirq_never_overlaps_its_cpus_softirq_on_another_thread(void **state)
+{
+	static struct irqkit_tasklet ta, tb;
+	struct tdev dev;
+	pthread_t th[2];
+	int n = scale(20000);
+
+	(void)state;
+	tdev_init(&dev);
+	atomic_store(&softirq_owner, 0);
+	atomic_store(&owner_handled, 0);
+	assert_int_equal(irqkit_request_irq(T_EDGE(2), owner_handler, 0, "owner", &dev), 0);
+	assert_int_equal(irqkit_irq_set_affinity(T_EDGE(2), 1u << 0), 0);
+	irqkit_tasklet_setup(&ta, owner_tasklet_cb);
+	irqkit_tasklet_setup(&tb, owner_tasklet_cb);
+	irqkit_timer_setup(&owner_timer, owner_timer_cb, 0);
+	atomic_store(&busy_go, true);
+	assert_int_equal(irqkit_thread_bind(0), 0);
+	irqkit_tasklet_schedule(&ta);
+	irqkit_tasklet_hi_schedule(&tb);
+	irqkit_mod_timer(&owner_timer, irqkit_jiffies() + 1);
+	assert_int_equal(irqkit_thread_unbind(), 0);
+	for (int k = 0; k < 2; k++)
+		pthread_create(&th[k], NULL, owner_raiser, (void *)(intptr_t)n);
+	for (int k = 0; k < 2; k++)
+		pthread_join(th[k], NULL);
+	atomic_store(&busy_go, false);
+	irqkit_tasklet_kill(&ta);
+	irqkit_tasklet_kill(&tb);
+	irqkit_del_timer_sync(&owner_timer);
+	assert_true(atomic_load(&owner_handled) > 0);
+	assert_int_equal(atomic_load(&violations), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -498,6 +680,8 @@ int main(void)
 		T(test_tasklet_disable_waits_for_a_running_callback),
 		T(test_tasklet_kill_leaves_it_idle),
 		T(test_del_timer_sync_waits_for_a_running_callback),
+		T(test_softirqs_do_not_run_during_their_cpus_hardirq),
+		T(test_hardirq_never_overlaps_its_cpus_softirq_on_another_thread),
 #undef T
 	};
 
