@@ -359,6 +359,46 @@ static void uv_async_wake(long n)
 }
 
 
+/*
+ * Raise to a CPU whose softirq is busy: ksoftirqd/1 runs a softirq vector that
+ * raises itself again, each callback 20 us long.  A CPU runs one context at a
+ * time, so the hardirq waits for the softirq holder's next delivery point
+ * (the end of the callback); against the same raise to an idle CPU 1.
+ */
+#define BUSY_CALLBACK_NS	20000ull
+static int busy_on;
+
+static void busy_softirq(void)
+{
+	uint64_t end = bench_now_ns() + BUSY_CALLBACK_NS;
+
+	while (bench_now_ns() < end)
+		;
+	if (__atomic_load_n(&busy_on, __ATOMIC_ACQUIRE))
+		irqkit_raise_softirq_irqoff(IRQKIT_NET_RX_SOFTIRQ);
+}
+
+static void raise_remote_busy_softirq(long n)
+{
+	__atomic_store_n(&busy_on, 1, __ATOMIC_RELEASE);
+	if (irqkit_thread_bind(1))
+		abort();
+	irqkit_raise_softirq(IRQKIT_NET_RX_SOFTIRQ);	/* process context: ksoftirqd/1 runs it */
+	irqkit_thread_unbind();
+	usleep(1000);
+	bench_wake_samples(n, kick_remote_irq, 50, false);
+	__atomic_store_n(&busy_on, 0, __ATOMIC_RELEASE);
+	usleep(1000);					/* the last callback ends */
+}
+
+static int setup_remote_busy(void)
+{
+	if (start_remote(remote_handler))
+		return -1;
+	irqkit_open_softirq(IRQKIT_NET_RX_SOFTIRQ, busy_softirq);
+	return 0;
+}
+
 static int setup_remote_futex(void)
 {
 	return start_remote(remote_handler) || bench_futex_peer_start() ? -1 : 0;
@@ -541,6 +581,8 @@ static const struct bench benches[] = {
 	  setup_remote_eventfd, teardown_remote_eventfd, LAT, 101, "ns" },
 	{ "raise_remote_asleep", "uv_async_send", raise_remote_asleep, uv_async_wake, 0,
 	  setup_remote_uv, teardown_remote_uv, LAT, 101, "ns" },
+	{ "raise_remote_busy_softirq", "raise_remote_asleep", raise_remote_busy_softirq,
+	  raise_remote_asleep, 0, setup_remote_busy, stop_remote, LAT, 501, "ns" },
 	{ "raise_remote_polling", "atomic_word_busy_poll", raise_remote_polling, word_busy_poll, 0,
 	  setup_polling, teardown_polling, LAT, 2001, "ns" },
 	{ "raise_remote_polling", "eventfd_busy_poll", raise_remote_polling, eventfd_busy_poll, 0,

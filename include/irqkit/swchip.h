@@ -36,10 +36,10 @@ IRQKIT_API IRQKIT_MUST_CHECK int irqkit_swchip_add(unsigned int first, unsigned 
  *
  * A thread bound to the line's target CPU, with interrupts on and outside
  * hardirq context, runs the handlers before this returns; otherwise the edge
- * is latched and delivered by the target CPU.  A level line takes it as a
- * pulse (driven high, then low after delivery is decided).
+ * is latched and delivered by the target CPU.  A level line has no edge to
+ * raise: drive it with irqkit_sw_set_level().
  * Context: any, handlers included.
- * Return: 0; -EINVAL for an irq that is not a software line.
+ * Return: 0; -EINVAL for an irq that is not a software edge line.
  */
 IRQKIT_API int irqkit_sw_raise(unsigned int irq);
 
