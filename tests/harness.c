@@ -84,18 +84,11 @@ static int add_lines(void)
 	return 0;
 }
 
-static int start_world(enum irqkit_mode mode, unsigned int cpus, unsigned int nr_irqs,
-		       unsigned int flags)
+int start_world_cfg(struct irqkit_config cfg)
 {
-	struct irqkit_config cfg = {
-		.nr_irqs = nr_irqs,
-		.nr_cpus = cpus,
-		.mode = mode,
-		.flags = flags,
-		.log = logcap_hook,
-	};
 	const char *echo = getenv("IRQKIT_TEST_ECHO");
 
+	cfg.log = logcap_hook;
 	logcap.echo = echo && *echo == '1';
 	log_clear();
 	order_buf[0] = '\0';
@@ -106,6 +99,13 @@ static int start_world(enum irqkit_mode mode, unsigned int cpus, unsigned int nr
 		return -1;
 	}
 	return 0;
+}
+
+static int start_world(enum irqkit_mode mode, unsigned int cpus, unsigned int nr_irqs,
+		       unsigned int flags)
+{
+	return start_world_cfg((struct irqkit_config){
+		.nr_irqs = nr_irqs, .nr_cpus = cpus, .mode = mode, .flags = flags });
 }
 
 int det_setup_flags(unsigned int cfg_flags)

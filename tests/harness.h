@@ -81,6 +81,9 @@ int det_setup(void **state);
 int det_setup_flags(unsigned int cfg_flags);
 int det_teardown(void **state);
 
+/* A world from @cfg (its log goes to the capture), the same lines. */
+int start_world_cfg(struct irqkit_config cfg);
+
 /* Threaded world with @cpus dispatchers and the same lines. */
 int thr_setup_cpus(unsigned int cpus, unsigned int nr_irqs);
 int thr_setup(void **state);

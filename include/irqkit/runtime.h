@@ -40,7 +40,22 @@ struct irqkit_config {
 	unsigned int		flags;		/* IRQKIT_CFG_* */
 	irqkit_log_fn		log;		/* NULL: lines go to stderr */
 	void			*log_arg;
+	/*
+	 * Threaded mode's watchdog: a handler, softirq or tasklet that has not
+	 * returned ("soft lockup"), a wait that has not ended ("blocked for
+	 * more than"), a work pool that makes no progress ("workqueue
+	 * lockup"), each reported after this long.  0 means 5000 ms;
+	 * IRQKIT_WATCHDOG_OFF switches it off.  Deterministic mode has none.
+	 */
+	unsigned int		watchdog_ms;
+	/*
+	 * Idle kworkers beyond the one spare per pool end after this long
+	 * (Linux's IDLE_WORKER_TIMEOUT).  0 means 300000 ms (5 minutes).
+	 */
+	unsigned int		worker_idle_ms;
 };
+
+#define IRQKIT_WATCHDOG_OFF	(~0u)
 
 /**
  * irqkit_start - build the descriptor table and start the virtual CPUs

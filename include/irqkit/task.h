@@ -51,6 +51,8 @@ struct irqkit_task {
 	int			cpu_id;		/* read-only: bound CPU, or the CPU it acts for */
 	unsigned int		slot;		/* private: how this thread holds its CPU */
 	unsigned int		run;		/* private: the run of the runtime it is bound in */
+	int			tid;		/* private: its thread id, once it is bound */
+	const void		*running_fn;	/* private: handler or bottom half running, for reports */
 	bool			kthread;	/* private: a thread of the runtime itself */
 	bool			nodeliver;	/* private: never a delivery point (deterministic) */
 };

@@ -32,6 +32,7 @@ extern "C" {
 #define IRQKIT_EINVAL	22
 #define IRQKIT_ENOSYS	38
 #define IRQKIT_ENOTCONN	107
+#define IRQKIT_ETIMEDOUT	110
 #define IRQKIT_EALREADY	114
 
 /* What a handler returns (REFERENCE 1.1); results of a shared line are OR-ed. */

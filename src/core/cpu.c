@@ -151,6 +151,7 @@ bool irqkit__cpu_claim_hardirq(struct irqkit_task *t, struct irqkit_cpu *c)
 		if (s & busy)
 			return false;
 	} while (!a_cas(&c->slot, &s, s | SLOT_HARDIRQ));
+	cpu_note_hold(c, HOLD_HARDIRQ, t);
 	t->slot |= TASK_SLOT_HARDIRQ;
 	task_set_irqs_off(t, true);
 	irqkit__irq_enter(t);
@@ -182,6 +183,7 @@ static void irq_exit_and_release(struct irqkit_task *t, struct irqkit_cpu *c)
 
 	if (irqkit__softirq_pending(c) && !(t->preempt_count & IRQKIT_SOFTIRQ_MASK) &&
 	    !(t->slot & TASK_SLOT_SOFTIRQ) && a_cas(&c->slot, &s, SLOT_SOFTIRQ)) {
+		cpu_note_hold(c, HOLD_SOFTIRQ, t);
 		irqkit__irq_exit(t);
 		task_set_irqs_off(t, false);
 		t->slot = (t->slot & ~TASK_SLOT_HARDIRQ) | TASK_SLOT_SOFTIRQ;
@@ -413,6 +415,7 @@ int irqkit_thread_bind(unsigned int cpu)
 	t->cpu = &irqkit__rt.cpus[cpu];
 	t->cpu_id = (int)cpu;
 	t->run = READ_ONCE(irqkit__run);
+	WRITE_ONCE(t->tid, irqkit_plat_thread_id());
 	t->irqflags |= IRQKIT_TASK_BOUND;
 	return 0;
 }
@@ -446,6 +449,7 @@ int irqkit__kthread_bind(int cpu)
 	struct irqkit_task *t = &irqkit_task_self;
 
 	t->kthread = true;
+	WRITE_ONCE(t->tid, irqkit_plat_thread_id());
 	if (cpu < 0)
 		return 0;
 	if (irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC)
@@ -522,6 +526,7 @@ void irqkit__dispatcher_loop(unsigned int cpu)
 	t->cpu_id = (int)cpu;
 	t->run = READ_ONCE(irqkit__run);
 	t->kthread = true;
+	WRITE_ONCE(t->tid, irqkit_plat_thread_id());
 	t->irqflags |= IRQKIT_TASK_BOUND;
 	for (;;) {
 		unsigned int seq = a_load_seq(&c->kick_seq);

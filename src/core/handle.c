@@ -22,21 +22,24 @@ enum irqkit_irqreturn irqkit__handle_actions(struct irqkit_desc *desc)
 {
 	struct irqkit_task *t = &irqkit_task_self;
 	const void *prev_running = t->running;
+	const void *prev_fn = t->running_fn;
 	unsigned int irq = irq_desc_get_irq(desc);
 	unsigned int retval = IRQKIT_NONE;
 
-	t->running = desc;
+	WRITE_ONCE(t->running, desc);
 	for (struct irqkit_action *action = a_load_acquire(&desc->action); action;
 	     action = a_load_acquire(&action->next)) {
 		unsigned int res;
 		const void *fn;
 
 		if (action->handler) {
-			res = action->handler((int)irq, action->dev_id);
 			fn = (const void *)action->handler;
+			WRITE_ONCE(t->running_fn, fn);
+			res = action->handler((int)irq, action->dev_id);
 		} else {
-			res = action->handler_regs((int)irq, action->dev_id, NULL);
 			fn = (const void *)action->handler_regs;
+			WRITE_ONCE(t->running_fn, fn);
+			res = action->handler_regs((int)irq, action->dev_id, NULL);
 		}
 		if (WARN_ONCE(!task_irqs_off(t), "irq %u handler %pS enabled interrupts", irq, fn))
 			irqkit_local_irq_disable();
@@ -48,7 +51,8 @@ enum irqkit_irqreturn irqkit__handle_actions(struct irqkit_desc *desc)
 		}
 		retval |= res;
 	}
-	t->running = prev_running;
+	WRITE_ONCE(t->running, prev_running);
+	WRITE_ONCE(t->running_fn, prev_fn);
 	return (enum irqkit_irqreturn)retval;
 }
 

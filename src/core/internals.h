@@ -192,8 +192,19 @@ struct irqkit__timer_base {
 struct irqkit_tasklet;
 struct irqkit_plat_thread;
 
+/* cpu->hold_task[] / hold_gen[]: the two interrupt holds of a CPU. */
+#define HOLD_HARDIRQ	0
+#define HOLD_SOFTIRQ	1
+
 struct irqkit_cpu {
 	unsigned int		slot;		/* SLOT_*, see above */
+	/*
+	 * Who took each interrupt hold last, and how many times each was
+	 * taken: written by the holder alone (beside slot, whose line the
+	 * claim owns already), read racily by the watchdog.
+	 */
+	unsigned int		hold_gen[2];
+	struct irqkit_task	*hold_task[2];
 	unsigned int		slot_waiters;	/* threads sleeping on slot */
 	unsigned int		kick_seq;	/* dispatcher eventcount */
 	unsigned int		idle;		/* dispatcher sleeps on kick_seq */
@@ -214,7 +225,18 @@ struct irqkit_cpu {
 	struct irqkit_tasklet	**tasklet_tail[2];
 	/* timers (timer.c) */
 	struct irqkit__timer_base timers;
+	/* the watchdog's view of each hold (watchdog.c, its thread only) */
+	unsigned int		wd_gen[2];
+	uint64_t		wd_since[2];
+	bool			wd_reported[2];
 } __attribute__((aligned(64)));
+
+/* A thread takes interrupt hold @which of @c (it holds the slot bit already). */
+static inline void cpu_note_hold(struct irqkit_cpu *c, int which, struct irqkit_task *t)
+{
+	WRITE_ONCE(c->hold_task[which], t);
+	WRITE_ONCE(c->hold_gen[which], c->hold_gen[which] + 1);
+}
 
 /* ---- the runtime ----------------------------------------------------------- */
 
@@ -257,6 +279,9 @@ struct irqkit__runtime {
 	unsigned long		might_sleep_prev;	/* jiffies of the last report */
 	/* bogus return values: at most 100 reports in all (REFERENCE 3.2) */
 	int			bad_irq_reports;
+	/* watchdog.c: thresholds in ns, 0 when off */
+	uint64_t		watchdog_ns;
+	uint64_t		worker_idle_ns;
 };
 
 HIDDEN extern struct irqkit__runtime irqkit__rt;
@@ -512,10 +537,42 @@ HIDDEN int irqkit__check_irq_resend(struct irqkit_desc *desc, bool inject);
 HIDDEN void irqkit__clear_irq_resend(struct irqkit_desc *desc);
 HIDDEN void irqkit__resend_init(void);
 
+/* watchdog.c: a wait that may not end, registered while it lasts */
+enum irqkit__wait_kind {
+	WAIT_IRQ,		/* @num: the line */
+	WAIT_WORK,		/* @obj: the work item */
+	WAIT_WORKQUEUE,		/* @obj: the queue's name */
+	WAIT_TASKLET,		/* @obj: the tasklet */
+	WAIT_TIMER,		/* @obj: the timer */
+};
+
+struct irqkit__wait {
+	const char		*what;		/* the waiting call: "synchronize_irq" */
+	enum irqkit__wait_kind	kind;
+	const void		*obj;
+	unsigned long		num;
+	uint64_t		since;
+	int			tid;
+	bool			registered;	/* its owner's: on the list */
+	bool			reported;	/* wait_lock */
+	struct irqkit__wait	*next, **pprev;	/* wait_lock */
+};
+
+HIDDEN void irqkit__wait_begin(struct irqkit__wait *w, const char *what,
+			       enum irqkit__wait_kind kind, const void *obj, unsigned long num);
+HIDDEN void irqkit__wait_end(struct irqkit__wait *w);
+HIDDEN void irqkit__watchdog_config(const struct irqkit_config *c);
+HIDDEN int irqkit__watchdog_init(void);
+HIDDEN void irqkit__watchdog_exit(void);
+HIDDEN void irqkit__print_task_stack(int tid);
+HIDDEN const char *irqkit__softirq_name(unsigned int nr);
+
 /* workqueue.c */
 HIDDEN int irqkit__workqueue_init(void);
 HIDDEN void irqkit__workqueue_exit(void);
 HIDDEN void irqkit__delayed_work_dropped(struct irqkit_timer_list *timer);
+HIDDEN void irqkit__workqueue_watchdog(uint64_t now, uint64_t thresh);
+HIDDEN void irqkit__workqueue_reap(void);
 IRQKIT_API void irqkit_delayed_work_timer_fn(struct irqkit_timer_list *timer);
 
 /* timer.c */

@@ -34,11 +34,17 @@ static void __synchronize_hardirq(struct irqkit_desc *desc)
 	struct irqkit_chip *chip;
 	bool inprogress;
 
+	struct irqkit__wait w = { 0 };
+
 	do {
 		unsigned int spins = 0;
 
-		while (irqd_irq_inprogress(&desc->irq_data))
+		while (irqd_irq_inprogress(&desc->irq_data)) {
+			if (!w.what)
+				irqkit__wait_begin(&w, "synchronize_irq", WAIT_IRQ, NULL,
+						   irq_desc_get_irq(desc));
 			spin_step(&spins);
+		}
 		flags = desc_lock_irqsave(desc);
 		inprogress = irqd_irq_inprogress(&desc->irq_data);
 		chip = desc->irq_data.chip;
@@ -51,6 +57,7 @@ static void __synchronize_hardirq(struct irqkit_desc *desc)
 		}
 		desc_unlock_irqrestore(desc, flags);
 	} while (inprogress);
+	irqkit__wait_end(&w);
 }
 
 /* The line whose threaded handler the calling thread runs (irq/N-name), or NULL. */
@@ -66,13 +73,18 @@ static void wait_for_threads(struct irqkit_desc *desc)
 			     irq_desc_get_irq(desc));
 		return;
 	}
+	struct irqkit__wait w = { 0 };
+
 	for (;;) {
 		unsigned int seq = a_load_seq(&desc->wait_for_threads);
 
 		if (!a_load_seq(&desc->threads_active))
 			break;
+		if (!w.what)
+			irqkit__wait_begin(&w, "synchronize_irq", WAIT_IRQ, NULL, irq_desc_get_irq(desc));
 		irqkit_plat_wait(&desc->wait_for_threads, seq);
 	}
+	irqkit__wait_end(&w);
 }
 
 static void __synchronize_irq(struct irqkit_desc *desc)

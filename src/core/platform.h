@@ -42,6 +42,13 @@ void irqkit_plat_yield(void);
 void irqkit_plat_wait(unsigned int *addr, unsigned int val);
 void irqkit_plat_wake(unsigned int *addr);
 
+/*
+ * irqkit_plat_wait with a limit: blocks while *addr == val, at most @ns
+ * nanoseconds.  May return early or spuriously.  Process context or a
+ * thread of the runtime.  Used by the watchdog and by idle workers.
+ */
+void irqkit_plat_wait_timeout(unsigned int *addr, unsigned int val, uint64_t ns);
+
 /* The default log sink: one line, no trailing newline.  Any context. */
 void irqkit_plat_log(int level, const char *line);
 
@@ -57,6 +64,14 @@ unsigned long irqkit_plat_symbol(const void *addr, char *buf, size_t len);
 /* The calling thread's id and name, for reports ("pid: N, name: comm"). */
 int irqkit_plat_thread_id(void);
 void irqkit_plat_thread_name(char *buf, size_t len);
+
+/*
+ * Optional, for the watchdog's reports about another thread: the name of
+ * thread @tid ("" if unknown), and up to @max return addresses of its stack
+ * as it is now (0 if unsupported or it did not answer).  Process context.
+ */
+void irqkit_plat_thread_name_of(int tid, char *buf, size_t len);
+int irqkit_plat_backtrace_of(int tid, void **frames, int max);
 
 /*
  * The one-shot platform timer: call irqkit__timer_interrupt() on some thread
@@ -76,6 +91,11 @@ struct irqkit_plat_thread;
 int irqkit_plat_thread_create(struct irqkit_plat_thread **out, const char *name,
 			      void (*fn)(void *), void *arg);
 void irqkit_plat_thread_join(struct irqkit_plat_thread *th);
+/*
+ * irqkit_plat_thread_join with a limit: 0 once joined (the handle is freed),
+ * -ETIMEDOUT if the thread still runs after @ns (the handle stays valid).
+ */
+int irqkit_plat_thread_join_timeout(struct irqkit_plat_thread *th, uint64_t ns);
 
 /* Sleep at least @ns (msleep).  Process context. */
 void irqkit_plat_sleep_ns(uint64_t ns);

@@ -90,15 +90,22 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 	irqkit__timers_init();
 	irqkit__resend_init();
 	irqkit__spurious_init();
+	irqkit__watchdog_config(&c);
 	ret = irqkit__softirq_init();
-	if (!ret) {
-		ret = irqkit__workqueue_init();
-		if (ret)
-			irqkit__softirq_exit();
-	}
 	if (ret)
 		goto fail_cpus;
+	ret = irqkit__workqueue_init();
+	if (ret)
+		goto fail_softirq;
+	ret = irqkit__watchdog_init();
+	if (ret)
+		goto fail_workqueue;
 	return 0;
+
+fail_workqueue:
+	irqkit__workqueue_exit();
+fail_softirq:
+	irqkit__softirq_exit();
 
 fail_cpus:
 	irqkit__cpus_exit();
@@ -129,7 +136,7 @@ bool irqkit__core_stopping(void)
 	struct irqkit_task *t = &irqkit_task_self;
 	unsigned int started = RT_STARTED;
 
-	if (a_load_seq(&rt_state) != RT_STARTED)
+	if (a_load_seq(&rt_state) == RT_STOPPED)
 		return false;
 	if (t->kthread || (t->preempt_count & (IRQKIT_HARDIRQ_MASK | IRQKIT_SOFTIRQ_OFFSET))) {
 		irqkit__warn(__FILE__, __LINE__,
@@ -163,6 +170,7 @@ static void task_reset_self(void)
 /* irqkit__core_exit - free everything.  Context: the platform's threads have stopped. */
 void irqkit__core_exit(void)
 {
+	irqkit__watchdog_exit();
 	irqkit__workqueue_exit();
 	irqkit__softirq_exit();
 	irqkit__timers_exit();

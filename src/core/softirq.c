@@ -29,6 +29,11 @@ static const char *const softirq_to_name[IRQKIT_NR_SOFTIRQS] = {
 	"HRTIMER", "RCU",
 };
 
+const char *irqkit__softirq_name(unsigned int nr)
+{
+	return nr < IRQKIT_NR_SOFTIRQS ? softirq_to_name[nr] : "?";
+}
+
 bool irqkit__softirq_pending(const struct irqkit_cpu *c)
 {
 	return a_load_seq(&c->softirq_pending) != 0;
@@ -48,6 +53,7 @@ bool irqkit__claim_softirq(struct irqkit_task *t, struct irqkit_cpu *c)
 
 	if (!a_cas(&c->slot, &free, SLOT_SOFTIRQ))
 		return false;
+	cpu_note_hold(c, HOLD_SOFTIRQ, t);
 	t->slot |= TASK_SLOT_SOFTIRQ;
 	return true;
 }
@@ -88,8 +94,10 @@ restart:
 		unsigned int prev = t->preempt_count;
 
 		pending &= pending - 1;
+		WRITE_ONCE(t->running_fn, (const void *)action);
 		if (action)
 			action();
+		WRITE_ONCE(t->running_fn, NULL);
 		if (unlikely(t->preempt_count != prev)) {
 			pr_err("huh, entered softirq %u %s %p with preempt_count %08x, exited with %08x?",
 			       nr, softirq_to_name[nr], (void *)action, prev, t->preempt_count);
@@ -228,13 +236,18 @@ static void tasklet_action_common(int idx, unsigned int nr)
 			if (!__atomic_load_n(&t->count, __ATOMIC_SEQ_CST)) {
 				if (tasklet_clear_sched(t)) {
 					const void *outer = task->running_bh;
+					const void *outer_fn = task->running_fn;
 
 					task->running_bh = t;
-					if (t->use_callback)
+					if (t->use_callback) {
+						WRITE_ONCE(task->running_fn, (const void *)t->callback);
 						t->callback(t);
-					else
+					} else {
+						WRITE_ONCE(task->running_fn, (const void *)t->func);
 						t->func(t->data);
+					}
 					task->running_bh = outer;
+					WRITE_ONCE(task->running_fn, outer_fn);
 				}
 				__atomic_fetch_and(&t->state, ~RUN, __ATOMIC_RELEASE);
 				irqkit__softirq_preempt_point(task, c);
@@ -274,8 +287,14 @@ static bool tasklet_unlock_wait(struct irqkit_tasklet *t, const char *what)
 			     what);
 		return false;
 	}
-	while (__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) & RUN)
+	struct irqkit__wait w = { 0 };
+
+	while (__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) & RUN) {
+		if (!w.what)
+			irqkit__wait_begin(&w, what, WAIT_TASKLET, t, 0);
 		spin_step(&spins);
+	}
+	irqkit__wait_end(&w);
 	return true;
 }
 
@@ -320,6 +339,7 @@ static bool det_run_softirqs(void)
 
 void irqkit_tasklet_kill(struct irqkit_tasklet *t)
 {
+	struct irqkit__wait w = { 0 };
 	unsigned int spins = 0;
 
 	if (irqkit_in_interrupt())
@@ -334,6 +354,7 @@ void irqkit_tasklet_kill(struct irqkit_tasklet *t)
 		if (__atomic_load_n(&t->count, __ATOMIC_SEQ_CST)) {
 			irqkit__warn(__FILE__, __LINE__,
 				     "tasklet_kill() of a tasklet that is disabled and scheduled never returns; not waiting");
+			irqkit__wait_end(&w);
 			return;
 		}
 		if (det_run_softirqs())
@@ -341,10 +362,14 @@ void irqkit_tasklet_kill(struct irqkit_tasklet *t)
 		if (det_player()) {
 			irqkit__warn(__FILE__, __LINE__,
 				     "tasklet_kill() in deterministic mode from a section that keeps softirqs out: nothing would run the tasklet; not waiting");
+			irqkit__wait_end(&w);
 			return;
 		}
+		if (!w.what)
+			irqkit__wait_begin(&w, "tasklet_kill", WAIT_TASKLET, t, 0);
 		spin_step(&spins);
 	}
+	irqkit__wait_end(&w);
 	tasklet_unlock_wait(t, "tasklet_kill");
 	__atomic_fetch_and(&t->state, ~SCHED, __ATOMIC_SEQ_CST);
 }

@@ -271,6 +271,7 @@ void irqkit__run_timers(void)
 		struct irqkit_timer_list *t = b->root;
 		void (*fn)(struct irqkit_timer_list *) = t->function;
 		const void *outer = task->running_bh;
+		const void *outer_fn = task->running_fn;
 
 		hp_remove(b, t);
 		WRITE_ONCE(t->base, 0);
@@ -279,7 +280,9 @@ void irqkit__run_timers(void)
 		irqkit_spin_unlock(&timer_lock);
 
 		task->running_bh = t;
+		WRITE_ONCE(task->running_fn, (const void *)fn);
 		fn(t);
+		WRITE_ONCE(task->running_fn, outer_fn);
 		task->running_bh = outer;
 		irqkit__softirq_preempt_point(task, c);
 
@@ -361,6 +364,7 @@ static bool timer_running(const struct irqkit_timer_list *timer)
 
 int irqkit_del_timer_sync(struct irqkit_timer_list *timer)
 {
+	struct irqkit__wait w = { 0 };
 	unsigned int spins = 0;
 	bool was = false, running;
 
@@ -380,9 +384,13 @@ int irqkit_del_timer_sync(struct irqkit_timer_list *timer)
 		was |= detach_timer(timer);
 		running = timer_running(timer);
 		irqkit_spin_unlock(&timer_lock);
-		if (running)
+		if (running) {
+			if (!w.what)
+				irqkit__wait_begin(&w, "del_timer_sync", WAIT_TIMER, timer, 0);
 			spin_step(&spins);
+		}
 	} while (running);
+	irqkit__wait_end(&w);
 	return was;
 }
 

@@ -49,6 +49,8 @@ struct irqkit_worker {
 	struct irqkit_worker	*idle_next;	/* pool lock */
 	unsigned int		wake;		/* set by the waker; the worker sleeps on it */
 	int			id;
+	int			tid;		/* for the watchdog's report */
+	bool			dead;		/* reaped when idle too long: to be joined */
 };
 
 struct irqkit_wq_pool {
@@ -62,6 +64,11 @@ struct irqkit_wq_pool {
 	int			nr_workers, next_id;
 	bool			stopping;
 	int			creating;	/* create_worker calls under way */
+	unsigned long		progress;	/* items taken, ever (pool lock) */
+	/* the watchdog's view (its thread only) */
+	unsigned long		wd_progress;
+	uint64_t		wd_since;
+	bool			wd_reported;
 };
 
 struct irqkit_workqueue {
@@ -235,10 +242,17 @@ static void add_req(struct flush_req *req)
 	irqkit_spin_unlock(&wq_rt.flush_lock);
 }
 
-static void wait_req(struct flush_req *req)
+/* Sleep until @req is done; the watchdog knows it as @what waiting for the item. */
+static void wait_req(struct flush_req *req, const char *what)
 {
+	struct irqkit__wait w;
+
+	if (a_load_seq(&req->done))
+		return;
+	irqkit__wait_begin(&w, what, WAIT_WORK, req->work, 0);
 	while (!a_load_seq(&req->done))
 		irqkit_plat_wait(&req->done, 0);
+	irqkit__wait_end(&w);
 }
 
 /*
@@ -410,6 +424,7 @@ static struct irqkit_work *worker_take(struct irqkit_worker *w)
 		list_append(&busy->sched_tail, work);
 	}
 	work->where = WORK_ON_NONE;
+	pool->progress++;
 	w->current = work;
 	w->current_seq = READ_ONCE(work->queued);
 	w->current_pwq = work->pwq;
@@ -473,6 +488,55 @@ static void worker_wait_woken(struct irqkit_worker *w)
 	irqkit_spin_lock(&w->pool->lock);
 }
 
+/* Idle workers of @pool.  Pool lock held. */
+static int nr_idle(const struct irqkit_wq_pool *pool)
+{
+	int n = 0;
+
+	for (const struct irqkit_worker *w = pool->idle; w; w = w->idle_next)
+		n++;
+	return n;
+}
+
+/*
+ * An idle worker that sleeps longer than worker_idle_ns while another worker
+ * of its pool is idle too is not needed (Linux's idle_worker_timeout): it
+ * leaves the idle list and ends, to be joined by the watchdog or the next
+ * create_worker.  Pool lock held; dropped meanwhile.
+ * Return: true if @w was woken, false if it is reaped and must exit.
+ */
+static bool worker_idle(struct irqkit_worker *w)
+{
+	struct irqkit_wq_pool *pool = w->pool;
+	uint64_t timeout = irqkit__rt.worker_idle_ns;
+
+	if (!timeout) {
+		worker_wait_woken(w);
+		return true;
+	}
+	for (;;) {
+		uint64_t end = irqkit_plat_now_ns() + timeout;
+
+		irqkit_spin_unlock(&pool->lock);
+		while (!__atomic_load_n(&w->wake, __ATOMIC_ACQUIRE)) {
+			uint64_t now = irqkit_plat_now_ns();
+
+			if (now >= end)
+				break;
+			irqkit_plat_wait_timeout(&w->wake, 0, end - now);
+		}
+		irqkit_spin_lock(&pool->lock);
+		if (__atomic_load_n(&w->wake, __ATOMIC_ACQUIRE))
+			return true;
+		if (!pool->stopping && nr_idle(pool) > 1) {
+			idle_list_remove(pool, w);
+			w->dead = true;
+			pool->nr_workers--;
+			return false;
+		}
+	}
+}
+
 static void worker_main(void *arg)
 {
 	struct irqkit_worker *w = arg;
@@ -482,14 +546,21 @@ static void worker_main(void *arg)
 		irqkit_plat_fatal("kworker cannot bind to its CPU");
 	current_worker = w;
 	irqkit_spin_lock(&pool->lock);
-	worker_wait_woken(w);		/* create_worker() made it idle: the spare */
+	w->tid = irqkit_task_self.tid;	/* pool lock: the watchdog reads it under it */
+	if (!worker_idle(w)) {		/* create_worker() made it idle: the spare */
+		irqkit_spin_unlock(&pool->lock);
+		goto out;
+	}
 	while (!pool->stopping) {
 		struct irqkit_worker *next;
 		struct irqkit_work *work;
 
 		if (!worker_has_work(w)) {
 			worker_enter_idle(w);
-			worker_wait_woken(w);
+			if (!worker_idle(w)) {
+				irqkit_spin_unlock(&pool->lock);
+				goto out;
+			}
 			continue;
 		}
 		if (maybe_create_worker(pool))
@@ -507,9 +578,37 @@ static void worker_main(void *arg)
 	}
 	pool->nr_workers--;
 	irqkit_spin_unlock(&pool->lock);
+out:
 	current_worker = NULL;
 	if (pool->cpu >= 0)
 		irqkit_thread_unbind();
+}
+
+/* Join and free the workers of @pool that ended idle.  Process context. */
+static void pool_reap(struct irqkit_wq_pool *pool)
+{
+	struct irqkit_worker *dead = NULL;
+
+	irqkit_spin_lock(&pool->lock);
+	for (struct irqkit_worker **pp = &pool->workers; *pp;) {
+		struct irqkit_worker *w = *pp;
+
+		if (w->dead && w->thread) {
+			*pp = w->next;
+			w->next = dead;
+			dead = w;
+			continue;
+		}
+		pp = &w->next;
+	}
+	irqkit_spin_unlock(&pool->lock);
+	while (dead) {
+		struct irqkit_worker *w = dead;
+
+		dead = w->next;
+		irqkit_plat_thread_join(w->thread);
+		irqkit_plat_free(w, sizeof(*w));
+	}
 }
 
 /*
@@ -526,6 +625,7 @@ static int create_worker(struct irqkit_wq_pool *pool)
 
 	if (!w)
 		return -IRQKIT_ENOMEM;
+	pool_reap(pool);
 	w->pool = pool;
 	w->sched_tail = &w->sched_head;
 	irqkit_spin_lock(&pool->lock);
@@ -799,7 +899,7 @@ static bool wait_running(struct irqkit_work *work)
 	irqkit_spin_unlock(&pwq->pool->lock);
 	if (!w)
 		return false;
-	wait_req(&req);
+	wait_req(&req, "cancel_work_sync");
 	return true;
 }
 
@@ -898,7 +998,7 @@ bool irqkit_flush_work(struct irqkit_work *work)
 		irqkit_spin_unlock(&pwq->pool->lock);
 		if (!queued && !w)
 			return false;
-		wait_req(&req);
+		wait_req(&req, "flush_work");
 		return true;
 	}
 }
@@ -912,6 +1012,7 @@ bool irqkit_flush_delayed_work(struct irqkit_delayed_work *dwork)
 
 void irqkit_flush_workqueue(struct irqkit_workqueue *wq)
 {
+	struct irqkit__wait wait = { 0 };
 	unsigned int old;
 	bool self;
 
@@ -944,8 +1045,11 @@ void irqkit_flush_workqueue(struct irqkit_workqueue *wq)
 			left--;
 		if (left <= 0)
 			break;
+		if (!wait.what)
+			irqkit__wait_begin(&wait, "flush_workqueue", WAIT_WORKQUEUE, wq->name, 0);
 		irqkit_plat_wait(&wq->flush_seq, seq);
 	}
+	irqkit__wait_end(&wait);
 	a_store_seq(&wq->flushing, 0);
 	irqkit__mutex_unlock(&wq->flush_mutex);
 }
@@ -1190,4 +1294,64 @@ void irqkit__workqueue_exit(void)
 	}
 	irqkit_plat_free(wq_rt.pools, sizeof(*wq_rt.pools) * wq_rt.nr_pools);
 	wq_rt = (typeof(wq_rt)){ 0 };
+}
+
+/* ---- the watchdog's part (watchdog.c calls these from its thread) ---------------------------- */
+
+/* Join the workers that ended idle, in every pool. */
+void irqkit__workqueue_reap(void)
+{
+	for (unsigned int i = 0; i < wq_rt.nr_pools; i++)
+		pool_reap(&wq_rt.pools[i]);
+}
+
+static void report_pool_lockup(struct irqkit_wq_pool *pool, uint64_t stuck)
+{
+	char cpus[16];
+
+	if (pool->cpu >= 0)
+		irqkit__snprintf(cpus, sizeof(cpus), "%d", pool->cpu);
+	else
+		irqkit__snprintf(cpus, sizeof(cpus), "0-%u", irqkit__rt.nr_cpus - 1);
+	pr_emerg("BUG: workqueue lockup - pool cpus=%s node=0 flags=0x0 nice=%d stuck for %llus!",
+		 cpus, pool->highpri ? -20 : 0,
+		 (unsigned long long)((stuck + 999999999ull) / 1000000000ull));
+	irqkit_spin_lock(&pool->lock);
+	for (struct irqkit_worker *w = pool->workers; w; w = w->next)
+		if (w->current)
+			pr_emerg("  in-flight: %d:%ps", w->tid,
+				 w->current->func ? (const void *)w->current->func :
+						    (const void *)w->current->func26);
+	for (struct irqkit_work *work = pool->head; work; work = work->next)
+		pr_emerg("  pending: %ps", work->func ? (const void *)work->func :
+						       (const void *)work->func26);
+	irqkit_spin_unlock(&pool->lock);
+}
+
+/*
+ * A pool with items waiting and none taken for @thresh is stuck (Linux's
+ * wq_watchdog_timer_fn): every worker blocked and no new one possible.
+ */
+void irqkit__workqueue_watchdog(uint64_t now, uint64_t thresh)
+{
+	for (unsigned int i = 0; i < wq_rt.nr_pools; i++) {
+		struct irqkit_wq_pool *pool = &wq_rt.pools[i];
+		unsigned long progress;
+		bool waiting;
+
+		irqkit_spin_lock(&pool->lock);
+		progress = pool->progress;
+		waiting = pool->head != NULL;
+		irqkit_spin_unlock(&pool->lock);
+		if (!waiting || progress != pool->wd_progress) {
+			pool->wd_progress = progress;
+			pool->wd_since = now;
+			pool->wd_reported = false;
+			continue;
+		}
+		if (!pool->wd_reported && now - pool->wd_since >= thresh) {
+			pool->wd_reported = true;
+			report_pool_lockup(pool, now - pool->wd_since);
+		}
+	}
 }

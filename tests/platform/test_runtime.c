@@ -114,9 +114,10 @@ static void test_stop_leaves_no_thread_behind(void **state)
 		assert_int_equal(thr_setup_cpus(3, 64), 0);
 		/*
 		 * a dispatcher, a ksoftirqd and two kworkers (normal, high
-		 * priority) per CPU, an unbound kworker, and the timer thread
+		 * priority) per CPU, an unbound kworker, the timer thread and
+		 * the watchdog
 		 */
-		assert_int_equal(nr_threads(), before + 3 * 4 + 1 + 1);
+		assert_int_equal(nr_threads(), before + 3 * 4 + 1 + 1 + 1);
 		assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, 0, "a", &a), 0);
 		irqkit_sw_raise(T_EDGE(1));
 		irqkit_stop();			/* the handler is still registered: freed */

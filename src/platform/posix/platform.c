@@ -2,9 +2,12 @@
 /* The hooks of src/core/platform.h on Linux user space: memory, time, futexes, logging, stacks. */
 #define _GNU_SOURCE
 #include "../../core/platform.h"
+#include <irqkit/types.h>
 
 #include <errno.h>
 #include <execinfo.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
@@ -75,6 +78,16 @@ void irqkit_plat_wait(unsigned int *addr, unsigned int val)
 		irqkit_plat_fatal("futex wait failed");
 }
 
+void irqkit_plat_wait_timeout(unsigned int *addr, unsigned int val, uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ull),
+			       .tv_nsec = (long)(ns % 1000000000ull) };
+	long r = syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, &ts, NULL, 0);
+
+	if (r == -1 && errno != EAGAIN && errno != EINTR && errno != ETIMEDOUT)
+		irqkit_plat_fatal("futex wait failed");
+}
+
 void irqkit_plat_wake(unsigned int *addr)
 {
 	if (syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL, NULL, 0) == -1)
@@ -106,6 +119,87 @@ void irqkit_plat_thread_name(char *buf, size_t len)
 		snprintf(buf, len, "?");
 }
 
+void irqkit_plat_thread_name_of(int tid, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/self/task/%d/comm", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0) {
+		buf[0] = '\0';
+		return;
+	}
+	buf[n] = '\0';
+	if (buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+}
+
+/*
+ * Another thread's stack: ask it with a signal (SIGURG, ignored by default,
+ * so a stray one does no harm) and let its handler copy its own backtrace
+ * out.  One request at a time; the watchdog is the only caller.
+ */
+#define BT_SIGNAL	SIGURG
+static void *bt_frames[32];
+static int bt_n, bt_done, bt_req;
+static pthread_mutex_t bt_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool bt_installed;
+
+static void bt_handler(int sig)
+{
+	int saved = errno;
+
+	(void)sig;
+	/* only a requested signal answers (the acquire orders it after the last read) */
+	if (!__atomic_exchange_n(&bt_req, 0, __ATOMIC_ACQ_REL))
+		return;
+	__atomic_store_n(&bt_n, backtrace(bt_frames, (int)(sizeof(bt_frames) / sizeof(bt_frames[0]))),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&bt_done, 1, __ATOMIC_RELEASE);
+	errno = saved;
+}
+
+int irqkit_plat_backtrace_of(int tid, void **frames, int max)
+{
+	int n = 0;
+
+	pthread_mutex_lock(&bt_lock);
+	if (!bt_installed) {
+		struct sigaction sa = { .sa_handler = bt_handler, .sa_flags = SA_RESTART };
+		void *warm[2];
+
+		backtrace(warm, 2);	/* load the unwinder now, not inside the handler */
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(BT_SIGNAL, &sa, NULL) == 0)
+			bt_installed = true;
+	}
+	__atomic_store_n(&bt_done, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&bt_req, 1, __ATOMIC_RELEASE);
+	if (bt_installed && syscall(SYS_tgkill, getpid(), tid, BT_SIGNAL) == 0) {
+		for (int i = 0; i < 1000 && !__atomic_load_n(&bt_done, __ATOMIC_ACQUIRE); i++)
+			irqkit_plat_sleep_ns(100000);
+		if (__atomic_load_n(&bt_done, __ATOMIC_ACQUIRE)) {
+			n = __atomic_load_n(&bt_n, __ATOMIC_RELAXED);
+			n = n < max ? n : max;
+			memcpy(frames, bt_frames, sizeof(void *) * (size_t)n);
+		}
+	}
+	/* unanswered: a late handler finds no request and writes nothing */
+	if (!__atomic_load_n(&bt_done, __ATOMIC_ACQUIRE))
+		__atomic_exchange_n(&bt_req, 0, __ATOMIC_ACQ_REL);
+	pthread_mutex_unlock(&bt_lock);
+	return n;
+}
+
 void irqkit_plat_fatal(const char *msg)
 {
 	fprintf(stderr, "irqkit: fatal: %s: %s\n", msg, strerror(errno));
@@ -134,13 +228,13 @@ int irqkit_plat_thread_create(struct irqkit_plat_thread **out, const char *name,
 	struct irqkit_plat_thread *th = irqkit_plat_alloc(sizeof(*th));	/* fault injection too */
 
 	if (!th)
-		return -12;	/* -ENOMEM, as kthread_create */
+		return -IRQKIT_ENOMEM;	/* as kthread_create */
 	th->fn = fn;
 	th->arg = arg;
 	snprintf(th->name, sizeof(th->name), "%s", name);	/* Linux cuts comm at 15 */
 	if (pthread_create(&th->thread, NULL, plat_thread_main, th)) {
 		irqkit_plat_free(th, sizeof(*th));
-		return -12;
+		return -IRQKIT_ENOMEM;
 	}
 	*out = th;
 	return 0;
@@ -150,6 +244,28 @@ void irqkit_plat_thread_join(struct irqkit_plat_thread *th)
 {
 	pthread_join(th->thread, NULL);
 	irqkit_plat_free(th, sizeof(*th));
+}
+
+int irqkit_plat_thread_join_timeout(struct irqkit_plat_thread *th, uint64_t ns)
+{
+	int r = irqkit__posix_timed_join(th->thread, ns);
+
+	if (r)
+		return r;
+	irqkit_plat_free(th, sizeof(*th));
+	return 0;
+}
+
+int irqkit__posix_timed_join(pthread_t thread, uint64_t ns)
+{
+	struct timespec ts;
+	uint64_t at;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	at = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + ns;
+	ts.tv_sec = (time_t)(at / 1000000000ull);
+	ts.tv_nsec = (long)(at % 1000000000ull);
+	return pthread_timedjoin_np(thread, NULL, &ts) ? -IRQKIT_ETIMEDOUT : 0;
 }
 
 void irqkit_plat_sleep_ns(uint64_t ns)

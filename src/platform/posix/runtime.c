@@ -12,7 +12,11 @@
 #include "posix.h"
 
 static pthread_t *dispatchers;
+static bool *dispatcher_joined;
 static unsigned int nr_dispatchers;
+/* The last stop left a stuck dispatcher: the next irqkit_stop() tries again. */
+static bool wedged;
+static pthread_mutex_t stop_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void *dispatcher_main(void *arg)
 {
@@ -33,8 +37,17 @@ static void *dispatcher_main(void *arg)
 	return NULL;
 }
 
-static void stop_dispatchers(void)
+/*
+ * Join the dispatchers not joined yet.  With the watchdog on, one that does
+ * not exit within twice its threshold is stuck in a handler that does not
+ * return: it is reported and left, and stop returns -ETIMEDOUT (the
+ * runtime's memory stays, since that handler still uses it).
+ */
+static int stop_dispatchers(void)
 {
+	uint64_t limit = 2 * irqkit__rt.watchdog_ns;
+	int ret = 0;
+
 	for (unsigned int i = 0; i < nr_dispatchers; i++) {
 		struct irqkit_cpu *c = &irqkit__rt.cpus[i];
 
@@ -42,17 +55,44 @@ static void stop_dispatchers(void)
 		a_fetch_add(&c->kick_seq, 1);
 		irqkit_plat_wake(&c->kick_seq);
 	}
-	for (unsigned int i = 0; i < nr_dispatchers; i++)
-		pthread_join(dispatchers[i], NULL);
+	for (unsigned int i = 0; i < nr_dispatchers; i++) {
+		struct irqkit_cpu *c = &irqkit__rt.cpus[i];
+		const struct irqkit_task *t;
+
+		if (dispatcher_joined[i])
+			continue;
+		if (!limit) {
+			pthread_join(dispatchers[i], NULL);
+		} else if (irqkit__posix_timed_join(dispatchers[i], limit)) {
+			t = READ_ONCE(c->hold_task[HOLD_HARDIRQ]);
+			irqkit_printk(IRQKIT_LOG_ERR,
+				      "irqkit_stop: vcpu/%u did not stop: CPU#%u is stuck in %ps; the runtime is left as it is (call irqkit_stop() again once it returns)",
+				      i, i, t ? READ_ONCE(t->running_fn) : NULL);
+			ret = -IRQKIT_ETIMEDOUT;
+			continue;
+		}
+		dispatcher_joined[i] = true;
+	}
+	if (ret)
+		return ret;
 	free(dispatchers);
+	free(dispatcher_joined);
 	dispatchers = NULL;
+	dispatcher_joined = NULL;
 	nr_dispatchers = 0;
+	return 0;
 }
 
 int irqkit_start(const struct irqkit_config *cfg)
 {
-	int ret = irqkit__core_init(cfg);
+	int ret;
 
+	if (__atomic_load_n(&wedged, __ATOMIC_ACQUIRE)) {
+		irqkit_printk(IRQKIT_LOG_ERR,
+			      "irqkit_start: the last irqkit_stop() left a CPU stuck in a handler; stop again first");
+		return -IRQKIT_EBUSY;
+	}
+	ret = irqkit__core_init(cfg);
 	if (ret)
 		return ret;
 	if (irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC) {
@@ -63,7 +103,12 @@ int irqkit_start(const struct irqkit_config *cfg)
 		return 0;
 	}
 	dispatchers = calloc(irqkit__rt.nr_cpus, sizeof(*dispatchers));
-	if (!dispatchers) {
+	dispatcher_joined = calloc(irqkit__rt.nr_cpus, sizeof(*dispatcher_joined));
+	if (!dispatchers || !dispatcher_joined) {
+		free(dispatchers);
+		free(dispatcher_joined);
+		dispatchers = NULL;
+		dispatcher_joined = NULL;
 		ret = -IRQKIT_ENOMEM;
 		goto fail;
 	}
@@ -81,7 +126,7 @@ int irqkit_start(const struct irqkit_config *cfg)
 	return 0;
 
 fail_threads:
-	stop_dispatchers();
+	(void)stop_dispatchers();	/* they have run no handler yet */
 fail:
 	irqkit__core_exit();
 	return ret;
@@ -89,11 +134,27 @@ fail:
 
 void irqkit_stop(void)
 {
-	if (!irqkit__core_stopping())
+	const struct irqkit_task *t = &irqkit_task_self;
+
+	/* refused from the runtime's own threads and handlers, before any wait */
+	if (t->kthread || (t->preempt_count & (IRQKIT_HARDIRQ_MASK | IRQKIT_SOFTIRQ_OFFSET))) {
+		(void)irqkit__core_stopping();		/* reports it */
 		return;
+	}
+	pthread_mutex_lock(&stop_lock);
+	if (!wedged && !irqkit__core_stopping()) {
+		pthread_mutex_unlock(&stop_lock);
+		return;
+	}
 	/* dispatchers first: a handler may still arm the timer */
-	stop_dispatchers();
+	if (stop_dispatchers()) {
+		__atomic_store_n(&wedged, true, __ATOMIC_RELEASE);
+		pthread_mutex_unlock(&stop_lock);
+		return;
+	}
+	__atomic_store_n(&wedged, false, __ATOMIC_RELEASE);
 	irqkit__posix_timer_stop();
 	irqkit__core_exit();
 	irqkit__posix_symbols_exit();
+	pthread_mutex_unlock(&stop_lock);
 }
