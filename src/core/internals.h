@@ -563,6 +563,7 @@ HIDDEN void irqkit__wait_begin(struct irqkit__wait *w, const char *what,
 HIDDEN void irqkit__wait_end(struct irqkit__wait *w);
 HIDDEN void irqkit__watchdog_config(const struct irqkit_config *c);
 HIDDEN int irqkit__watchdog_init(void);
+HIDDEN void irqkit__watchdog_quiesce(void);
 HIDDEN void irqkit__watchdog_exit(void);
 HIDDEN void irqkit__print_task_stack(int tid);
 HIDDEN const char *irqkit__softirq_name(unsigned int nr);

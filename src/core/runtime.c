@@ -170,9 +170,11 @@ static void task_reset_self(void)
 /* irqkit__core_exit - free everything.  Context: the platform's threads have stopped. */
 void irqkit__core_exit(void)
 {
-	irqkit__watchdog_exit();
+	/* the watchdog watches stop too, until the threads it could wait for are gone */
+	irqkit__watchdog_quiesce();
 	irqkit__workqueue_exit();
 	irqkit__softirq_exit();
+	irqkit__watchdog_exit();
 	irqkit__timers_exit();
 	irqkit__tasklets_exit();
 	irqkit__free_all();

@@ -28,6 +28,8 @@ static struct irqkit_spinlock wait_lock = IRQKIT_SPINLOCK_INIT;
 static struct irqkit__wait *waits;		/* wait_lock */
 static struct irqkit_plat_thread *wd_thread;
 static unsigned int wd_stop;
+/* Stop is freeing the pools: the watchdog keeps off them (irqkit__watchdog_quiesce). */
+static unsigned int wd_no_pools, wd_in_pools;
 
 /* ---- blocked waits ------------------------------------------------------------------ */
 
@@ -254,9 +256,27 @@ static void watchdog_main(void *arg)
 		now = irqkit_plat_now_ns();
 		check_cpus(now, thresh);
 		check_waits(now, thresh);
-		irqkit__workqueue_watchdog(now, thresh);
-		irqkit__workqueue_reap();
+		a_store_seq(&wd_in_pools, 1);
+		if (!a_load_seq(&wd_no_pools)) {
+			irqkit__workqueue_watchdog(now, thresh);
+			irqkit__workqueue_reap();
+		}
+		a_store_seq(&wd_in_pools, 0);
 	}
+}
+
+/*
+ * Stop is about to free the work pools: from now on the watchdog leaves them
+ * alone (it still reports lockups and blocked waits, stop's own included).
+ * Process context.
+ */
+void irqkit__watchdog_quiesce(void)
+{
+	unsigned int spins = 0;
+
+	a_store_seq(&wd_no_pools, 1);
+	while (a_load_seq(&wd_in_pools))
+		spin_step(&spins);
 }
 
 /* Thresholds from the config (set by core_init); start the thread.  Process context. */
@@ -265,6 +285,7 @@ int irqkit__watchdog_init(void)
 	struct irqkit__runtime *rt = &irqkit__rt;
 
 	wd_stop = 0;
+	wd_no_pools = 0;
 	if (!rt->watchdog_ns)
 		return 0;
 	return irqkit_plat_thread_create(&wd_thread, "irqkit-watchdog", watchdog_main, NULL);

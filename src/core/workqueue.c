@@ -1248,6 +1248,21 @@ void irqkit__delayed_work_dropped(struct irqkit_timer_list *timer)
 	clear_pending(&container_of(timer, struct irqkit_delayed_work, timer)->work);
 }
 
+/* Join @w at stop; an item that does not return is a wait the watchdog reports. */
+static void join_at_stop(struct irqkit_worker *w)
+{
+	struct irqkit__wait wait = { 0 };
+	struct irqkit_work *current;
+
+	irqkit_spin_lock(&w->pool->lock);
+	current = w->current;
+	if (current)
+		irqkit__wait_begin(&wait, "irqkit_stop", WAIT_WORK, current, 0);
+	irqkit_spin_unlock(&w->pool->lock);
+	irqkit_plat_thread_join(w->thread);
+	irqkit__wait_end(&wait);
+}
+
 /*
  * Stop every worker (each finishes the item it runs; a worker being started
  * is waited for and joined too), then drop what is still queued and free
@@ -1273,7 +1288,7 @@ void irqkit__workqueue_exit(void)
 		irqkit_spin_unlock(&pool->lock);
 		for (struct irqkit_worker *w = pool->workers; w; w = w->next)
 			if (w->thread)
-				irqkit_plat_thread_join(w->thread);
+				join_at_stop(w);
 		while (pool->workers) {
 			struct irqkit_worker *w = pool->workers;
 

@@ -157,6 +157,30 @@ static void test_blocked_flush_work_is_reported(void **state)
 	assert_log_contains("(stuck_work)");
 }
 
+static void *stopper(void *arg)
+{
+	(void)arg;
+	irqkit_stop();
+	return NULL;
+}
+
+static void test_stop_waiting_for_a_work_item_is_reported(void **state)
+{
+	static struct irqkit_work w;
+	pthread_t th;
+
+	(void)state;
+	irqkit_init_work(&w, stuck_work);
+	assert_true(irqkit_schedule_work(&w));
+	assert_true(wait_until(atomic_load(&entered) == 1, 5000));
+	pthread_create(&th, NULL, stopper, NULL);
+	assert_true(wait_until(log_contains("irqkit_stop() waits for work"), 5000));
+	assert_log_contains("(stuck_work)");
+	atomic_store(&release, 1);
+	pthread_join(th, NULL);
+	assert_false(irqkit_started());
+}
+
 /* Every worker of CPU 0's pool blocked, one more item waiting: the pool is stuck. */
 static void test_workqueue_lockup_is_reported(void **state)
 {
@@ -272,6 +296,7 @@ int main(void)
 		T(test_soft_lockup_in_a_tasklet_is_reported),
 		T(test_blocked_synchronize_irq_is_reported),
 		T(test_blocked_flush_work_is_reported),
+		T(test_stop_waiting_for_a_work_item_is_reported),
 		T(test_workqueue_lockup_is_reported),
 		T(test_idle_workers_beyond_the_spare_are_reaped),
 		T(test_stop_returns_past_a_handler_that_never_returns),
