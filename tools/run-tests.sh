@@ -4,8 +4,10 @@
 #   - AddressSanitizer + UndefinedBehaviorSanitizer (gcc);
 #   - ThreadSanitizer (clang);
 # each running the whole ctest suite (unit, stress, compile tests, the
-# freestanding build of src/core/, exported symbols), then the install check
-# (pkg-config and find_package) and a smoke run of the benchmarks.
+# freestanding build of src/core/, exported symbols, the replay of the fuzz
+# corpus and of every input that ever failed), then the install check
+# (pkg-config and find_package), a minute of the API fuzzer (libFuzzer with
+# ASan+UBSan and its reference model) and a smoke run of the benchmarks.
 # Usage: tools/run-tests.sh [build-root]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,6 +35,9 @@ configure_build_test gcc-asan-ubsan -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=De
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
 	configure_build_test clang-tsan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
 	-DIRQKIT_SANITIZE=thread
+
+step "fuzz: API sequences against the model, 60 s"
+"$top/tools/fuzz.sh" "$root/clang-fuzz" 60
 
 step "install check"
 "$top/tools/check-install.sh" "$root/gcc-release"

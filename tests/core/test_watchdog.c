@@ -46,7 +46,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void spin_until_released(void)
+static __attribute__((noinline)) void spin_until_released(void)
 {
 	atomic_fetch_add(&entered, 1);
 	while (!atomic_load(&release))

@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: MIT
+/*
+ * API-sequence fuzzer (libFuzzer, clang).  Each input decodes to a sequence of
+ * calls on a deterministic runtime with two virtual CPUs: request and free
+ * with every sharing flag and trigger, NULL and wrong dev_ids, lines out of
+ * range or without a chip; disable, enable, synchronize; raises and level
+ * changes; interrupts and bottom halves off and on; the clock; tasklets,
+ * timers and work; stop and start inside one input.
+ *
+ * A reference model says what Linux answers and the run must agree:
+ * - request_irq's error code and its order (-EINVAL for a bad flag, a
+ *   missing line or handler, -ENOSYS without a chip, -EBUSY for a sharing
+ *   mismatch), free_irq's result and "Trying to free already-free IRQ";
+ * - the disable depth after every call and "Unbalanced enable for IRQ";
+ * - a handler runs only for a dev_id registered on its line, only with its
+ *   line enabled, in hardirq context with interrupts off, and each run
+ *   calls every action of the line once;
+ * - every raise of an edge line is accounted at the end of the input:
+ *   raises = flow runs + coalesced (chip and core) + still waiting;
+ * - a tasklet scheduled N times before it runs runs once.
+ * A disagreement aborts with the model's and the runtime's values.
+ *
+ * Without libFuzzer (IRQKIT_FUZZ_STANDALONE) it replays the files named on
+ * the command line: the regression run of the corpus and of every crash.
+ */
+#include <irqkit/irqkit.h>
+#include <irqkit/workqueue.h>
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NR_IRQS		32
+#define NR_CPUS		2
+#define NR_EDGE		8	/* lines 0-7: software edge */
+#define NR_LEVEL	8	/* lines 8-15: software level; 16-31: no chip */
+#define NR_DEVS		4
+#define MAX_ACTIONS	8
+
+/* ---- the model ---------------------------------------------------------------- */
+
+struct mline {
+	int		devs[MAX_ACTIONS];	/* registered dev indexes, in order */
+	bool		shared[MAX_ACTIONS];
+	int		nr;
+	unsigned int	depth;
+	bool		level;			/* the line's trigger type now */
+	long		raises;			/* accepted raises (edge lines) */
+	long		runs;			/* flow runs: every action called once */
+	int		calls_in_run;		/* actions called so far in this run */
+};
+
+static struct {
+	struct mline	line[NR_IRQS];
+	bool		irqs_off, bh_off;
+	int		warn_unbalanced, warn_free;	/* expected warnings */
+	int		seen_unbalanced, seen_free;	/* warnings logged */
+	int		tasklet_sched[2], tasklet_runs[2];
+	bool		started;
+} m;
+
+static struct irqkit_tasklet tasklets[2];
+static struct irqkit_timer_list timers[2];
+static struct irqkit_work works[2];
+static int devs[NR_DEVS];		/* dev_id = &devs[i] */
+
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "fuzz_api: model disagrees: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+static void log_hook(void *arg, int level, const char *line)
+{
+	(void)arg;
+	(void)level;
+	if (strstr(line, "Unbalanced enable for IRQ"))
+		m.seen_unbalanced++;
+	if (strstr(line, "Trying to free already-free IRQ"))
+		m.seen_free++;
+	if (getenv("IRQKIT_FUZZ_ECHO"))
+		fprintf(stderr, "  log: %s\n", line);
+}
+
+static int dev_index(void *dev_id)
+{
+	for (int i = 0; i < NR_DEVS; i++)
+		if (dev_id == &devs[i])
+			return i;
+	return -1;
+}
+
+static enum irqkit_irqreturn handler(int irq, void *dev_id)
+{
+	struct mline *l;
+	int d = dev_index(dev_id), k;
+
+	if (irq < 0 || irq >= NR_IRQS)
+		fail("handler called for irq %d", irq);
+	l = &m.line[irq];
+	if (!irqkit_in_hardirq() || !irqkit_irqs_disabled())
+		fail("irq %d handler outside hardirq or with interrupts on", irq);
+	if (l->depth)
+		fail("irq %d handler ran with the line disabled (depth %u)", irq, l->depth);
+	for (k = 0; k < l->nr && l->devs[k] != d; k++)
+		;
+	if (k == l->nr)
+		fail("irq %d handler ran for dev %d, not registered", irq, d);
+	/* actions run in registration order, all of them, one run at a time */
+	if (++l->calls_in_run == l->nr) {
+		l->calls_in_run = 0;
+		l->runs++;
+		if (l->level)
+			irqkit_sw_set_level((unsigned int)irq, false);	/* the device lets go */
+	}
+	return IRQKIT_HANDLED;
+}
+
+static void tasklet_fn(unsigned long i)
+{
+	if (!m.tasklet_sched[i])
+		fail("tasklet %lu ran without a schedule", i);
+	m.tasklet_sched[i] = 0;
+	m.tasklet_runs[i]++;
+}
+
+static void timer_fn(struct irqkit_timer_list *t)
+{
+	(void)t;
+}
+
+static void work_fn(struct irqkit_work *w)
+{
+	(void)w;
+}
+
+/* ---- start and stop --------------------------------------------------------------- */
+
+static void start(void)
+{
+	struct irqkit_config cfg = { .nr_irqs = NR_IRQS, .nr_cpus = NR_CPUS,
+				     .mode = IRQKIT_MODE_DETERMINISTIC, .log = log_hook };
+
+	if (irqkit_start(&cfg) ||
+	    irqkit_swchip_add(0, NR_EDGE, IRQKIT_TYPE_EDGE_RISING) ||
+	    irqkit_swchip_add(NR_EDGE, NR_LEVEL, IRQKIT_TYPE_LEVEL_HIGH))
+		fail("start");
+	memset(m.line, 0, sizeof(m.line));
+	for (int i = 0; i < NR_IRQS; i++)
+		m.line[i].depth = 1;	/* a line nobody requested is disabled, as Linux's */
+	for (int i = NR_EDGE; i < NR_EDGE + NR_LEVEL; i++)
+		m.line[i].level = true;
+	m.irqs_off = m.bh_off = false;
+	m.started = true;
+	for (int i = 0; i < 2; i++) {
+		irqkit_tasklet_init(&tasklets[i], tasklet_fn, (unsigned long)i);
+		m.tasklet_sched[i] = 0;
+		irqkit_timer_setup(&timers[i], timer_fn, 0);
+		irqkit_init_work(&works[i], work_fn);
+	}
+}
+
+/* The end of a run: interrupts back on, every line accounted, then stop. */
+static void check_accounting(void)
+{
+	for (int i = 0; i < NR_EDGE; i++) {
+		struct mline *l = &m.line[i];
+		struct irqkit_sw_stats st;
+		struct irqkit_irq_info info;
+		long waiting;
+
+		if (l->calls_in_run)
+			fail("irq %d: a run called %d of its %d actions", i, l->calls_in_run, l->nr);
+		if (l->level || irqkit_sw_get_stats((unsigned int)i, &st) ||
+		    irqkit_irq_get_info((unsigned int)i, &info))
+			continue;
+		if (info.depth != l->depth)
+			fail("irq %d depth %u, model %u", i, info.depth, l->depth);
+		waiting = (st.latched ? 1 : 0) + (info.pending ? 1 : 0);
+		if (l->raises != l->runs + (long)st.coalesced + (long)info.coalesced + waiting)
+			fail("irq %d: raised %ld != runs %ld + coalesced %lu+%u + waiting %ld", i,
+			     l->raises, l->runs, (unsigned long)st.coalesced, info.coalesced,
+			     waiting);
+	}
+}
+
+static void stop(void)
+{
+	if (!m.started)
+		return;
+	if (m.bh_off)
+		irqkit_local_bh_enable();
+	if (m.irqs_off)
+		irqkit_local_irq_enable();
+	m.irqs_off = m.bh_off = false;
+	check_accounting();
+	for (int i = 0; i < 2; i++)
+		irqkit_tasklet_kill(&tasklets[i]);
+	irqkit_stop();
+	m.started = false;
+}
+
+/* ---- operations ------------------------------------------------------------------------ */
+
+struct input {
+	const uint8_t	*p;
+	size_t		n;
+};
+
+static unsigned int next(struct input *in)
+{
+	if (!in->n)
+		return 0;
+	in->n--;
+	return *in->p++;
+}
+
+/* What request_irq must answer, in Linux's order. */
+static int model_request(unsigned int irq, void *dev_id, bool null_handler, unsigned long flags)
+{
+	struct mline *l;
+	bool shared = flags & IRQKIT_F_SHARED;
+	unsigned int trig = flags & IRQKIT_F_TRIGGER_MASK;
+
+	if (shared && !dev_id)
+		return -IRQKIT_EINVAL;
+	if (irq >= NR_IRQS)
+		return -IRQKIT_EINVAL;
+	if (null_handler)
+		return -IRQKIT_EINVAL;
+	if (irq >= NR_EDGE + NR_LEVEL)
+		return -IRQKIT_ENOSYS;
+	l = &m.line[irq];
+	if (l->nr) {
+		bool level_wanted = trig ? !!(trig & (IRQKIT_F_TRIGGER_HIGH | IRQKIT_F_TRIGGER_LOW))
+					 : l->level;
+
+		if (!shared || !l->shared[0] || level_wanted != l->level)
+			return -IRQKIT_EBUSY;
+	}
+	if (l->nr == MAX_ACTIONS)
+		return 1;	/* not modelled: the fuzzer keeps lists short */
+	return 0;
+}
+
+static void op_request(struct input *in)
+{
+	static const unsigned long trig[4] = { 0, IRQKIT_F_TRIGGER_RISING, IRQKIT_F_TRIGGER_HIGH, 0 };
+	unsigned int irq = next(in) % (NR_IRQS + 4);
+	unsigned int f = next(in);
+	int d = (int)(f >> 4) % (NR_DEVS + 1);	/* NR_DEVS: NULL */
+	void *dev_id = d < NR_DEVS ? &devs[d] : NULL;
+	bool null_handler = (f & 0x0c) == 0x0c;
+	unsigned long flags = ((f & 1) ? IRQKIT_F_SHARED : 0) | trig[(f >> 1) & 3];
+	int want = model_request(irq, dev_id, null_handler, flags);
+	int got;
+
+	if (want == 1)
+		return;
+	/* the model moves first: starting the line may deliver a latched edge at once */
+	if (want == 0) {
+		struct mline *l = &m.line[irq];
+		bool first = l->nr == 0;
+
+		l->devs[l->nr] = dev_id ? d : -1;
+		l->shared[l->nr] = flags & IRQKIT_F_SHARED;
+		l->nr++;
+		if (first && (flags & IRQKIT_F_TRIGGER_MASK))
+			l->level = !!(flags & (IRQKIT_F_TRIGGER_HIGH | IRQKIT_F_TRIGGER_LOW));
+		if (first)
+			l->depth = 0;	/* the first action starts the line */
+	}
+	got = irqkit_request_irq(irq, null_handler ? NULL : handler, flags, "fuzz", dev_id);
+	if (got != want)
+		fail("request_irq(%u, flags %#lx, dev %d%s) = %d, model %d", irq, flags, d,
+		     null_handler ? ", NULL handler" : "", got, want);
+}
+
+static void op_free(struct input *in)
+{
+	unsigned int irq = next(in) % (NR_IRQS + 4);
+	int d = (int)next(in) % (NR_DEVS + 1);
+	void *dev_id = d < NR_DEVS ? &devs[d] : NULL;
+	const char *got;
+	struct mline *l;
+	int k;
+
+	got = irqkit_free_irq(irq, dev_id);
+	if (irq >= NR_IRQS) {
+		if (got)
+			fail("free_irq(%u) of a line that does not exist gave %s", irq, got);
+		return;
+	}
+	l = &m.line[irq];
+	for (k = 0; k < l->nr && l->devs[k] != (dev_id ? d : -1); k++)
+		;
+	if (k == l->nr) {
+		if (got)
+			fail("free_irq(%u, dev %d) of no such action gave %s", irq, d, got);
+		m.warn_free++;
+		return;
+	}
+	if (!got)
+		fail("free_irq(%u, dev %d) found nothing; model has it", irq, d);
+	memmove(&l->devs[k], &l->devs[k + 1], sizeof(l->devs[0]) * (size_t)(l->nr - k - 1));
+	memmove(&l->shared[k], &l->shared[k + 1], sizeof(l->shared[0]) * (size_t)(l->nr - k - 1));
+	l->nr--;
+	if (!l->nr)
+		l->depth++;	/* irq_shutdown adds a disable, kept until the next first request */
+}
+
+static void check_depth(unsigned int irq)
+{
+	struct irqkit_irq_info info;
+
+	if (irq >= NR_IRQS)
+		return;
+	if (irqkit_irq_get_info(irq, &info))
+		fail("irq_get_info(%u)", irq);
+	if (info.depth != m.line[irq].depth)
+		fail("irq %u depth %u, model %u", irq, info.depth, m.line[irq].depth);
+}
+
+static void op_disable(struct input *in)
+{
+	unsigned int irq = next(in) % (NR_IRQS + 4);
+
+	irqkit_disable_irq_nosync(irq);
+	if (irq < NR_IRQS)
+		m.line[irq].depth++;
+	check_depth(irq);
+}
+
+static void op_enable(struct input *in)
+{
+	unsigned int irq = next(in) % (NR_IRQS + 4);
+
+	if (irq >= NR_EDGE + NR_LEVEL)
+		;	/* no chip: "enable_irq before setup/request_irq", depth kept */
+	else if (!m.line[irq].depth)
+		m.warn_unbalanced++;
+	else
+		m.line[irq].depth--;
+	irqkit_enable_irq(irq);
+	check_depth(irq);
+}
+
+static void op_raise(struct input *in)
+{
+	unsigned int irq = next(in) % (NR_IRQS + 4);
+	int want = irq < NR_EDGE + NR_LEVEL && !m.line[irq].level ? 0 : -IRQKIT_EINVAL;
+	int got;
+
+	/* count first: the raise may run the handlers before it returns */
+	if (!want)
+		m.line[irq].raises++;
+	got = irqkit_sw_raise(irq);
+	if (got != want)
+		fail("sw_raise(%u) = %d, model %d", irq, got, want);
+}
+
+static void op_level(struct input *in)
+{
+	unsigned int irq = next(in) % (NR_IRQS + 4);
+	bool on = next(in) & 1;
+	int want = irq < NR_EDGE + NR_LEVEL && m.line[irq].level ? 0 : -IRQKIT_EINVAL;
+	int got = irqkit_sw_set_level(irq, on);
+
+	if (got != want)
+		fail("sw_set_level(%u) = %d, model %d", irq, got, want);
+	/* a level line asserted with handlers that do not lower it screams: lower it again */
+	if (!got && on)
+		irqkit_sw_set_level(irq, false);
+}
+
+static void op_irqs(void)
+{
+	if (m.irqs_off)
+		irqkit_local_irq_enable();
+	else
+		irqkit_local_irq_disable();
+	m.irqs_off = !m.irqs_off;
+}
+
+static void op_bh(void)
+{
+	if (m.irqs_off)
+		return;		/* local_bh_enable with interrupts off is a warned misuse */
+	if (m.bh_off)
+		irqkit_local_bh_enable();
+	else
+		irqkit_local_bh_disable();
+	m.bh_off = !m.bh_off;
+}
+
+static void op_tasklet(struct input *in)
+{
+	unsigned int i = next(in) & 1;
+
+	m.tasklet_sched[i] = 1;
+	irqkit_tasklet_schedule(&tasklets[i]);
+}
+
+static void run(struct input *in)
+{
+	start();
+	while (in->n) {
+		unsigned int op = next(in) % 16;
+
+		switch (op) {
+		case 0: case 1:
+			op_request(in);
+			break;
+		case 2:
+			op_free(in);
+			break;
+		case 3:
+			op_disable(in);
+			break;
+		case 4:
+			op_enable(in);
+			break;
+		case 5: case 6:
+			op_raise(in);
+			break;
+		case 7:
+			op_level(in);
+			break;
+		case 8:
+			op_irqs();
+			break;
+		case 9:
+			op_bh();
+			break;
+		case 10:
+			if (!m.irqs_off && !m.bh_off)
+				irqkit_deliver_pending();
+			break;
+		case 11:
+			irqkit_clock_advance((uint64_t)(next(in) % 50) * 1000000u);
+			break;
+		case 12:
+			op_tasklet(in);
+			break;
+		case 13: {
+			unsigned int i = next(in) & 1;
+
+			irqkit_mod_timer(&timers[i], irqkit_jiffies() + next(in) % 20);
+			if (next(in) & 1)
+				irqkit_del_timer(&timers[i]);
+			break;
+		}
+		case 14: {
+			unsigned int i = next(in) & 1;
+
+			irqkit_schedule_work(&works[i]);
+			if (!m.irqs_off && !m.bh_off)
+				irqkit_flush_work(&works[i]);
+			break;
+		}
+		case 15:
+			if (next(in) % 8 == 0) {
+				stop();
+				start();
+			} else if (!m.irqs_off && !m.bh_off) {
+				unsigned int irq = next(in) % NR_IRQS;
+
+				irqkit_synchronize_irq(irq);
+			}
+			break;
+		}
+	}
+	stop();
+	if (m.seen_unbalanced != m.warn_unbalanced)
+		fail("%d 'Unbalanced enable' warnings, model %d", m.seen_unbalanced,
+		     m.warn_unbalanced);
+	if (m.seen_free != m.warn_free)
+		fail("%d 'already-free' warnings, model %d", m.seen_free, m.warn_free);
+	m.seen_unbalanced = m.warn_unbalanced = m.seen_free = m.warn_free = 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct input in = { data, size };
+
+	run(&in);
+	return 0;
+}
+
+#ifdef IRQKIT_FUZZ_STANDALONE
+/* Replay each file named on the command line once. */
+int main(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		FILE *f = fopen(argv[i], "rb");
+		uint8_t buf[65536];
+		size_t n;
+
+		if (!f) {
+			perror(argv[i]);
+			return 1;
+		}
+		n = fread(buf, 1, sizeof(buf), f);
+		fclose(f);
+		LLVMFuzzerTestOneInput(buf, n);
+	}
+	printf("fuzz_api: %d inputs replayed, model agreed\n", argc - 1);
+	return 0;
+}
+#endif
