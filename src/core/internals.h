@@ -488,6 +488,7 @@ HIDDEN int irqkit__kthread_bind(int cpu);
 /* softirq.c */
 HIDDEN int irqkit__softirq_init(void);
 HIDDEN void irqkit__softirq_exit(void);
+HIDDEN int irqkit__softirq_stop(uint64_t limit_ns);
 HIDDEN bool irqkit__softirq_pending(const struct irqkit_cpu *c);
 HIDDEN bool irqkit__claim_softirq(struct irqkit_task *t, struct irqkit_cpu *c);
 HIDDEN void irqkit__release_softirq(struct irqkit_task *t, struct irqkit_cpu *c);

@@ -436,6 +436,41 @@ int irqkit__softirq_init(void)
 	return 0;
 }
 
+/*
+ * irqkit__softirq_stop - end every ksoftirqd/N, waiting at most @limit_ns for
+ * each (0: no limit).  One that does not end is stuck in a softirq callback
+ * that does not return: it is reported and left, for a later call.
+ * Context: process context (irqkit_stop).  Return: 0 or -ETIMEDOUT.
+ */
+int irqkit__softirq_stop(uint64_t limit_ns)
+{
+	struct irqkit__runtime *rt = &irqkit__rt;
+	int ret = 0;
+
+	for (unsigned int i = 0; i < rt->nr_cpus; i++) {
+		struct irqkit_cpu *c = &rt->cpus[i];
+		const struct irqkit_task *t;
+
+		if (!c->ksoftirqd)
+			continue;
+		a_store_seq(&c->ksoftirqd_stop, 1);
+		a_fetch_add(&c->ksoftirqd_seq, 1);
+		irqkit_plat_wake(&c->ksoftirqd_seq);
+		irqkit_plat_wake(&c->slot);
+		if (!limit_ns) {
+			irqkit_plat_thread_join(c->ksoftirqd);
+		} else if (irqkit_plat_thread_join_timeout(c->ksoftirqd, limit_ns)) {
+			t = READ_ONCE(c->hold_task[HOLD_SOFTIRQ]);
+			pr_err("irqkit_stop: ksoftirqd/%u did not stop: CPU#%u is stuck in %ps; the runtime is left as it is (call irqkit_stop() again once it returns)",
+			       i, i, t ? READ_ONCE(t->running_fn) : NULL);
+			ret = -IRQKIT_ETIMEDOUT;
+			continue;
+		}
+		c->ksoftirqd = NULL;
+	}
+	return ret;
+}
+
 void irqkit__softirq_exit(void)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;

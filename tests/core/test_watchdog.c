@@ -274,6 +274,24 @@ static void test_stop_returns_past_a_handler_that_never_returns(void **state)
 	assert_true(irqkit_started());
 }
 
+static void test_stop_returns_past_a_tasklet_that_never_returns(void **state)
+{
+	static struct irqkit_tasklet t;
+
+	(void)state;
+	irqkit_tasklet_init(&t, stuck_tasklet_fn, 0);
+	assert_int_equal(irqkit_thread_bind(1), 0);
+	irqkit_tasklet_schedule(&t);		/* process context: ksoftirqd/1 runs it */
+	assert_int_equal(irqkit_thread_unbind(), 0);
+	assert_true(wait_until(atomic_load(&entered) == 1, 5000));
+	irqkit_stop();
+	assert_log_contains("irqkit_stop: ksoftirqd/1 did not stop: CPU#1 is stuck in stuck_tasklet_fn");
+	assert_false(irqkit_started());
+	atomic_store(&release, 1);
+	irqkit_stop();
+	assert_int_equal(setup_wd(WD_MS, 0), 0);
+}
+
 static void test_watchdog_off_reports_nothing(void **state)
 {
 	(void)state;
@@ -300,6 +318,7 @@ int main(void)
 		T(test_workqueue_lockup_is_reported),
 		T(test_idle_workers_beyond_the_spare_are_reaped),
 		T(test_stop_returns_past_a_handler_that_never_returns),
+		T(test_stop_returns_past_a_tasklet_that_never_returns),
 		T(test_watchdog_off_reports_nothing),
 #undef T
 	};

@@ -146,8 +146,11 @@ void irqkit_stop(void)
 		pthread_mutex_unlock(&stop_lock);
 		return;
 	}
-	/* dispatchers first: a handler may still arm the timer */
-	if (stop_dispatchers()) {
+	/*
+	 * dispatchers first: a handler may still arm the timer; then ksoftirqd,
+	 * which may be stuck in a tasklet the same way
+	 */
+	if (stop_dispatchers() || irqkit__softirq_stop(2 * irqkit__rt.watchdog_ns)) {
 		__atomic_store_n(&wedged, true, __ATOMIC_RELEASE);
 		pthread_mutex_unlock(&stop_lock);
 		return;
