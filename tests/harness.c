@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include "harness.h"
 
+#include <dirent.h>
+
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -210,4 +212,30 @@ unsigned int test_seed(void)
 		fprintf(stderr, "seed %u (IRQKIT_TEST_SEED=%u replays)\n", seed, seed);
 	}
 	return seed;
+}
+
+int nr_threads_named(const char *prefix, const char *without)
+{
+	DIR *dir = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+
+	while (dir && (e = readdir(dir))) {
+		char path[300], comm[32] = "";
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, prefix, strlen(prefix)) &&
+		    !(without && strstr(comm, without)))
+			n++;
+		fclose(f);
+	}
+	if (dir)
+		closedir(dir);
+	return n;
 }

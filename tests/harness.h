@@ -125,6 +125,9 @@ extern char order_buf[256];
 	})
 void usleep_100(void);
 
+/* Threads of this process whose name starts with @prefix and lacks @without (NULL: any). */
+int nr_threads_named(const char *prefix, const char *without);
+
 /* A seed printed once per run, so a failing random test replays. */
 unsigned int test_seed(void);
 

@@ -473,20 +473,7 @@ int irqkit__softirq_stop(uint64_t limit_ns)
 
 void irqkit__softirq_exit(void)
 {
-	struct irqkit__runtime *rt = &irqkit__rt;
-
-	for (unsigned int i = 0; i < rt->nr_cpus; i++) {
-		struct irqkit_cpu *c = &rt->cpus[i];
-
-		if (!c->ksoftirqd)
-			continue;
-		a_store_seq(&c->ksoftirqd_stop, 1);
-		a_fetch_add(&c->ksoftirqd_seq, 1);
-		irqkit_plat_wake(&c->ksoftirqd_seq);
-		irqkit_plat_wake(&c->slot);
-		irqkit_plat_thread_join(c->ksoftirqd);
-		c->ksoftirqd = NULL;
-	}
+	(void)irqkit__softirq_stop(0);
 }
 
 /* At stop: tasklets still queued are dropped (their memory is the caller's). */

@@ -337,27 +337,7 @@ static void *free_in_thread(void *arg)
 
 static bool thread_named(const char *name)
 {
-	DIR *dir = opendir("/proc/self/task");
-	struct dirent *e;
-	bool found = false;
-
-	while (dir && (e = readdir(dir)) && !found) {
-		char path[300], comm[32];
-		FILE *f;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, name, strlen(name)))
-			found = true;
-		fclose(f);
-	}
-	if (dir)
-		closedir(dir);
-	return found;
+	return nr_threads_named(name, NULL) > 0;
 }
 
 static void test_free_irq_waits_for_the_thread_and_stops_it(void **state)

@@ -7,7 +7,6 @@
 #define _GNU_SOURCE
 #include "../harness.h"
 
-#include <dirent.h>
 #include <irqkit/workqueue.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -89,15 +88,21 @@ static void stuck_tasklet_fn(unsigned long data)
 	spin_until_released();
 }
 
+/* A tasklet that spins until released, scheduled on CPU 1 from process context (ksoftirqd/1). */
+static void schedule_stuck_tasklet_on_cpu1(struct irqkit_tasklet *t)
+{
+	irqkit_tasklet_init(t, stuck_tasklet_fn, 0);
+	assert_int_equal(irqkit_thread_bind(1), 0);
+	irqkit_tasklet_schedule(t);
+	assert_int_equal(irqkit_thread_unbind(), 0);
+}
+
 static void test_soft_lockup_in_a_tasklet_is_reported(void **state)
 {
 	static struct irqkit_tasklet t;
 
 	(void)state;
-	irqkit_tasklet_init(&t, stuck_tasklet_fn, 0);
-	assert_int_equal(irqkit_thread_bind(1), 0);
-	irqkit_tasklet_schedule(&t);		/* process context: ksoftirqd/1 runs it */
-	assert_int_equal(irqkit_thread_unbind(), 0);
+	schedule_stuck_tasklet_on_cpu1(&t);
 	assert_true(wait_until(log_contains("in softirq: stuck_tasklet_fn"), 5000));
 	assert_log_contains("watchdog: BUG: soft lockup - CPU#1 stuck for");
 	assert_log_contains("[ksoftirqd/1:");
@@ -140,15 +145,21 @@ static void stuck_work(struct irqkit_work *w)
 	spin_until_released();
 }
 
+/* A work item that spins until released, running on a kworker when this returns. */
+static void run_stuck_work(struct irqkit_work *w)
+{
+	irqkit_init_work(w, stuck_work);
+	assert_true(irqkit_schedule_work(w));
+	assert_true(wait_until(atomic_load(&entered) == 1, 5000));
+}
+
 static void test_blocked_flush_work_is_reported(void **state)
 {
 	static struct irqkit_work w;
 	pthread_t th;
 
 	(void)state;
-	irqkit_init_work(&w, stuck_work);
-	assert_true(irqkit_schedule_work(&w));
-	assert_true(wait_until(atomic_load(&entered) == 1, 5000));
+	run_stuck_work(&w);
 	pthread_create(&th, NULL, release_after_report, "waits for work");
 	assert_true(irqkit_flush_work(&w));
 	pthread_join(th, NULL);
@@ -170,9 +181,7 @@ static void test_stop_waiting_for_a_work_item_is_reported(void **state)
 	pthread_t th;
 
 	(void)state;
-	irqkit_init_work(&w, stuck_work);
-	assert_true(irqkit_schedule_work(&w));
-	assert_true(wait_until(atomic_load(&entered) == 1, 5000));
+	run_stuck_work(&w);
 	pthread_create(&th, NULL, stopper, NULL);
 	assert_true(wait_until(log_contains("irqkit_stop() waits for work"), 5000));
 	assert_log_contains("(stuck_work)");
@@ -199,30 +208,10 @@ static void test_workqueue_lockup_is_reported(void **state)
 		irqkit_flush_work(&items[i]);
 }
 
+/* kworker/0:N, not the high-priority kworker/0:NH */
 static int kworkers_of_cpu0(void)
 {
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *e;
-	int n = 0;
-
-	assert_non_null(d);
-	while ((e = readdir(d))) {
-		char path[300], comm[32] = "";
-		FILE *f;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "kworker/0:", 10) &&
-		    !strchr(comm, 'H'))
-			n++;
-		fclose(f);
-	}
-	closedir(d);
-	return n;
+	return nr_threads_named("kworker/0:", "H");
 }
 
 static atomic_int slept;
@@ -279,10 +268,7 @@ static void test_stop_returns_past_a_tasklet_that_never_returns(void **state)
 	static struct irqkit_tasklet t;
 
 	(void)state;
-	irqkit_tasklet_init(&t, stuck_tasklet_fn, 0);
-	assert_int_equal(irqkit_thread_bind(1), 0);
-	irqkit_tasklet_schedule(&t);		/* process context: ksoftirqd/1 runs it */
-	assert_int_equal(irqkit_thread_unbind(), 0);
+	schedule_stuck_tasklet_on_cpu1(&t);
 	assert_true(wait_until(atomic_load(&entered) == 1, 5000));
 	irqkit_stop();
 	assert_log_contains("irqkit_stop: ksoftirqd/1 did not stop: CPU#1 is stuck in stuck_tasklet_fn");
