@@ -47,6 +47,32 @@
 #ifndef a_xchg
 #define a_xchg(p, v)		__atomic_exchange_n((p), (v), __ATOMIC_SEQ_CST)
 #endif
+/*
+ * Weaker orders, where the code says why it may: a lock's own acquire and
+ * release (spinlock.c, the tasklet RUN bit), a flag nobody orders on.
+ */
+#ifndef a_xchg_relaxed
+#define a_xchg_relaxed(p, v)		__atomic_exchange_n((p), (v), __ATOMIC_RELAXED)
+#endif
+#ifndef a_xchg_acquire
+#define a_xchg_acquire(p, v)		__atomic_exchange_n((p), (v), __ATOMIC_ACQUIRE)
+#endif
+#ifndef a_fetch_or_acquire
+#define a_fetch_or_acquire(p, v)	__atomic_fetch_or((p), (v), __ATOMIC_ACQUIRE)
+#endif
+#ifndef a_fetch_or_relaxed
+#define a_fetch_or_relaxed(p, v)	__atomic_fetch_or((p), (v), __ATOMIC_RELAXED)
+#endif
+#ifndef a_fetch_and_release
+#define a_fetch_and_release(p, v)	__atomic_fetch_and((p), (v), __ATOMIC_RELEASE)
+#endif
+#ifndef a_fetch_add_acquire
+#define a_fetch_add_acquire(p, v)	__atomic_fetch_add((p), (v), __ATOMIC_ACQUIRE)
+#endif
+#ifndef a_fetch_sub_relaxed
+#define a_fetch_sub_relaxed(p, v)	__atomic_fetch_sub((p), (v), __ATOMIC_RELAXED)
+#endif
+
 /* Compare-and-swap: true when *p held *expected; else *expected gets *p. */
 #ifndef a_cas
 #define a_cas(p, expected, v)						\

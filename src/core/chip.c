@@ -244,7 +244,7 @@ static bool irq_can_handle(struct irqkit_desc *desc)
 
 static inline unsigned long threads_oneshot(const struct irqkit_desc *desc)
 {
-	return __atomic_load_n(&desc->threads_oneshot, __ATOMIC_ACQUIRE);
+	return a_load_acquire(&desc->threads_oneshot);
 }
 
 /* REFERENCE 2.3 step 4, 1.12: a ONESHOT thread still to run keeps the line masked. */

@@ -5,7 +5,7 @@
 /* Linux's warn_no_thread(): a handler asked for a thread it does not have; once per action. */
 static void warn_no_thread(unsigned int irq, struct irqkit_action *action)
 {
-	if (__atomic_exchange_n(&action->warned_no_thread, true, __ATOMIC_RELAXED))
+	if (a_xchg_relaxed(&action->warned_no_thread, true))
 		return;
 	pr_warn("IRQ %u device %s returned IRQ_WAKE_THREAD but no thread function available.",
 		irq, action->name);

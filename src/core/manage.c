@@ -140,12 +140,12 @@ static enum irqkit_irqreturn nested_primary_handler(int irq, void *dev_id)
  */
 void irqkit__irq_wake_thread(struct irqkit_desc *desc, struct irqkit_action *action)
 {
-	if (__atomic_load_n(&action->thread_flags, __ATOMIC_ACQUIRE) & IRQTF_STOP)
+	if (a_load_acquire(&action->thread_flags) & IRQTF_STOP)
 		return;
-	if (__atomic_fetch_or(&action->thread_flags, IRQTF_RUNTHREAD, __ATOMIC_SEQ_CST) &
+	if (a_fetch_or(&action->thread_flags, IRQTF_RUNTHREAD) &
 	    IRQTF_RUNTHREAD)
 		return;
-	__atomic_fetch_or(&desc->threads_oneshot, action->thread_mask, __ATOMIC_SEQ_CST);
+	a_fetch_or(&desc->threads_oneshot, action->thread_mask);
 	a_fetch_add(&desc->threads_active, 1);
 	a_fetch_add(&action->thread_seq, 1);
 	irqkit_plat_wake(&action->thread_seq);
@@ -189,9 +189,9 @@ static void irq_finalize_oneshot(struct irqkit_desc *desc, struct irqkit_action 
 		desc_unlock_irqrestore(desc, flags);
 		spin_step(&spins);
 	}
-	if (!(__atomic_load_n(&action->thread_flags, __ATOMIC_SEQ_CST) & IRQTF_RUNTHREAD)) {
-		unsigned long left = __atomic_and_fetch(&desc->threads_oneshot, ~action->thread_mask,
-							__ATOMIC_SEQ_CST);
+	if (!(a_load_seq(&action->thread_flags) & IRQTF_RUNTHREAD)) {
+		unsigned long left = a_fetch_and(&desc->threads_oneshot, ~action->thread_mask) &
+				     ~action->thread_mask;
 		struct irqkit_chip *chip = desc->irq_data.chip;
 
 		if (!left && !irqd_irq_disabled(&desc->irq_data) && irqd_irq_masked(&desc->irq_data)) {
@@ -247,7 +247,7 @@ static void irq_thread_main(void *arg)
 	t->kthread = true;
 	for (;;) {
 		unsigned int seq = a_load_seq(&action->thread_seq);
-		unsigned int tf = __atomic_load_n(&action->thread_flags, __ATOMIC_SEQ_CST);
+		unsigned int tf = a_load_seq(&action->thread_flags);
 		enum irqkit_irqreturn ret;
 		int want;
 
@@ -257,7 +257,7 @@ static void irq_thread_main(void *arg)
 			irqkit_plat_wait(&action->thread_seq, seq);
 			continue;
 		}
-		__atomic_fetch_and(&action->thread_flags, ~IRQTF_RUNTHREAD, __ATOMIC_SEQ_CST);
+		a_fetch_and(&action->thread_flags, ~IRQTF_RUNTHREAD);
 		want = (int)READ_ONCE(desc->irq_data.cpu);	/* follow the line (IRQTF_AFFINITY) */
 		if (want != cpu && !irqkit__kthread_bind(want))
 			cpu = want;
@@ -281,7 +281,7 @@ static void irq_thread_main(void *arg)
 	if (t->cpu)
 		irqkit_thread_unbind();
 	/* freed from its own thread_fn: nobody else holds it any more */
-	if (__atomic_load_n(&action->thread_flags, __ATOMIC_SEQ_CST) & IRQTF_SELF_FREE)
+	if (a_load_seq(&action->thread_flags) & IRQTF_SELF_FREE)
 		irqkit_plat_free(action, sizeof(*action));
 }
 
@@ -299,7 +299,7 @@ static void stop_irq_thread(struct irqkit_action *action)
 {
 	if (!action->thread)
 		return;
-	__atomic_fetch_or(&action->thread_flags, IRQTF_STOP, __ATOMIC_SEQ_CST);
+	a_fetch_or(&action->thread_flags, IRQTF_STOP);
 	a_fetch_add(&action->thread_seq, 1);
 	irqkit_plat_wake(&action->thread_seq);
 	irqkit_plat_thread_join(action->thread);
@@ -712,7 +712,7 @@ const char *irqkit_free_irq(unsigned int irq, void *dev_id)
 		action->deferred_next = desc->deferred_free;
 		desc->deferred_free = action;
 		if (action->thread) {
-			__atomic_fetch_or(&action->thread_flags, IRQTF_STOP, __ATOMIC_SEQ_CST);
+			a_fetch_or(&action->thread_flags, IRQTF_STOP);
 			a_fetch_add(&action->thread_seq, 1);
 			irqkit_plat_wake(&action->thread_seq);
 		}
@@ -736,8 +736,7 @@ const char *irqkit_free_irq(unsigned int irq, void *dev_id)
 			reap_list = r;
 			irqkit_spin_unlock(&reap_lock);
 		}
-		__atomic_fetch_or(&action->thread_flags, IRQTF_STOP | IRQTF_SELF_FREE,
-				  __ATOMIC_SEQ_CST);
+		a_fetch_or(&action->thread_flags, IRQTF_STOP | IRQTF_SELF_FREE);
 		own_handler = true;	/* not freed here */
 	}
 	if (!own_handler) {

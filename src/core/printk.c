@@ -264,10 +264,10 @@ int irqkit__snprintf(char *buf, size_t size, const char *fmt, ...)
 
 static void log_line(int level, const char *line)
 {
-	irqkit_log_fn fn = __atomic_load_n(&irqkit__rt.log, __ATOMIC_ACQUIRE);
+	irqkit_log_fn fn = a_load_acquire(&irqkit__rt.log);
 
 	if (fn)
-		fn(__atomic_load_n(&irqkit__rt.log_arg, __ATOMIC_RELAXED), level, line);
+		fn(READ_ONCE(irqkit__rt.log_arg), level, line);
 	else
 		irqkit_plat_log(level, line);
 }
@@ -304,8 +304,8 @@ void irqkit_printk(int level, const char *fmt, ...)
 
 void irqkit_set_log(irqkit_log_fn fn, void *arg)
 {
-	__atomic_store_n(&irqkit__rt.log_arg, arg, __ATOMIC_RELAXED);
-	__atomic_store_n(&irqkit__rt.log, fn, __ATOMIC_RELEASE);
+	WRITE_ONCE(irqkit__rt.log_arg, arg);
+	a_store_release(&irqkit__rt.log, fn);
 }
 
 /* Linux's dump_stack(): who, then the call trace. */

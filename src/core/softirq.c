@@ -185,10 +185,10 @@ static void tasklet_schedule_common(struct irqkit_tasklet *t, int idx, unsigned 
 		      "tasklet %p scheduled before tasklet_init()/tasklet_setup(): ignored",
 		      (void *)t))
 		return;
-	if (__atomic_fetch_or(&t->state, SCHED, __ATOMIC_SEQ_CST) & SCHED)
+	if (a_fetch_or(&t->state, SCHED) & SCHED)
 		return;
 	if (!irqkit__rt.cpus) {
-		__atomic_fetch_and(&t->state, ~SCHED, __ATOMIC_SEQ_CST);
+		a_fetch_and(&t->state, ~SCHED);
 		return;
 	}
 	tasklet_enqueue(irqkit__this_cpu(), t, idx);
@@ -208,7 +208,7 @@ void irqkit_tasklet_hi_schedule(struct irqkit_tasklet *t)
 /* tasklet_clear_sched: SCHED must be set here; Linux warns if it is not. */
 static bool tasklet_clear_sched(struct irqkit_tasklet *t)
 {
-	if (__atomic_fetch_and(&t->state, ~SCHED, __ATOMIC_SEQ_CST) & SCHED)
+	if (a_fetch_and(&t->state, ~SCHED) & SCHED)
 		return true;
 	WARN_ONCE(1, "tasklet SCHED state not set: %s %pS",
 		  t->use_callback ? "callback" : "func", (void *)t->callback);
@@ -232,8 +232,8 @@ static void tasklet_action_common(int idx, unsigned int nr)
 		struct irqkit_tasklet *t = list;
 
 		list = list->next;
-		if (!(__atomic_fetch_or(&t->state, RUN, __ATOMIC_ACQUIRE) & RUN)) {
-			if (!__atomic_load_n(&t->count, __ATOMIC_SEQ_CST)) {
+		if (!(a_fetch_or_acquire(&t->state, RUN) & RUN)) {
+			if (!a_load_seq(&t->count)) {
 				if (tasklet_clear_sched(t)) {
 					const void *outer = task->running_bh;
 					const void *outer_fn = task->running_fn;
@@ -249,11 +249,11 @@ static void tasklet_action_common(int idx, unsigned int nr)
 					task->running_bh = outer;
 					WRITE_ONCE(task->running_fn, outer_fn);
 				}
-				__atomic_fetch_and(&t->state, ~RUN, __ATOMIC_RELEASE);
+				a_fetch_and_release(&t->state, ~RUN);
 				irqkit__softirq_preempt_point(task, c);
 				continue;
 			}
-			__atomic_fetch_and(&t->state, ~RUN, __ATOMIC_RELEASE);
+			a_fetch_and_release(&t->state, ~RUN);
 		}
 		/* disabled, or running on another CPU: again later */
 		tasklet_enqueue(c, t, idx);
@@ -273,7 +273,7 @@ static void tasklet_hi_action(void)
 
 void irqkit_tasklet_disable_nosync(struct irqkit_tasklet *t)
 {
-	__atomic_fetch_add(&t->count, 1, __ATOMIC_SEQ_CST);
+	a_fetch_add(&t->count, 1);
 }
 
 /* Wait until @t is not running; a wait for itself is reported instead. */
@@ -289,7 +289,7 @@ static bool tasklet_unlock_wait(struct irqkit_tasklet *t, const char *what)
 	}
 	struct irqkit__wait w = { 0 };
 
-	while (__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) & RUN) {
+	while (a_load_acquire(&t->state) & RUN) {
 		if (!w.what)
 			irqkit__wait_begin(&w, what, WAIT_TASKLET, t, 0);
 		spin_step(&spins);
@@ -307,10 +307,10 @@ void irqkit_tasklet_disable(struct irqkit_tasklet *t)
 
 void irqkit_tasklet_enable(struct irqkit_tasklet *t)
 {
-	if (WARN_ONCE(!__atomic_load_n(&t->count, __ATOMIC_SEQ_CST),
+	if (WARN_ONCE(!a_load_seq(&t->count),
 		      "tasklet_enable() of a tasklet that is not disabled"))
 		return;
-	__atomic_fetch_sub(&t->count, 1, __ATOMIC_SEQ_CST);
+	a_fetch_sub(&t->count, 1);
 }
 
 /*
@@ -350,8 +350,8 @@ void irqkit_tasklet_kill(struct irqkit_tasklet *t)
 		return;
 	}
 	might_sleep();
-	while (__atomic_fetch_or(&t->state, SCHED, __ATOMIC_SEQ_CST) & SCHED) {
-		if (__atomic_load_n(&t->count, __ATOMIC_SEQ_CST)) {
+	while (a_fetch_or(&t->state, SCHED) & SCHED) {
+		if (a_load_seq(&t->count)) {
 			irqkit__warn(__FILE__, __LINE__,
 				     "tasklet_kill() of a tasklet that is disabled and scheduled never returns; not waiting");
 			irqkit__wait_end(&w);
@@ -371,7 +371,7 @@ void irqkit_tasklet_kill(struct irqkit_tasklet *t)
 	}
 	irqkit__wait_end(&w);
 	tasklet_unlock_wait(t, "tasklet_kill");
-	__atomic_fetch_and(&t->state, ~SCHED, __ATOMIC_SEQ_CST);
+	a_fetch_and(&t->state, ~SCHED);
 }
 
 /* ---- ksoftirqd/N (REFERENCE 6.4) ---------------------------------------------------- */
@@ -488,7 +488,7 @@ void irqkit__tasklets_exit(void)
 			while (t) {
 				struct irqkit_tasklet *next = t->next;
 
-				__atomic_store_n(&t->state, 0, __ATOMIC_SEQ_CST);
+				a_store_seq(&t->state, 0);
 				t = next;
 			}
 			c->tasklet_head[idx] = NULL;

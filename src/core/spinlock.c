@@ -10,7 +10,7 @@ void irqkit_spin_lock_slow(struct irqkit_spinlock *lock)
 	do {
 		while (READ_ONCE(lock->locked))
 			spin_step(&spins);
-	} while (__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE));
+	} while (a_xchg_acquire(&lock->locked, 1));
 }
 
 /* Wait until no writer holds the lock (readers that got in stay in). */
@@ -33,9 +33,9 @@ void irqkit_read_lock_slow(struct irqkit_rwlock *lock)
 		wait_writer_gone(lock);
 		return;
 	}
-	__atomic_fetch_sub(&lock->cnts, IRQKIT_RW_BIAS, __ATOMIC_RELAXED);
+	a_fetch_sub_relaxed(&lock->cnts, IRQKIT_RW_BIAS);
 	irqkit_spin_lock(&lock->wait_lock);
-	__atomic_fetch_add(&lock->cnts, IRQKIT_RW_BIAS, __ATOMIC_ACQUIRE);
+	a_fetch_add_acquire(&lock->cnts, IRQKIT_RW_BIAS);
 	wait_writer_gone(lock);
 	irqkit_spin_unlock(&lock->wait_lock);
 }
@@ -50,7 +50,7 @@ void irqkit_write_lock_slow(struct irqkit_rwlock *lock)
 	c = 0;
 	if (a_cas(&lock->cnts, &c, IRQKIT_RW_WLOCKED))
 		goto unlock;
-	__atomic_fetch_or(&lock->cnts, IRQKIT_RW_WAITING, __ATOMIC_RELAXED);
+	a_fetch_or_relaxed(&lock->cnts, IRQKIT_RW_WAITING);
 	for (;;) {
 		c = IRQKIT_RW_WAITING;
 		if (a_cas(&lock->cnts, &c, IRQKIT_RW_WLOCKED))

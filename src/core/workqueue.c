@@ -109,16 +109,16 @@ static _Thread_local struct irqkit_worker *current_worker;
 
 static inline unsigned long work_data(const struct irqkit_work *work)
 {
-	return __atomic_load_n(&work->data, __ATOMIC_ACQUIRE);
+	return a_load_acquire(&work->data);
 }
 static inline bool test_and_set_pending(struct irqkit_work *work)
 {
-	return __atomic_fetch_or(&work->data, IRQKIT_WORK_PENDING, __ATOMIC_SEQ_CST) &
+	return a_fetch_or(&work->data, IRQKIT_WORK_PENDING) &
 	       IRQKIT_WORK_PENDING;
 }
 static inline void clear_pending(struct irqkit_work *work)
 {
-	__atomic_fetch_and(&work->data, ~IRQKIT_WORK_PENDING, __ATOMIC_SEQ_CST);
+	a_fetch_and(&work->data, ~IRQKIT_WORK_PENDING);
 }
 
 /*
@@ -298,7 +298,7 @@ static struct irqkit_worker *take_idle_worker(struct irqkit_wq_pool *pool)
 
 	if (w) {
 		pool->idle = w->idle_next;
-		__atomic_store_n(&w->wake, 1, __ATOMIC_RELEASE);
+		a_store_release(&w->wake, 1);
 	}
 	return w;
 }
@@ -483,7 +483,7 @@ static void worker_enter_idle(struct irqkit_worker *w)
 static void worker_wait_woken(struct irqkit_worker *w)
 {
 	irqkit_spin_unlock(&w->pool->lock);
-	while (!__atomic_load_n(&w->wake, __ATOMIC_ACQUIRE))
+	while (!a_load_acquire(&w->wake))
 		irqkit_plat_wait(&w->wake, 0);
 	irqkit_spin_lock(&w->pool->lock);
 }
@@ -518,7 +518,7 @@ static bool worker_idle(struct irqkit_worker *w)
 		uint64_t end = irqkit_plat_now_ns() + timeout;
 
 		irqkit_spin_unlock(&pool->lock);
-		while (!__atomic_load_n(&w->wake, __ATOMIC_ACQUIRE)) {
+		while (!a_load_acquire(&w->wake)) {
 			uint64_t now = irqkit_plat_now_ns();
 
 			if (now >= end)
@@ -526,7 +526,7 @@ static bool worker_idle(struct irqkit_worker *w)
 			irqkit_plat_wait_timeout(&w->wake, 0, end - now);
 		}
 		irqkit_spin_lock(&pool->lock);
-		if (__atomic_load_n(&w->wake, __ATOMIC_ACQUIRE))
+		if (a_load_acquire(&w->wake))
 			return true;
 		if (!pool->stopping && nr_idle(pool) > 1) {
 			idle_list_remove(pool, w);
