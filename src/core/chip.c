@@ -18,6 +18,7 @@ static inline struct irqkit_chip *desc_chip(struct irqkit_desc *desc)
 
 void irqkit__mask_irq(struct irqkit_desc *desc)
 {
+	desc_assert_locked(desc);
 	struct irqkit_chip *chip = desc_chip(desc);
 
 	if (irqd_irq_masked(&desc->irq_data))
@@ -30,6 +31,7 @@ void irqkit__mask_irq(struct irqkit_desc *desc)
 
 void irqkit__unmask_irq(struct irqkit_desc *desc)
 {
+	desc_assert_locked(desc);
 	struct irqkit_chip *chip = desc_chip(desc);
 
 	if (!irqd_irq_masked(&desc->irq_data))
@@ -42,6 +44,7 @@ void irqkit__unmask_irq(struct irqkit_desc *desc)
 
 static void mask_ack_irq(struct irqkit_desc *desc)
 {
+	desc_assert_locked(desc);
 	struct irqkit_chip *chip = desc_chip(desc);
 
 	if (chip->irq_mask_ack) {
@@ -63,6 +66,7 @@ static void mask_ack_irq(struct irqkit_desc *desc)
  */
 static void __irq_disable(struct irqkit_desc *desc, bool mask)
 {
+	desc_assert_locked(desc);
 	struct irqkit_chip *chip = desc_chip(desc);
 
 	if (irqd_irq_disabled(&desc->irq_data)) {
@@ -86,6 +90,7 @@ void irqkit__irq_disable(struct irqkit_desc *desc)
 
 void irqkit__irq_enable(struct irqkit_desc *desc)
 {
+	desc_assert_locked(desc);
 	struct irqkit_chip *chip = desc_chip(desc);
 
 	if (!irqd_irq_disabled(&desc->irq_data)) {
@@ -105,6 +110,7 @@ void irqkit__irq_enable(struct irqkit_desc *desc)
 
 static void __irq_startup(struct irqkit_desc *desc)
 {
+	desc_assert_locked(desc);
 	struct irqkit_chip *chip = desc_chip(desc);
 
 	if (chip->irq_startup) {
@@ -122,6 +128,7 @@ static void __irq_startup(struct irqkit_desc *desc)
  */
 int irqkit__irq_startup(struct irqkit_desc *desc, bool resend, bool force)
 {
+	desc_assert_locked(desc);
 	(void)force;
 	desc->depth = 0;
 	if (irqd_has(&desc->irq_data, IRQD_IRQ_STARTED))
@@ -139,6 +146,7 @@ int irqkit__irq_startup(struct irqkit_desc *desc, bool resend, bool force)
  */
 void irqkit__irq_shutdown(struct irqkit_desc *desc)
 {
+	desc_assert_locked(desc);
 	struct irqkit_chip *chip = desc_chip(desc);
 
 	if (!irqd_has(&desc->irq_data, IRQD_IRQ_STARTED))
@@ -161,6 +169,7 @@ void irqkit__irq_shutdown(struct irqkit_desc *desc)
  */
 int irqkit__irq_set_trigger(struct irqkit_desc *desc, unsigned int flags)
 {
+	desc_assert_locked(desc);
 	struct irqkit_chip *chip = desc_chip(desc);
 	bool unmask = false;
 	int ret;
@@ -211,6 +220,7 @@ static bool irq_may_run(struct irqkit_desc *desc)
  */
 static void flow_mark_pending(struct irqkit_desc *desc)
 {
+	desc_assert_locked(desc);
 	if (istate_get(desc) & IRQS_PENDING)
 		WRITE_ONCE(desc->pending_merged, desc->pending_merged + 1);
 	istate_set(desc, IRQS_PENDING);
@@ -250,6 +260,7 @@ static inline unsigned long threads_oneshot(const struct irqkit_desc *desc)
 /* REFERENCE 2.3 step 4, 1.12: a ONESHOT thread still to run keeps the line masked. */
 static void cond_unmask_irq(struct irqkit_desc *desc)
 {
+	desc_assert_locked(desc);
 	if (!irqd_irq_disabled(&desc->irq_data) && irqd_irq_masked(&desc->irq_data) &&
 	    !threads_oneshot(desc))
 		irqkit__unmask_irq(desc);

@@ -87,6 +87,7 @@ void irqkit__free_deferred(struct irqkit_desc *desc)
  */
 enum irqkit_irqreturn irqkit__handle_irq_event(struct irqkit_desc *desc)
 {
+	desc_assert_locked(desc);
 	enum irqkit_irqreturn ret;
 
 	istate_clear(desc, IRQS_PENDING);

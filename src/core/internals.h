@@ -364,6 +364,10 @@ static inline void spin_step(unsigned int *spins)
  * local_irq_restore on a bound thread) is reached while it is held.
  * Handlers run with it dropped.
  */
+/* Checking build: a helper that needs the descriptor lock finds it taken. */
+#define desc_assert_locked(desc)	IRQKIT_ASSERT(READ_ONCE((desc)->lock.locked) != 0)
+#define spin_assert_locked(lock)	IRQKIT_ASSERT(READ_ONCE((lock)->locked) != 0)
+
 static inline void desc_lock(struct irqkit_desc *desc)
 {
 	irqkit_spin_lock(&desc->lock);

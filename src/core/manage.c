@@ -401,6 +401,7 @@ bool irqkit_disable_hardirq(unsigned int irq)
 /* __enable_irq (REFERENCE 4.4).  Descriptor lock held. */
 void irqkit__enable_irq_locked(struct irqkit_desc *desc)
 {
+	desc_assert_locked(desc);
 	switch (desc->depth) {
 	case 0:
 err_out:

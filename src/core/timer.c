@@ -167,6 +167,7 @@ static void base_update(struct irqkit__timer_base *b)
 /* Take @t off its base.  Timer lock held.  Return: whether it was armed. */
 static bool detach_timer(struct irqkit_timer_list *t)
 {
+	spin_assert_locked(&timer_lock);
 	struct irqkit__timer_base *b;
 
 	if (!t->base)
@@ -195,6 +196,7 @@ static void enqueue_timer(struct irqkit_timer_list *t, int cpu)
  */
 static bool earliest_expiry(unsigned long *when)
 {
+	spin_assert_locked(&timer_lock);
 	bool any = false;
 
 	for (unsigned int i = 0; i < irqkit__rt.nr_cpus; i++) {
@@ -213,6 +215,7 @@ static bool earliest_expiry(unsigned long *when)
 /* Tell the platform timer about the earliest expiry.  Timer lock held. */
 static void program(void)
 {
+	spin_assert_locked(&timer_lock);
 	struct irqkit__runtime *rt = &irqkit__rt;
 	unsigned long when = 0;
 
@@ -356,6 +359,7 @@ int irqkit_del_timer(struct irqkit_timer_list *timer)
 /* Is @timer's callback running on some CPU now?  Timer lock held. */
 static bool timer_running(const struct irqkit_timer_list *timer)
 {
+	spin_assert_locked(&timer_lock);
 	for (unsigned int i = 0; i < irqkit__rt.nr_cpus; i++)
 		if (READ_ONCE(base_of((int)i)->running) == timer)
 			return true;

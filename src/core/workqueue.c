@@ -262,6 +262,7 @@ static void wait_req(struct flush_req *req, const char *what)
  */
 static void pwq_dec_in_flight(struct irqkit_pwq *pwq, unsigned int color)
 {
+	spin_assert_locked(&pwq->pool->lock);
 	struct irqkit_workqueue *wq = pwq->wq;
 
 	if (--pwq->nr_in_flight[color] == 0 && a_load_seq(&wq->flushing)) {
@@ -294,6 +295,7 @@ static long wq_in_flight(struct irqkit_workqueue *wq, unsigned int color)
  */
 static struct irqkit_worker *take_idle_worker(struct irqkit_wq_pool *pool)
 {
+	spin_assert_locked(&pool->lock);
 	struct irqkit_worker *w = pool->idle;
 
 	if (w) {
@@ -306,6 +308,7 @@ static struct irqkit_worker *take_idle_worker(struct irqkit_wq_pool *pool)
 /* Take @w off the idle list if it is there.  Pool lock held. */
 static void idle_list_remove(struct irqkit_wq_pool *pool, struct irqkit_worker *w)
 {
+	spin_assert_locked(&pool->lock);
 	for (struct irqkit_worker **pp = &pool->idle; *pp; pp = &(*pp)->idle_next) {
 		if (*pp == w) {
 			*pp = w->idle_next;
@@ -333,6 +336,7 @@ static void wake_idle_worker(struct irqkit_wq_pool *pool)
  */
 static void pwq_dec_active(struct irqkit_pwq *pwq, bool kick)
 {
+	spin_assert_locked(&pwq->pool->lock);
 	struct irqkit_wq_pool *pool = pwq->pool;
 	struct irqkit_work *next;
 
@@ -355,6 +359,7 @@ static int create_worker(struct irqkit_wq_pool *pool);
 static struct irqkit_worker *find_worker_executing(struct irqkit_wq_pool *pool,
 						   const struct irqkit_work *work)
 {
+	spin_assert_locked(&pool->lock);
 	for (struct irqkit_worker *w = pool->workers; w; w = w->next)
 		if (w->current == work)
 			return w;
@@ -375,6 +380,7 @@ static void call_work(struct irqkit_work *work)
  */
 static bool worker_has_work(const struct irqkit_worker *w)
 {
+	spin_assert_locked(&w->pool->lock);
 	return w->sched_head || w->pool->head;
 }
 
@@ -389,6 +395,7 @@ static bool worker_has_work(const struct irqkit_worker *w)
  */
 static bool maybe_create_worker(struct irqkit_wq_pool *pool)
 {
+	spin_assert_locked(&pool->lock);
 	if (pool->idle || pool->nr_workers >= WORKERS_MAX || pool->creating || pool->stopping)
 		return false;
 	irqkit_spin_unlock(&pool->lock);
@@ -404,6 +411,7 @@ static bool maybe_create_worker(struct irqkit_wq_pool *pool)
  */
 static struct irqkit_work *worker_take(struct irqkit_worker *w)
 {
+	spin_assert_locked(&w->pool->lock);
 	struct irqkit_wq_pool *pool = w->pool;
 	struct irqkit_work *work;
 
@@ -460,6 +468,7 @@ static void worker_run(struct irqkit_worker *w, struct irqkit_work *work)
 /* The current item of @w has returned: account it.  Pool lock held. */
 static void worker_finish(struct irqkit_worker *w, struct irqkit_work *work)
 {
+	spin_assert_locked(&w->pool->lock);
 	struct irqkit_pwq *pwq = w->current_pwq;
 
 	w->current = NULL;
@@ -472,6 +481,7 @@ static void worker_finish(struct irqkit_worker *w, struct irqkit_work *work)
 /* Put @w on the idle list, where wake_idle_worker() finds it.  Pool lock held. */
 static void worker_enter_idle(struct irqkit_worker *w)
 {
+	spin_assert_locked(&w->pool->lock);
 	struct irqkit_wq_pool *pool = w->pool;
 
 	w->wake = 0;
@@ -491,6 +501,7 @@ static void worker_wait_woken(struct irqkit_worker *w)
 /* Idle workers of @pool.  Pool lock held. */
 static int nr_idle(const struct irqkit_wq_pool *pool)
 {
+	spin_assert_locked(&pool->lock);
 	int n = 0;
 
 	for (const struct irqkit_worker *w = pool->idle; w; w = w->idle_next)
