@@ -512,6 +512,24 @@ static bool dispatcher_must_run(const struct irqkit_cpu *c)
 	return hardirq_pending(c) && !(slot & (SLOT_HARDIRQ | SLOT_SOFTIRQ | SLOT_IRQOFF_MASK));
 }
 
+/* Ask CPU @cpu's dispatcher to end (it finishes the handler it runs). */
+void irqkit__dispatcher_stop(unsigned int cpu)
+{
+	struct irqkit_cpu *c = &irqkit__rt.cpus[cpu];
+
+	a_store_seq(&c->stop, 1);
+	a_fetch_add(&c->kick_seq, 1);
+	irqkit_plat_wake(&c->kick_seq);
+}
+
+/* What CPU @cpu's hardirq holder runs now, or NULL. */
+const void *irqkit__dispatcher_running_fn(unsigned int cpu)
+{
+	const struct irqkit_task *t = READ_ONCE(irqkit__rt.cpus[cpu].hold_task[HOLD_HARDIRQ]);
+
+	return t ? READ_ONCE(t->running_fn) : NULL;
+}
+
 /*
  * The dispatcher of a virtual CPU (threaded mode): deliver, then sleep on the
  * CPU's eventcount until a signal kicks it.

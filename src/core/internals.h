@@ -481,7 +481,6 @@ HIDDEN void irqkit__cpu_deliver(struct irqkit_task *t, struct irqkit_cpu *c);
 HIDDEN void irqkit__cpu_deliver_hardirqs(struct irqkit_task *t, struct irqkit_cpu *c);
 HIDDEN bool irqkit__cpu_pending(const struct irqkit_cpu *c);
 HIDDEN void irqkit__cpu_kick(struct irqkit_cpu *c);
-HIDDEN void irqkit__dispatcher_loop(unsigned int cpu);
 HIDDEN bool irqkit__may_deliver_here(const struct irqkit_task *t, unsigned int cpu);
 HIDDEN void irqkit__slot_wait(struct irqkit_cpu *c, unsigned int seen, unsigned int *spins);
 HIDDEN void irqkit__slot_wake(struct irqkit_cpu *c);
@@ -492,7 +491,6 @@ HIDDEN int irqkit__kthread_bind(int cpu);
 /* softirq.c */
 HIDDEN int irqkit__softirq_init(void);
 HIDDEN void irqkit__softirq_exit(void);
-HIDDEN int irqkit__softirq_stop(uint64_t limit_ns);
 HIDDEN bool irqkit__softirq_pending(const struct irqkit_cpu *c);
 HIDDEN bool irqkit__claim_softirq(struct irqkit_task *t, struct irqkit_cpu *c);
 HIDDEN void irqkit__release_softirq(struct irqkit_task *t, struct irqkit_cpu *c);
@@ -584,17 +582,12 @@ IRQKIT_API void irqkit_delayed_work_timer_fn(struct irqkit_timer_list *timer);
 /* timer.c */
 HIDDEN uint64_t irqkit__now_ns(void);
 HIDDEN uint64_t irqkit__jiffies_to_ns(unsigned long j);
-HIDDEN void irqkit__timer_interrupt(void);
 HIDDEN void irqkit__run_timers(void);
 HIDDEN void irqkit__timers_init(void);
 HIDDEN void irqkit__timers_exit(void);
 #define time_after(a, b)	irqkit_time_after(a, b)
 
-/* runtime.c: called by the platform */
-HIDDEN int irqkit__core_init(const struct irqkit_config *cfg);
-HIDDEN void irqkit__core_started(void);
-HIDDEN bool irqkit__core_stopping(void);
-HIDDEN void irqkit__core_exit(void);
+/* runtime.c: for the platform, see platform.h */
 HIDDEN void irqkit__exit_hook_add(struct irqkit__exit_hook *hook);
 
 #endif /* IRQKIT_CORE_INTERNALS_H */

@@ -103,4 +103,52 @@ void irqkit_plat_sleep_ns(uint64_t ns);
 /* Impossible failure of the platform (a failed futex): report and stop. */
 void irqkit_plat_fatal(const char *msg) __attribute__((noreturn));
 
+/*
+ * ---- What the core offers a platform ----------------------------------------
+ *
+ * The platform implements irqkit_start()/irqkit_stop() and the threads that
+ * play the CPUs with these, and touches no field of the core.
+ *
+ * Thread-local storage is required: each thread's interrupt state
+ * (irqkit_task_self: preempt_count, the interrupt flag, its CPU) is a
+ * _Thread_local object, read on every local_irq_save.
+ */
+struct irqkit_config;
+
+/*
+ * Start: validate @cfg, build lines and CPUs, start the core's own threads
+ * (ksoftirqd, kworkers, the watchdog).  Return: 0, -EINVAL, -EBUSY (a start
+ * already won), -ENOMEM.  Then irqkit__core_started() once the platform's
+ * threads run.  Process context.
+ */
+int irqkit__core_init(const struct irqkit_config *cfg);
+void irqkit__core_started(void);
+/*
+ * Stop, in three steps: irqkit__core_stopping() (true for exactly one
+ * caller, false and a report from interrupt context or a thread of the
+ * runtime); the platform ends its CPU threads (irqkit__dispatcher_stop) and
+ * ksoftirqd (irqkit__softirq_stop); irqkit__core_exit() frees everything.
+ */
+bool irqkit__core_stopping(void);
+void irqkit__core_exit(void);
+int irqkit__softirq_stop(uint64_t limit_ns);
+
+/* The run being started or stopped: its CPUs, mode, flags, watchdog threshold (0: off). */
+unsigned int irqkit__core_nr_cpus(void);
+bool irqkit__core_deterministic(void);
+unsigned int irqkit__core_flags(void);
+uint64_t irqkit__core_watchdog_ns(void);
+
+/*
+ * The body of CPU @cpu's thread in threaded mode: deliver, sleep, until
+ * irqkit__dispatcher_stop(@cpu).  irqkit__dispatcher_running_fn() names what
+ * that CPU's hardirq holder runs now (for a report about a stuck one).
+ */
+void irqkit__dispatcher_loop(unsigned int cpu);
+void irqkit__dispatcher_stop(unsigned int cpu);
+const void *irqkit__dispatcher_running_fn(unsigned int cpu);
+
+/* The platform timer fired (see irqkit_plat_timer_program).  The timer's thread. */
+void irqkit__timer_interrupt(void);
+
 #endif /* IRQKIT_CORE_PLATFORM_H */

@@ -222,3 +222,23 @@ enum irqkit_mode irqkit_mode(void)
 {
 	return irqkit__rt.mode;
 }
+
+unsigned int irqkit__core_nr_cpus(void)
+{
+	return irqkit__rt.nr_cpus;
+}
+
+bool irqkit__core_deterministic(void)
+{
+	return irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC;
+}
+
+unsigned int irqkit__core_flags(void)
+{
+	return irqkit__rt.flags;
+}
+
+uint64_t irqkit__core_watchdog_ns(void)
+{
+	return irqkit__rt.watchdog_ns;
+}

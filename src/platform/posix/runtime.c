@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* irqkit_start / irqkit_stop on Linux user space: dispatcher threads, the timer thread. */
 #define _GNU_SOURCE
-#include "../../core/internals.h"
+#include "../../core/platform.h"
+#include <irqkit/irqkit.h>
 
 #include <pthread.h>
 #include <sched.h>
@@ -25,7 +26,7 @@ static void *dispatcher_main(void *arg)
 
 	snprintf(name, sizeof(name), "vcpu/%u", cpu);
 	pthread_setname_np(pthread_self(), name);
-	if (irqkit__rt.flags & IRQKIT_CFG_PIN_CPUS) {
+	if (irqkit__core_flags() & IRQKIT_CFG_PIN_CPUS) {
 		long online = sysconf(_SC_NPROCESSORS_ONLN);
 		cpu_set_t set;
 
@@ -45,29 +46,21 @@ static void *dispatcher_main(void *arg)
  */
 static int stop_dispatchers(void)
 {
-	uint64_t limit = 2 * irqkit__rt.watchdog_ns;
+	uint64_t limit = 2 * irqkit__core_watchdog_ns();
 	int ret = 0;
 
+	for (unsigned int i = 0; i < nr_dispatchers; i++)
+		if (!dispatcher_joined[i])
+			irqkit__dispatcher_stop(i);
 	for (unsigned int i = 0; i < nr_dispatchers; i++) {
-		struct irqkit_cpu *c = &irqkit__rt.cpus[i];
-
-		a_store_seq(&c->stop, 1);
-		a_fetch_add(&c->kick_seq, 1);
-		irqkit_plat_wake(&c->kick_seq);
-	}
-	for (unsigned int i = 0; i < nr_dispatchers; i++) {
-		struct irqkit_cpu *c = &irqkit__rt.cpus[i];
-		const struct irqkit_task *t;
-
 		if (dispatcher_joined[i])
 			continue;
 		if (!limit) {
 			pthread_join(dispatchers[i], NULL);
 		} else if (irqkit__posix_timed_join(dispatchers[i], limit)) {
-			t = READ_ONCE(c->hold_task[HOLD_HARDIRQ]);
 			irqkit_printk(IRQKIT_LOG_ERR,
 				      "irqkit_stop: vcpu/%u did not stop: CPU#%u is stuck in %ps; the runtime is left as it is (call irqkit_stop() again once it returns)",
-				      i, i, t ? READ_ONCE(t->running_fn) : NULL);
+				      i, i, irqkit__dispatcher_running_fn(i));
 			ret = -IRQKIT_ETIMEDOUT;
 			continue;
 		}
@@ -95,15 +88,15 @@ int irqkit_start(const struct irqkit_config *cfg)
 	ret = irqkit__core_init(cfg);
 	if (ret)
 		return ret;
-	if (irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC) {
+	if (irqkit__core_deterministic()) {
 		ret = irqkit_thread_bind(0);
 		if (ret)
 			goto fail;
 		irqkit__core_started();
 		return 0;
 	}
-	dispatchers = calloc(irqkit__rt.nr_cpus, sizeof(*dispatchers));
-	dispatcher_joined = calloc(irqkit__rt.nr_cpus, sizeof(*dispatcher_joined));
+	dispatchers = calloc(irqkit__core_nr_cpus(), sizeof(*dispatchers));
+	dispatcher_joined = calloc(irqkit__core_nr_cpus(), sizeof(*dispatcher_joined));
 	if (!dispatchers || !dispatcher_joined) {
 		free(dispatchers);
 		free(dispatcher_joined);
@@ -112,7 +105,7 @@ int irqkit_start(const struct irqkit_config *cfg)
 		ret = -IRQKIT_ENOMEM;
 		goto fail;
 	}
-	for (unsigned int i = 0; i < irqkit__rt.nr_cpus; i++) {
+	for (unsigned int i = 0; i < irqkit__core_nr_cpus(); i++) {
 		if (pthread_create(&dispatchers[i], NULL, dispatcher_main, (void *)(uintptr_t)i)) {
 			ret = -IRQKIT_ENOMEM;
 			goto fail_threads;
@@ -150,7 +143,7 @@ void irqkit_stop(void)
 	 * dispatchers first: a handler may still arm the timer; then ksoftirqd,
 	 * which may be stuck in a tasklet the same way
 	 */
-	if (stop_dispatchers() || irqkit__softirq_stop(2 * irqkit__rt.watchdog_ns)) {
+	if (stop_dispatchers() || irqkit__softirq_stop(2 * irqkit__core_watchdog_ns())) {
 		__atomic_store_n(&wedged, true, __ATOMIC_RELEASE);
 		pthread_mutex_unlock(&stop_lock);
 		return;

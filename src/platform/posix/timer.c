@@ -8,7 +8,8 @@
  * default 50 us of slack would make every timer that much late.
  */
 #define _GNU_SOURCE
-#include "../../core/internals.h"
+#include "../../core/platform.h"
+#include <irqkit/irqkit.h>
 
 #include <pthread.h>
 #include <sys/prctl.h>
