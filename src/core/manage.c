@@ -662,14 +662,89 @@ int irqkit_request_threaded_irq(unsigned int irq, irqkit_handler_fn handler,
 
 /* ---- free (REFERENCE 1.8) ------------------------------------------------------ */
 
+/*
+ * Unlink @dev_id's action from @desc (the first match, as Linux); the last
+ * one shuts the line down.  Called from the line's own handler, waiting
+ * would never end: the action goes on desc->deferred_free, freed by
+ * handle_irq_event when the handler returns (its thread, if any, told to
+ * stop and joined later in process context), and *@deferred says so.
+ * Return: the action, or NULL when none has @dev_id.
+ */
+static struct irqkit_action *unlink_action(struct irqkit_desc *desc, void *dev_id, bool *deferred)
+{
+	struct irqkit_action *action, **action_ptr;
+	unsigned long flags = desc_lock_irqsave(desc);
+
+	for (action_ptr = &desc->action; (action = *action_ptr); action_ptr = &action->next)
+		if (action->dev_id == dev_id)
+			break;
+	if (!action)
+		goto out_unlock;
+	a_store_release(action_ptr, action->next);
+	if (!desc->action) {
+		WRITE_ONCE(desc->settings, desc->settings & ~IRQKIT_IRQ_DISABLE_UNLAZY);
+		irqkit__irq_shutdown(desc);
+	}
+	*deferred = irqkit_task_self.running == desc;
+	if (*deferred) {
+		action->deferred_next = desc->deferred_free;
+		desc->deferred_free = action;
+		if (action->thread) {
+			a_fetch_or(&action->thread_flags, IRQTF_STOP);
+			a_fetch_add(&action->thread_seq, 1);
+			irqkit_plat_wake(&action->thread_seq);
+		}
+	}
+out_unlock:
+	desc_unlock_irqrestore(desc, flags);
+	return action;
+}
+
+/*
+ * free_irq from the action's own thread_fn: that run is one of the threads
+ * waited for, so only the hardirq part is synchronised; the thread frees the
+ * action when the run returns, and is joined later.
+ */
+static void free_from_own_thread(struct irqkit_desc *desc, struct irqkit_action *action)
+{
+	struct reaped *r = irqkit_plat_alloc(sizeof(*r));
+
+	__synchronize_hardirq(desc);
+	if (r) {
+		r->thread = action->thread;
+		irqkit_spin_lock(&reap_lock);
+		r->next = reap_list;
+		reap_list = r;
+		irqkit_spin_unlock(&reap_lock);
+	}
+	a_fetch_or(&action->thread_flags, IRQTF_STOP | IRQTF_SELF_FREE);
+}
+
+/* The second half of Linux's __free_irq: wait for handlers and thread, then free. */
+static void free_action(struct irqkit_desc *desc, struct irqkit_action *action)
+{
+	__synchronize_irq(desc);
+	stop_irq_thread(action);
+	if ((irqkit__rt.flags & IRQKIT_CFG_DEBUG_SHIRQ) && (action->flags & IRQKIT_F_SHARED)) {
+		/* CONFIG_DEBUG_SHIRQ: a shared handler must cope with a stray call */
+		unsigned long flags = irqkit_local_irq_save();
+
+		if (action->handler)
+			action->handler((int)action->irq, action->dev_id);
+		else
+			action->handler_regs((int)action->irq, action->dev_id, NULL);
+		irqkit_local_irq_restore(flags);
+	}
+	irqkit_plat_free(action, sizeof(*action));
+}
+
 const char *irqkit_free_irq(unsigned int irq, void *dev_id)
 {
-	unsigned long flags;
 	struct irqkit_desc *desc = irq_to_desc(irq);
-	struct irqkit_action *action, **action_ptr;
 	bool from_irq = irqkit_in_interrupt();
-	bool own_handler;
-	const char *devname;
+	struct irqkit_action *action;
+	const char *devname = NULL;
+	bool deferred = false;
 
 	if (!desc || WARN_ON(READ_ONCE(desc->settings) & IRQKIT_IRQ_PER_CPU_DEVID))
 		return NULL;
@@ -683,77 +758,19 @@ const char *irqkit_free_irq(unsigned int irq, void *dev_id)
 	 */
 	if (!from_irq)
 		irqkit__mutex_lock(&desc->request_mutex);
-	flags = desc_lock_irqsave(desc);
-	action_ptr = &desc->action;
-	for (;;) {
-		action = *action_ptr;
-		if (!action) {
-			desc_unlock_irqrestore(desc, flags);
-			if (!from_irq)
-				irqkit__mutex_unlock(&desc->request_mutex);
-			WARN(1, "Trying to free already-free IRQ %u", irq);
-			return NULL;
-		}
-		if (action->dev_id == dev_id)
-			break;
-		action_ptr = &action->next;
+	action = unlink_action(desc, dev_id, &deferred);
+	if (!action) {
+		WARN(1, "Trying to free already-free IRQ %u", irq);
+		goto out;
 	}
-	a_store_release(action_ptr, action->next);
-	if (!desc->action) {
-		WRITE_ONCE(desc->settings, desc->settings & ~IRQKIT_IRQ_DISABLE_UNLAZY);
-		irqkit__irq_shutdown(desc);
-	}
-	/*
-	 * Called from the line's own handler: waiting would never end.  The
-	 * action is freed by handle_irq_event when the handler returns (after
-	 * its thread, if any, has been joined in process context).
-	 */
-	own_handler = irqkit_task_self.running == desc;
-	if (own_handler) {
-		action->deferred_next = desc->deferred_free;
-		desc->deferred_free = action;
-		if (action->thread) {
-			a_fetch_or(&action->thread_flags, IRQTF_STOP);
-			a_fetch_add(&action->thread_seq, 1);
-			irqkit_plat_wake(&action->thread_seq);
-		}
-	}
-	desc_unlock_irqrestore(desc, flags);
-
 	devname = action->name;
-	if (!own_handler && thread_action == action) {
-		/*
-		 * From its own thread_fn: that run is one of the threads waited
-		 * for, so only the hardirq part is synchronised; the thread frees
-		 * the action when the run returns, and is joined later.
-		 */
-		struct reaped *r = irqkit_plat_alloc(sizeof(*r));
-
-		__synchronize_hardirq(desc);
-		if (r) {
-			r->thread = action->thread;
-			irqkit_spin_lock(&reap_lock);
-			r->next = reap_list;
-			reap_list = r;
-			irqkit_spin_unlock(&reap_lock);
-		}
-		a_fetch_or(&action->thread_flags, IRQTF_STOP | IRQTF_SELF_FREE);
-		own_handler = true;	/* not freed here */
-	}
-	if (!own_handler) {
-		__synchronize_irq(desc);
-		stop_irq_thread(action);
-		if ((irqkit__rt.flags & IRQKIT_CFG_DEBUG_SHIRQ) && (action->flags & IRQKIT_F_SHARED)) {
-			/* CONFIG_DEBUG_SHIRQ: a shared handler must cope with a stray call */
-			flags = irqkit_local_irq_save();
-			if (action->handler)
-				action->handler((int)irq, dev_id);
-			else
-				action->handler_regs((int)irq, dev_id, NULL);
-			irqkit_local_irq_restore(flags);
-		}
-		irqkit_plat_free(action, sizeof(*action));
-	}
+	if (deferred)
+		;			/* freed when the handler returns */
+	else if (thread_action == action)
+		free_from_own_thread(desc, action);
+	else
+		free_action(desc, action);
+out:
 	if (!from_irq)
 		irqkit__mutex_unlock(&desc->request_mutex);
 	return devname;
