@@ -289,7 +289,8 @@ int irqkit_sw_raise(unsigned int irq)
 		sw_direct = outer;
 		if (taken) {
 			/* now that acks of this line are real again */
-			irqkit_deliver_pending();
+			if (unlikely(irqkit__cpu_pending(irqkit_task_self.cpu)))
+				irqkit__deliver_pending_slow(&irqkit_task_self);
 			return 0;
 		}
 	}

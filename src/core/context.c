@@ -110,17 +110,6 @@ void irqkit_local_bh_enable_slow(struct irqkit_task *t)
 		irqkit__cpu_deliver(t, c);
 }
 
-/* irq_enter / irq_exit: the hardirq part of preempt_count (REFERENCE 5.5). */
-void irqkit__irq_enter(struct irqkit_task *t)
-{
-	t->preempt_count += IRQKIT_HARDIRQ_OFFSET;
-}
-
-void irqkit__irq_exit(struct irqkit_task *t)
-{
-	t->preempt_count -= IRQKIT_HARDIRQ_OFFSET;
-}
-
 /*
  * might_sleep(): Linux's __might_sleep report for a call that may block made
  * from atomic context or with interrupts off, at most once a second

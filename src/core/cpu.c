@@ -97,7 +97,7 @@ static inline bool hardirq_pending(const struct irqkit_cpu *c)
 
 bool irqkit__cpu_pending(const struct irqkit_cpu *c)
 {
-	return hardirq_pending(c) || irqkit__softirq_pending(c);
+	return hardirq_pending(c) || a_load_seq(&c->softirq_pending);
 }
 
 /* Wake the CPU's dispatcher if it sleeps (there is none in deterministic mode). */
@@ -379,8 +379,14 @@ void irqkit_deliver_pending(void)
 {
 	struct irqkit_task *t = &irqkit_task_self;
 
-	if (irqkit__rt.cpus && !task_stale(t) && t->cpu && irqkit__may_deliver_here(t, t->cpu_id) &&
-	    irqkit__cpu_pending(t->cpu))
+	if (irqkit__rt.cpus && !task_stale(t) && t->cpu)
+		irqkit__deliver_pending_slow(t);
+}
+
+/* irqkit_deliver_pending for a thread known to play its CPU in this run. */
+void irqkit__deliver_pending_slow(struct irqkit_task *t)
+{
+	if (irqkit__may_deliver_here(t, (unsigned int)t->cpu_id) && irqkit__cpu_pending(t->cpu))
 		irqkit__cpu_deliver(t, t->cpu);
 }
 

@@ -469,8 +469,15 @@ static inline bool irqkit__once(unsigned int *flag)
 /* context.c */
 HIDDEN void irqkit__might_sleep(const char *file, int line);
 #define might_sleep()	irqkit__might_sleep(__FILE__, __LINE__)
-HIDDEN void irqkit__irq_enter(struct irqkit_task *t);
-HIDDEN void irqkit__irq_exit(struct irqkit_task *t);
+/* irq_enter / irq_exit: the hardirq part of preempt_count, inline on the dispatch path. */
+static inline void irqkit__irq_enter(struct irqkit_task *t)
+{
+	t->preempt_count += IRQKIT_HARDIRQ_OFFSET;
+}
+static inline void irqkit__irq_exit(struct irqkit_task *t)
+{
+	t->preempt_count -= IRQKIT_HARDIRQ_OFFSET;
+}
 
 /* cpu.c */
 HIDDEN int irqkit__cpus_init(void);
@@ -480,6 +487,7 @@ HIDDEN void irqkit__cpu_release_hardirq(struct irqkit_task *t, struct irqkit_cpu
 HIDDEN void irqkit__cpu_deliver(struct irqkit_task *t, struct irqkit_cpu *c);
 HIDDEN void irqkit__cpu_deliver_hardirqs(struct irqkit_task *t, struct irqkit_cpu *c);
 HIDDEN bool irqkit__cpu_pending(const struct irqkit_cpu *c);
+HIDDEN void irqkit__deliver_pending_slow(struct irqkit_task *t);
 HIDDEN void irqkit__cpu_kick(struct irqkit_cpu *c);
 HIDDEN bool irqkit__may_deliver_here(const struct irqkit_task *t, unsigned int cpu);
 HIDDEN void irqkit__slot_wait(struct irqkit_cpu *c, unsigned int seen, unsigned int *spins);
