@@ -65,13 +65,9 @@ void irqkit__cpus_exit(void)
 	rt->cpus = NULL;
 }
 
-/*
- * The caller's CPU for per-CPU work: the CPU it is bound to or acts for, CPU 0
- * for an unbound thread; NULL when the runtime is stopped.
- */
-struct irqkit_cpu *irqkit__this_cpu(void)
+/* irqkit__this_cpu for a thread that plays no CPU of this run (internals.h has the fast path). */
+struct irqkit_cpu *irqkit__this_cpu_slow(struct irqkit_task *t)
 {
-	struct irqkit_task *t = &irqkit_task_self;
 	struct irqkit_cpu *cpus = READ_ONCE(irqkit__rt.cpus);
 
 	task_stale(t);
@@ -89,16 +85,7 @@ void irqkit__task_drop_stale(struct irqkit_task *t)
 	t->nodeliver = false;
 }
 
-/* Hardirqs pending on @c (lines signalled, not yet taken). */
-static inline bool hardirq_pending(const struct irqkit_cpu *c)
-{
-	return a_load_seq(&c->pend2) != 0;
-}
 
-bool irqkit__cpu_pending(const struct irqkit_cpu *c)
-{
-	return hardirq_pending(c) || a_load_seq(&c->softirq_pending);
-}
 
 /* Wake the CPU's dispatcher if it sleeps (there is none in deterministic mode). */
 void irqkit__cpu_kick(struct irqkit_cpu *c)
@@ -248,12 +235,14 @@ static void deliver_batch(struct irqkit_cpu *c)
  */
 void irqkit__cpu_deliver(struct irqkit_task *t, struct irqkit_cpu *c)
 {
-	irqkit__cpu_deliver_hardirqs(t, c);
+	if (hardirq_pending(c))
+		irqkit__cpu_deliver_hardirqs(t, c);
 	if (irqkit__softirq_pending(c) && !(t->slot & TASK_SLOT_SOFTIRQ) &&
 	    !(t->preempt_count & IRQKIT_SOFTIRQ_MASK) && irqkit__claim_softirq(t, c)) {
 		irqkit__handle_softirqs(t, c);
 		irqkit__release_softirq(t, c);
-		irqkit__cpu_deliver_hardirqs(t, c);
+		if (hardirq_pending(c))
+			irqkit__cpu_deliver_hardirqs(t, c);
 	}
 }
 

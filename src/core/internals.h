@@ -423,6 +423,20 @@ static inline void irqkit__kstat_incr(struct irqkit_desc *desc)
 	a_inc_single(&c->kstat[irq_desc_get_irq(desc)]);
 }
 
+/* Hardirqs pending on @c (lines signalled, not yet taken); softirqs raised; either. */
+static inline bool hardirq_pending(const struct irqkit_cpu *c)
+{
+	return a_load_seq(&c->pend2) != 0;
+}
+static inline bool irqkit__softirq_pending(const struct irqkit_cpu *c)
+{
+	return a_load_seq(&c->softirq_pending) != 0;
+}
+static inline bool irqkit__cpu_pending(const struct irqkit_cpu *c)
+{
+	return hardirq_pending(c) || irqkit__softirq_pending(c);
+}
+
 /* ---- cross-file internals -------------------------------------------------- */
 
 /* printk.c */
@@ -486,20 +500,31 @@ HIDDEN bool irqkit__cpu_claim_hardirq(struct irqkit_task *t, struct irqkit_cpu *
 HIDDEN void irqkit__cpu_release_hardirq(struct irqkit_task *t, struct irqkit_cpu *c);
 HIDDEN void irqkit__cpu_deliver(struct irqkit_task *t, struct irqkit_cpu *c);
 HIDDEN void irqkit__cpu_deliver_hardirqs(struct irqkit_task *t, struct irqkit_cpu *c);
-HIDDEN bool irqkit__cpu_pending(const struct irqkit_cpu *c);
 HIDDEN void irqkit__deliver_pending_slow(struct irqkit_task *t);
 HIDDEN void irqkit__cpu_kick(struct irqkit_cpu *c);
 HIDDEN bool irqkit__may_deliver_here(const struct irqkit_task *t, unsigned int cpu);
 HIDDEN void irqkit__slot_wait(struct irqkit_cpu *c, unsigned int seen, unsigned int *spins);
 HIDDEN void irqkit__slot_wake(struct irqkit_cpu *c);
-HIDDEN struct irqkit_cpu *irqkit__this_cpu(void);
+HIDDEN struct irqkit_cpu *irqkit__this_cpu_slow(struct irqkit_task *t);
+
+/*
+ * The caller's CPU for per-CPU work: the CPU it is bound to or acts for, CPU 0
+ * for an unbound thread; NULL when the runtime is stopped.
+ */
+static inline struct irqkit_cpu *irqkit__this_cpu(void)
+{
+	struct irqkit_task *t = &irqkit_task_self;
+
+	if (likely(t->cpu && t->run == READ_ONCE(irqkit__run)))
+		return t->cpu;
+	return irqkit__this_cpu_slow(t);
+}
 HIDDEN void irqkit__softirq_preempt_point(struct irqkit_task *t, struct irqkit_cpu *c);
 HIDDEN int irqkit__kthread_bind(int cpu);
 
 /* softirq.c */
 HIDDEN int irqkit__softirq_init(void);
 HIDDEN void irqkit__softirq_exit(void);
-HIDDEN bool irqkit__softirq_pending(const struct irqkit_cpu *c);
 HIDDEN bool irqkit__claim_softirq(struct irqkit_task *t, struct irqkit_cpu *c);
 HIDDEN void irqkit__release_softirq(struct irqkit_task *t, struct irqkit_cpu *c);
 HIDDEN void irqkit__handle_softirqs(struct irqkit_task *t, struct irqkit_cpu *c);

@@ -34,10 +34,6 @@ const char *irqkit__softirq_name(unsigned int nr)
 	return nr < IRQKIT_NR_SOFTIRQS ? softirq_to_name[nr] : "?";
 }
 
-bool irqkit__softirq_pending(const struct irqkit_cpu *c)
-{
-	return a_load_seq(&c->softirq_pending) != 0;
-}
 
 unsigned int irqkit_softirq_pending(unsigned int cpu)
 {
@@ -127,17 +123,20 @@ void irqkit__raise_softirq_on(struct irqkit_cpu *c, unsigned int nr)
  * anywhere else ksoftirqd is woken.  An unbound thread acts for CPU 0 but
  * is never its interrupt context.
  */
-void irqkit_raise_softirq_irqoff(unsigned int nr)
+static void raise_softirq_here(struct irqkit_task *t, struct irqkit_cpu *c, unsigned int nr)
 {
-	struct irqkit_task *t = &irqkit_task_self;
-	struct irqkit_cpu *c;
-
-	if (nr >= IRQKIT_NR_SOFTIRQS || !irqkit__rt.cpus)
-		return;
-	c = irqkit__this_cpu();
 	irqkit__raise_softirq_on(c, nr);
 	if (!irqkit_in_interrupt() || t->cpu != c)
 		irqkit__wakeup_softirqd(c);
+}
+
+void irqkit_raise_softirq_irqoff(unsigned int nr)
+{
+	struct irqkit_cpu *c;
+
+	if (nr >= IRQKIT_NR_SOFTIRQS || !(c = irqkit__this_cpu()))
+		return;
+	raise_softirq_here(&irqkit_task_self, c, nr);
 }
 
 void irqkit_raise_softirq(unsigned int nr)
@@ -181,18 +180,26 @@ static void tasklet_enqueue(struct irqkit_cpu *c, struct irqkit_tasklet *t, int 
 
 static void tasklet_schedule_common(struct irqkit_tasklet *t, int idx, unsigned int nr)
 {
+	struct irqkit_cpu *c;
+
 	if (WARN_ONCE(!READ_ONCE(t->callback),
 		      "tasklet %p scheduled before tasklet_init()/tasklet_setup(): ignored",
 		      (void *)t))
 		return;
 	if (a_fetch_or(&t->state, SCHED) & SCHED)
 		return;
-	if (!irqkit__rt.cpus) {
+	c = irqkit__this_cpu();
+	if (!c) {
 		a_fetch_and(&t->state, ~SCHED);
 		return;
 	}
-	tasklet_enqueue(irqkit__this_cpu(), t, idx);
-	irqkit_raise_softirq(nr);
+	tasklet_enqueue(c, t, idx);
+	/*
+	 * No interrupts-off section around the raise, unlike Linux: the pending
+	 * word is atomic and the list has its own lock, and no interrupt can be
+	 * taken on this thread between the two (it reaches no delivery point).
+	 */
+	raise_softirq_here(&irqkit_task_self, c, nr);
 }
 
 void irqkit_tasklet_schedule(struct irqkit_tasklet *t)
