@@ -156,10 +156,11 @@ enum irqkit_irqreturn tdev_handler(int irq, void *dev_id)
 {
 	struct tdev *dev = dev_id;
 
-	atomic_fetch_add(&dev->calls, 1);
+	/* what the handler saw first, then the count a waiting test reads (seq_cst) */
 	dev->saw_irqs_off = irqkit_irqs_disabled();
 	dev->saw_hardirq = irqkit_in_hardirq();
 	dev->cpu = irqkit_smp_processor_id();
+	atomic_fetch_add(&dev->calls, 1);
 	if (dev->order)
 		strncat(order_buf, dev->order, sizeof(order_buf) - strlen(order_buf) - 1);
 	if (dev->hook)
