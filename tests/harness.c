@@ -240,3 +240,17 @@ int nr_threads_named(const char *prefix, const char *without)
 		closedir(dir);
 	return n;
 }
+
+int stress_scale(int n)
+{
+	const char *s = getenv("IRQKIT_STRESS_SCALE");
+	int k = s ? atoi(s) : 1;
+
+	return n * (k > 0 ? k : 1);
+}
+
+void stress_burn(int n)
+{
+	for (volatile int i = 0; i < n; i++)
+		;
+}

@@ -128,6 +128,10 @@ void usleep_100(void);
 /* Threads of this process whose name starts with @prefix and lacks @without (NULL: any). */
 int nr_threads_named(const char *prefix, const char *without);
 
+/* Stress tests: @n times IRQKIT_STRESS_SCALE (default 1); a busy loop of @n steps. */
+int stress_scale(int n);
+void stress_burn(int n);
+
 /* A seed printed once per run, so a failing random test replays. */
 unsigned int test_seed(void);
 

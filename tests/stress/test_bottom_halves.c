@@ -14,20 +14,6 @@
 
 #define NCPU	3
 
-static int scale(int n)
-{
-	const char *s = getenv("IRQKIT_STRESS_SCALE");
-	int k = s ? atoi(s) : 1;
-
-	return n * (k > 0 ? k : 1);
-}
-
-static void burn(int n)
-{
-	for (volatile int i = 0; i < n; i++)
-		;
-}
-
 static atomic_int violations;
 static atomic_bool stop_flag;
 
@@ -56,7 +42,7 @@ static void shared_cb(struct irqkit_tasklet *t)
 
 	if (atomic_fetch_add(&ct->in, 1) != 0)
 		atomic_fetch_add(&violations, 1);
-	burn(20000);
+	stress_burn(20000);
 	atomic_fetch_sub(&ct->in, 1);
 	atomic_fetch_add(&ct->runs, 1);
 }
@@ -93,7 +79,7 @@ static void test_tasklet_never_runs_concurrently_with_itself(void **state)
 	irqkit_tasklet_setup(&shared_task.t, shared_cb);
 	for (int i = 0; i < 4; i++) {
 		th[i] = (struct sched_thread){ .cpu = i < NCPU ? i : -1, .task = &shared_task,
-					       .iters = scale(3000) };
+					       .iters = stress_scale(3000) };
 		pthread_create(&th[i].thread, NULL, scheduler, &th[i]);
 	}
 	for (int i = 0; i < 4; i++)
@@ -126,7 +112,7 @@ static void *schedule_own(void *arg)
 	struct where_task *wt = arg;
 
 	assert_int_equal(irqkit_thread_bind((unsigned int)wt->cpu), 0);
-	for (int i = 0; i < scale(2000); i++) {
+	for (int i = 0; i < stress_scale(2000); i++) {
 		irqkit_tasklet_schedule(&wt->t);
 		if (i % 4 == 3)
 			usleep(10);
@@ -164,7 +150,7 @@ static void test_n_schedules_give_one_run(void **state)
 	(void)state;
 	memset(&ct, 0, sizeof(ct));
 	irqkit_tasklet_setup(&ct.t, shared_cb);
-	for (int round = 0; round < scale(40); round++) {
+	for (int round = 0; round < stress_scale(40); round++) {
 		struct sched_thread th[3];
 		long before = atomic_load(&ct.runs);
 
@@ -200,7 +186,7 @@ static void guard_cb(struct irqkit_tasklet *t)
 
 	if (atomic_load(&section_on[irqkit_smp_processor_id()]))
 		atomic_fetch_add(&violations, 1);
-	burn(500);
+	stress_burn(500);
 	atomic_fetch_add(&gt->runs, 1);
 }
 
@@ -215,14 +201,14 @@ static void *section_thread(void *arg)
 			irqkit_local_bh_disable();
 			atomic_fetch_add(&section_on[cpu], 1);
 			irqkit_tasklet_schedule(&gt->t);	/* runs at the bh_enable below */
-			burn(1500);
+			stress_burn(1500);
 			atomic_fetch_sub(&section_on[cpu], 1);
 			irqkit_local_bh_enable();
 		} else {
 			unsigned long flags = irqkit_local_irq_save();
 
 			atomic_fetch_add(&section_on[cpu], 1);
-			burn(1500);
+			stress_burn(1500);
 			atomic_fetch_sub(&section_on[cpu], 1);
 			irqkit_local_irq_restore(flags);
 		}
@@ -259,7 +245,7 @@ static void test_bh_and_irq_off_sections_keep_tasklets_off_their_cpu(void **stat
 		pthread_create(&th[i], NULL, section_thread, &gt[i]);
 	}
 	pthread_create(&other, NULL, schedule_from_elsewhere, gt);
-	wait_until(atomic_load(&gt[0].runs) > scale(2000), 20000);
+	wait_until(atomic_load(&gt[0].runs) > stress_scale(2000), 20000);
 	atomic_store(&stop_flag, true);
 	for (int i = 0; i < NCPU; i++)
 		pthread_join(th[i], NULL);
@@ -270,7 +256,7 @@ static void test_bh_and_irq_off_sections_keep_tasklets_off_their_cpu(void **stat
 	}
 	fprintf(stderr, "  tasklet runs %ld, violations %d\n", total, atomic_load(&violations));
 	assert_int_equal(atomic_load(&violations), 0);
-	assert_true(total > scale(2000));
+	assert_true(total > stress_scale(2000));
 }
 
 /* ---- ksoftirqd takes over after the restart limit ------------------------------------------ */
@@ -379,7 +365,7 @@ static void test_tasklet_disable_waits_for_a_running_callback(void **state)
 
 	(void)state;
 	memset(&ct, 0, sizeof(ct));
-	for (int round = 0; round < scale(5); round++) {
+	for (int round = 0; round < stress_scale(5); round++) {
 		atomic_store(&gate_open, 0);
 		atomic_store(&gated_runs, 0);
 		atomic_store(&disable_returned, 0);
@@ -420,7 +406,7 @@ static void test_tasklet_kill_leaves_it_idle(void **state)
 	(void)state;
 	memset(&ct, 0, sizeof(ct));
 	irqkit_tasklet_setup(&ct.t, shared_cb);
-	for (int round = 0; round < scale(30); round++) {
+	for (int round = 0; round < stress_scale(30); round++) {
 		pthread_t th;
 
 		atomic_store(&stop_flag, false);
@@ -449,7 +435,7 @@ static void slow_timer(struct irqkit_timer_list *t)
 	struct stimer *st = container_of(t, struct stimer, timer);
 
 	atomic_store(&st->running, 1);
-	burn(300000);
+	stress_burn(300000);
 	atomic_store(&st->running, 0);
 	atomic_fetch_add(&st->fired, 1);
 }
@@ -463,7 +449,7 @@ static void test_del_timer_sync_waits_for_a_running_callback(void **state)
 	(void)state;
 	memset(&st, 0, sizeof(st));
 	irqkit_timer_setup(&st.timer, slow_timer, 0);
-	for (int i = 0; i < scale(200); i++) {
+	for (int i = 0; i < stress_scale(200); i++) {
 		long fired;
 
 		irqkit_mod_timer(&st.timer, irqkit_jiffies());		/* due now */
@@ -506,7 +492,7 @@ static void onecpu_cb(struct irqkit_tasklet *t)
  */
 static void busy_softirq(void)
 {
-	burn(100000);
+	stress_burn(100000);
 	if (atomic_load(&busy_go))
 		irqkit_raise_softirq_irqoff(IRQKIT_NET_RX_SOFTIRQ);
 }
@@ -533,7 +519,7 @@ static enum irqkit_irqreturn five_schedules(int irq, void *dev_id)
 static void test_softirqs_do_not_run_during_their_cpus_hardirq(void **state)
 {
 	struct tdev dev;
-	int tries = scale(10);
+	int tries = stress_scale(10);
 
 	(void)state;
 	tdev_init(&dev);
@@ -583,10 +569,10 @@ static void owner_tasklet_cb(struct irqkit_tasklet *t)
 	unsigned long flags;
 
 	owner_enter();
-	burn(3000);
+	stress_burn(3000);
 	flags = irqkit_spin_lock_irqsave(&owner_lock);		/* a delivery point inside */
 	irqkit_spin_unlock_irqrestore(&owner_lock, flags);
-	burn(3000);
+	stress_burn(3000);
 	atomic_store(&softirq_owner, 0);
 	if (atomic_load(&busy_go))
 		irqkit_tasklet_schedule(t);
@@ -597,7 +583,7 @@ static struct irqkit_timer_list owner_timer;
 static void owner_timer_cb(struct irqkit_timer_list *tm)
 {
 	owner_enter();
-	burn(3000);
+	stress_burn(3000);
 	atomic_store(&softirq_owner, 0);
 	if (atomic_load(&busy_go))
 		irqkit_mod_timer(tm, irqkit_jiffies() + 1);
@@ -610,7 +596,7 @@ static enum irqkit_irqreturn owner_handler(int irq, void *dev_id)
 	(void)irq;
 	(void)dev_id;
 	owner_check_from_hardirq();
-	burn(500);
+	stress_burn(500);
 	owner_check_from_hardirq();
 	atomic_fetch_add(&owner_handled, 1);
 	return IRQKIT_HANDLED;
@@ -638,7 +624,7 @@ static void test_hardirq_never_overlaps_its_cpus_softirq_on_another_thread(void 
 	static struct irqkit_tasklet ta, tb;
 	struct tdev dev;
 	pthread_t th[2];
-	int n = scale(20000);
+	int n = stress_scale(20000);
 
 	(void)state;
 	tdev_init(&dev);

@@ -16,20 +16,6 @@
 #define NCPU	3
 #define NLINES	6
 
-static int scale(int n)
-{
-	const char *s = getenv("IRQKIT_STRESS_SCALE");
-	int k = s ? atoi(s) : 1;
-
-	return n * (k > 0 ? k : 1);
-}
-
-static void burn(int n)
-{
-	for (volatile int i = 0; i < n; i++)
-		;
-}
-
 /* A xorshift generator per thread, seeded from the printed seed. */
 static unsigned int rnd(unsigned int *s)
 {
@@ -90,9 +76,9 @@ static enum irqkit_irqreturn check_handler(int irq, void *dev_id)
 		irqkit_irq_set_affinity((unsigned int)irq, 1ull << ((cpu + 1) % NCPU));
 		irqkit_sw_raise((unsigned int)irq);
 		atomic_fetch_add(&handler_raises, 1);
-		burn(3000);
+		stress_burn(3000);
 	}
-	burn(200);
+	stress_burn(200);
 	atomic_fetch_sub(&on_cpu[cpu], 1);
 	atomic_fetch_sub(&in_line[irq], 1);
 	atomic_fetch_add(&calls[irq], 1);
@@ -124,14 +110,14 @@ static void *raiser(void *arg)
 
 			atomic_fetch_add(&irqoff_on[w->cpu], 1);
 			irqkit_sw_raise(line);
-			burn(300);
+			stress_burn(300);
 			atomic_fetch_sub(&irqoff_on[w->cpu], 1);
 			irqkit_local_irq_restore(flags);
 		} else {
 			irqkit_sw_raise(line);
 		}
 		w->raised[line]++;
-		burn(w->pace);
+		stress_burn(w->pace);
 		if (i % 16 == 15)
 			usleep(20);
 	}
@@ -210,7 +196,7 @@ static void request_lines(void)
 static void test_guarantees_1_2_3_exclusion_under_load(void **state)
 {
 	struct worker w[5], m = { .seed = test_seed() | 1 };
-	long want_calls = scale(5000), want_moves = scale(300);
+	long want_calls = stress_scale(5000), want_moves = stress_scale(300);
 	long raised;
 	bool enough;
 
@@ -250,7 +236,7 @@ static void *toggle(void *arg)
 			irqkit_disable_irq_nosync(line);
 		else
 			irqkit_disable_irq(line);
-		burn(2000);
+		stress_burn(2000);
 		irqkit_enable_irq(line);
 		irqkit_irq_set_affinity(line, 1ull << (rnd(&t->seed) % NCPU));
 	}
@@ -286,7 +272,7 @@ static void test_guarantee_6_nothing_raised_is_lost(void **state)
 		t[i].seed = test_seed() * 7 + (unsigned int)i + 1;
 		pthread_create(&t[i].thread, NULL, toggle, &t[i]);
 	}
-	start_workers_paced(w, 5, scale(20000), 2000);
+	start_workers_paced(w, 5, stress_scale(20000), 2000);
 	raised = join_workers(w, 5);
 	atomic_store(&stop_flag, true);
 	for (int i = 0; i < 2; i++)
@@ -355,7 +341,7 @@ static enum irqkit_irqreturn g4_handler(int irq, void *dev_id)
 	atomic_fetch_add(&d->started, 1);
 	if (atomic_load(&d->gone))
 		atomic_fetch_add(&violations, 1);
-	burn(3000);
+	stress_burn(3000);
 	atomic_fetch_add(&d->finished, 1);
 	return IRQKIT_HANDLED;
 }
@@ -365,7 +351,7 @@ static void *line0_raiser(void *arg)
 	(void)arg;
 	while (!atomic_load(&stop_flag)) {
 		irqkit_sw_raise(0);
-		burn(500);
+		stress_burn(500);
 	}
 	return NULL;
 }
@@ -374,7 +360,7 @@ static void test_guarantee_4_synchronize_free_disable(void **state)
 {
 	static struct g4dev devs[64];
 	pthread_t r[2];
-	int rounds = scale(150);
+	int rounds = stress_scale(150);
 
 	(void)state;
 	for (int i = 0; i < 2; i++)
@@ -438,7 +424,7 @@ static void *fuzzer(void *arg)
 	unsigned int seed = (unsigned int)(uintptr_t)arg;
 	char buf[512];
 
-	for (int i = 0; i < scale(4000); i++) {
+	for (int i = 0; i < stress_scale(4000); i++) {
 		unsigned int r = rnd(&seed);
 		unsigned int irq = (r >> 8) % 70;	/* some beyond the table */
 		void *dev = &fuzz_devs[(r >> 16) % 4];
@@ -517,7 +503,7 @@ static void test_guarantee_7_bad_input_from_many_threads_then_clean_stop(void **
 static void test_guarantee_7_start_stop_cycles_under_use(void **state)
 {
 	(void)state;
-	for (int round = 0; round < scale(30); round++) {
+	for (int round = 0; round < stress_scale(30); round++) {
 		struct worker w[4];
 
 		request_lines();

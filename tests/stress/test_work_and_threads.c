@@ -14,20 +14,6 @@
 
 #define NCPU	3
 
-static int scale(int n)
-{
-	const char *s = getenv("IRQKIT_STRESS_SCALE");
-	int k = s ? atoi(s) : 1;
-
-	return n * (k > 0 ? k : 1);
-}
-
-static void burn(int n)
-{
-	for (volatile int i = 0; i < n; i++)
-		;
-}
-
 static unsigned int rnd(unsigned int *s)
 {
 	*s ^= *s << 13;
@@ -61,7 +47,7 @@ static void nr_fn(struct irqkit_work *work)
 
 	if (atomic_fetch_add(&it->in, 1) != 0)
 		atomic_fetch_add(&violations, 1);
-	burn(5000);
+	stress_burn(5000);
 	atomic_fetch_sub(&it->in, 1);
 	atomic_fetch_add(&it->runs, 1);
 }
@@ -81,7 +67,7 @@ static void *queue_randomly(void *arg)
 
 	if (q->cpu >= 0)
 		assert_int_equal(irqkit_thread_bind((unsigned int)q->cpu), 0);
-	for (int i = 0; i < scale(4000) && !atomic_load(&stop_flag); i++) {
+	for (int i = 0; i < stress_scale(4000) && !atomic_load(&stop_flag); i++) {
 		struct nr_item *it = &q->items[rnd(&q->seed) % (unsigned int)q->nr_items];
 
 		irqkit_queue_work_on((int)(rnd(&q->seed) % NCPU), q->wq, &it->work);
@@ -137,7 +123,7 @@ static void fl_fn(struct irqkit_work *work)
 {
 	struct fl_item *it = container_of(work, struct fl_item, work);
 
-	burn(2000);
+	stress_burn(2000);
 	atomic_store(&it->done, 1);
 }
 
@@ -160,7 +146,7 @@ static void test_flush_workqueue_waits_for_everything_queued_before(void **state
 	int checked = 0;
 
 	(void)state;
-	for (int round = 0; round < scale(20); round++) {
+	for (int round = 0; round < stress_scale(20); round++) {
 		pthread_t p;
 
 		for (int i = 0; i < NFLUSH; i++) {
@@ -207,7 +193,7 @@ static void self_fn(struct irqkit_work *work)
 	struct self_item *it = container_of(work, struct self_item, work);
 
 	atomic_fetch_add(&it->in, 1);
-	burn(1000);
+	stress_burn(1000);
 	atomic_fetch_add(&it->runs, 1);
 	irqkit_queue_work_on((int)(atomic_load(&it->runs) % NCPU), it->wq, work);
 	atomic_fetch_sub(&it->in, 1);
@@ -220,7 +206,7 @@ static void test_cancel_work_sync_stops_a_self_requeueing_item(void **state)
 
 	(void)state;
 	irqkit_init_work(&it.work, self_fn);
-	for (int round = 0; round < scale(100); round++) {
+	for (int round = 0; round < stress_scale(100); round++) {
 		long runs;
 
 		irqkit_queue_work(wq, &it.work);
@@ -268,7 +254,7 @@ static void test_destroy_workqueue_while_others_still_queue(void **state)
 {
 	(void)state;
 	irqkit_set_log(quiet_log, NULL);
-	for (int round = 0; round < scale(20); round++) {
+	for (int round = 0; round < stress_scale(20); round++) {
 		struct irqkit_workqueue *wq = irqkit_alloc_workqueue("busy%d", 0, 0, round);
 		struct nr_item items[3];
 		struct queuer q[2];
@@ -325,7 +311,7 @@ static enum irqkit_irqreturn tthread(int irq, void *dev_id)
 	atomic_fetch_add(&d->in, 1);
 	if (atomic_load(&d->gone))
 		atomic_fetch_add(&violations, 1);
-	burn(20000);
+	stress_burn(20000);
 	atomic_fetch_add(&d->runs, 1);
 	atomic_fetch_sub(&d->in, 1);
 	return IRQKIT_HANDLED;
@@ -350,7 +336,7 @@ static void test_free_irq_of_a_threaded_action_while_its_thread_runs(void **stat
 
 	(void)state;
 	pthread_create(&r, NULL, raise_line0, NULL);
-	for (int round = 0; round < scale(60); round++) {
+	for (int round = 0; round < stress_scale(60); round++) {
 		struct tdev_t *d = &devs[round % 16];
 		unsigned long flags = round % 2 ? IRQKIT_F_ONESHOT : 0;
 
