@@ -56,12 +56,24 @@ enum irqkit_irqreturn irqkit__handle_actions(struct irqkit_desc *desc)
 	return (enum irqkit_irqreturn)retval;
 }
 
-/* handle_irq_event_percpu(): the actions, then the spurious accounting. */
+/*
+ * handle_irq_event_percpu(): the actions, then the spurious accounting.  The
+ * common case inline: handled, no poll running, a line that is not polled,
+ * the window not at its end; that is note_interrupt's whole work there (it
+ * advances the window).  Everything else goes to note_interrupt.
+ */
 enum irqkit_irqreturn irqkit__handle_irq_event_percpu(struct irqkit_desc *desc)
 {
 	enum irqkit_irqreturn ret = irqkit__handle_actions(desc);
+	unsigned int settings = READ_ONCE(desc->settings);
+	unsigned int count = READ_ONCE(desc->irq_count);
 
-	if (!(READ_ONCE(desc->settings) & IRQ_SETTINGS_NO_DEBUG))
+	if (settings & IRQ_SETTINGS_NO_DEBUG)
+		return ret;
+	if (likely(ret == IRQKIT_HANDLED && !(istate_get(desc) & IRQS_POLL_INPROGRESS) &&
+		   !(settings & IRQKIT_IRQ_IS_POLLED) && count + 1 < SPURIOUS_WINDOW))
+		WRITE_ONCE(desc->irq_count, count + 1);
+	else
 		irqkit__note_interrupt(desc, ret);
 	return ret;
 }

@@ -562,7 +562,8 @@ HIDDEN void irqkit__reap_irq_threads(void);
 HIDDEN void irqkit__reap_action(struct irqkit_action *action);
 HIDDEN void irqkit__free_all(void);
 
-/* spurious.c */
+/* spurious.c; the window: 100,000 interrupts, as Linux's note_interrupt counts them */
+#define SPURIOUS_WINDOW		100000u
 HIDDEN void irqkit__note_interrupt(struct irqkit_desc *desc, enum irqkit_irqreturn ret);
 HIDDEN bool irqkit__irq_wait_for_poll(struct irqkit_desc *desc);
 HIDDEN void irqkit__print_handlers(struct irqkit_desc *desc);

@@ -11,8 +11,7 @@
 #include "internals.h"
 #include <irqkit/proc.h>
 
-/* note_interrupt's window (REFERENCE 3.6): 100,000 interrupts ... */
-#define SPURIOUS_WINDOW		100000u
+/* note_interrupt's window (REFERENCE 3.6): SPURIOUS_WINDOW interrupts (internals.h) ... */
 /* ... of which more than 99,900 unhandled means the line is stuck (3.6, 3.7). */
 #define SPURIOUS_THRESHOLD	99900u
 /* Bit 31 of threads_handled_last: the verdict is deferred to the next hardirq (3.3). */
