@@ -460,34 +460,88 @@ void irqkit_handle_untracked_irq(struct irqkit_desc *desc)
 	desc_unlock(desc);
 }
 
-/*
- * REFERENCE 2.8: a line with no flow handler.  Linux prints the descriptor
- * (rate-limited), counts the interrupt and calls ack_bad_irq, which says
- * "unexpected IRQ trap at vector %02x" and adds to the ERR row.
- */
-void irqkit_handle_bad_irq(struct irqkit_desc *desc)
+int irqkit_irq_set_chip_and_handler_name(unsigned int irq, struct irqkit_chip *chip,
+					 irqkit_flow_fn handle, const char *name)
 {
-	unsigned int irq = irq_desc_get_irq(desc);
+	unsigned long flags;
+	struct irqkit_desc *desc = irq_to_desc(irq);
 
-	if (irqkit__printk_ratelimit()) {
-		struct irqkit_action *action;
+	if (!desc)
+		return -IRQKIT_EINVAL;
+	flags = desc_lock_irqsave(desc);
+	WRITE_ONCE(desc->irq_data.chip, chip ? chip : &irqkit_no_irq_chip);
+	WRITE_ONCE(desc->handle_irq, handle ? handle : irqkit_handle_bad_irq);
+	desc->name = name;
+	desc_unlock_irqrestore(desc, flags);
+	return 0;
+}
 
-		desc_lock(desc);
-		action = desc->action;
-		pr_warn("irq %u, desc: %p, depth: %u, count: %u, unhandled: %u", irq, (void *)desc,
-			desc->depth, READ_ONCE(desc->irq_count), READ_ONCE(desc->irqs_unhandled));
-		pr_warn("->handle_irq():  %p, %pS", (void *)desc->handle_irq,
-			(void *)desc->handle_irq);
-		pr_warn("->irq_data.chip(): %p, %s", (void *)desc->irq_data.chip,
-			desc->irq_data.chip->name);
-		pr_warn("->action(): %p", (void *)action);
-		if (action)
-			pr_warn("->action->handler(): %p, %pS", (void *)action->handler,
-				(void *)action->handler);
-		desc_unlock(desc);
-	}
-	irqkit__kstat_incr(desc);
-	a_fetch_add(&irqkit__rt.irq_err_count, 1);
-	if (irqkit__printk_ratelimit())
-		irqkit_printk(IRQKIT_LOG_CRIT, "unexpected IRQ trap at vector %02x", irq);
+int irqkit_irq_set_chip_data(unsigned int irq, void *data)
+{
+	unsigned long flags;
+	struct irqkit_desc *desc = irq_to_desc(irq);
+
+	if (!desc)
+		return -IRQKIT_EINVAL;
+	flags = desc_lock_irqsave(desc);
+	desc->irq_data.chip_data = data;
+	desc_unlock_irqrestore(desc, flags);
+	return 0;
+}
+
+int irqkit_irq_set_hwirq(unsigned int irq, unsigned long hwirq)
+{
+	unsigned long flags;
+	struct irqkit_desc *desc = irq_to_desc(irq);
+
+	if (!desc)
+		return -IRQKIT_EINVAL;
+	flags = desc_lock_irqsave(desc);
+	desc->irq_data.hwirq = hwirq;
+	desc->irq_data.has_domain = true;
+	desc_unlock_irqrestore(desc, flags);
+	return 0;
+}
+
+void irqkit_irq_set_handler_locked(struct irqkit_irq_data *d, irqkit_flow_fn handle)
+{
+	struct irqkit_desc *desc = container_of(d, struct irqkit_desc, irq_data);
+
+	WRITE_ONCE(desc->handle_irq, handle ? handle : irqkit_handle_bad_irq);
+}
+
+void irqkit_irq_modify_status(unsigned int irq, unsigned long clr, unsigned long set)
+{
+	unsigned long flags;
+	struct irqkit_desc *desc = irq_to_desc(irq);
+	unsigned int keep = IRQ_SETTINGS_NO_DEBUG;
+
+	if (!desc)
+		return;
+	flags = desc_lock_irqsave(desc);
+	WRITE_ONCE(desc->settings, (desc->settings & (~(unsigned int)clr | keep)) |
+				   ((unsigned int)set & ~keep));
+	if (desc->settings & IRQKIT_IRQ_LEVEL)
+		irqd_set(&desc->irq_data, IRQD_LEVEL);
+	else
+		irqd_clear(&desc->irq_data, IRQD_LEVEL);
+	if (desc->settings & IRQKIT_IRQ_PER_CPU)
+		irqd_set(&desc->irq_data, IRQD_PER_CPU);
+	if (desc->settings & IRQKIT_IRQ_NO_BALANCING)
+		irqd_set(&desc->irq_data, IRQD_NO_BALANCING);
+	desc_unlock_irqrestore(desc, flags);
+}
+
+int irqkit_irq_set_irq_type(unsigned int irq, unsigned int type)
+{
+	unsigned long flags;
+	struct irqkit_desc *desc = irq_to_desc(irq);
+	int ret;
+
+	if (!desc)
+		return -IRQKIT_EINVAL;
+	flags = desc_lock_irqsave(desc);
+	ret = irqkit__irq_set_trigger(desc, type & IRQKIT_TYPE_SENSE_MASK);
+	desc_unlock_irqrestore(desc, flags);
+	return ret;
 }

@@ -85,8 +85,6 @@ void irqkit__task_drop_stale(struct irqkit_task *t)
 	t->nodeliver = false;
 }
 
-
-
 /* Wake the CPU's dispatcher if it sleeps (there is none in deterministic mode). */
 void irqkit__cpu_kick(struct irqkit_cpu *c)
 {
@@ -377,16 +375,6 @@ void irqkit__deliver_pending_slow(struct irqkit_task *t)
 {
 	if (irqkit__may_deliver_here(t, (unsigned int)t->cpu_id) && irqkit__cpu_pending(t->cpu))
 		irqkit__cpu_deliver(t, t->cpu);
-}
-
-int irqkit_generic_handle_irq(unsigned int irq)
-{
-	struct irqkit_desc *desc = irq_to_desc(irq);
-
-	if (!desc)
-		return -IRQKIT_EINVAL;
-	READ_ONCE(desc->handle_irq)(desc);
-	return 0;
 }
 
 /* Bound or not, a thread may change its CPU only outside interrupt and off sections. */

@@ -113,3 +113,53 @@ enum irqkit_irqreturn irqkit__handle_irq_event(struct irqkit_desc *desc)
 	irqkit__free_deferred(desc);
 	return ret;
 }
+
+/*
+ * __irq_wake_thread (1.11): set RUNTHREAD; if it was already set nothing more
+ * happens (several wakes, one run).  Otherwise the action's ONESHOT bit goes
+ * into threads_oneshot and threads_active counts the run.  Any context.
+ */
+void irqkit__irq_wake_thread(struct irqkit_desc *desc, struct irqkit_action *action)
+{
+	if (a_load_acquire(&action->thread_flags) & IRQTF_STOP)
+		return;
+	if (a_fetch_or(&action->thread_flags, IRQTF_RUNTHREAD) &
+	    IRQTF_RUNTHREAD)
+		return;
+	a_fetch_or(&desc->threads_oneshot, action->thread_mask);
+	a_fetch_add(&desc->threads_active, 1);
+	a_fetch_add(&action->thread_seq, 1);
+	irqkit_plat_wake(&action->thread_seq);
+}
+
+/*
+ * REFERENCE 2.8: a line with no flow handler.  Linux prints the descriptor
+ * (rate-limited), counts the interrupt and calls ack_bad_irq, which says
+ * "unexpected IRQ trap at vector %02x" and adds to the ERR row.
+ */
+void irqkit_handle_bad_irq(struct irqkit_desc *desc)
+{
+	unsigned int irq = irq_desc_get_irq(desc);
+
+	if (irqkit__printk_ratelimit()) {
+		struct irqkit_action *action;
+
+		desc_lock(desc);
+		action = desc->action;
+		pr_warn("irq %u, desc: %p, depth: %u, count: %u, unhandled: %u", irq, (void *)desc,
+			desc->depth, READ_ONCE(desc->irq_count), READ_ONCE(desc->irqs_unhandled));
+		pr_warn("->handle_irq():  %p, %pS", (void *)desc->handle_irq,
+			(void *)desc->handle_irq);
+		pr_warn("->irq_data.chip(): %p, %s", (void *)desc->irq_data.chip,
+			desc->irq_data.chip->name);
+		pr_warn("->action(): %p", (void *)action);
+		if (action)
+			pr_warn("->action->handler(): %p, %pS", (void *)action->handler,
+				(void *)action->handler);
+		desc_unlock(desc);
+	}
+	irqkit__kstat_incr(desc);
+	a_fetch_add(&irqkit__rt.irq_err_count, 1);
+	if (irqkit__printk_ratelimit())
+		irqkit_printk(IRQKIT_LOG_CRIT, "unexpected IRQ trap at vector %02x", irq);
+}

@@ -536,6 +536,8 @@ HIDDEN void irqkit__tasklets_exit(void);
 HIDDEN int irqkit__descs_init(void);
 HIDDEN void irqkit__descs_exit(void);
 HIDDEN unsigned int irqkit__kstat_sum(unsigned int irq);
+
+/* mutex.c */
 HIDDEN void irqkit__mutex_lock(unsigned int *m);
 HIDDEN void irqkit__mutex_unlock(unsigned int *m);
 

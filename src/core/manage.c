@@ -133,24 +133,6 @@ static enum irqkit_irqreturn nested_primary_handler(int irq, void *dev_id)
 	return IRQKIT_NONE;
 }
 
-/*
- * __irq_wake_thread (1.11): set RUNTHREAD; if it was already set nothing more
- * happens (several wakes, one run).  Otherwise the action's ONESHOT bit goes
- * into threads_oneshot and threads_active counts the run.  Any context.
- */
-void irqkit__irq_wake_thread(struct irqkit_desc *desc, struct irqkit_action *action)
-{
-	if (a_load_acquire(&action->thread_flags) & IRQTF_STOP)
-		return;
-	if (a_fetch_or(&action->thread_flags, IRQTF_RUNTHREAD) &
-	    IRQTF_RUNTHREAD)
-		return;
-	a_fetch_or(&desc->threads_oneshot, action->thread_mask);
-	a_fetch_add(&desc->threads_active, 1);
-	a_fetch_add(&action->thread_seq, 1);
-	irqkit_plat_wake(&action->thread_seq);
-}
-
 void irqkit_irq_wake_thread(unsigned int irq, void *dev_id)
 {
 	struct irqkit_desc *desc = irq_to_desc(irq);
@@ -818,20 +800,6 @@ bool irqkit_can_request_irq(unsigned int irq, unsigned long irqflags)
 	return ok;
 }
 
-int irqkit_irq_set_irq_type(unsigned int irq, unsigned int type)
-{
-	unsigned long flags;
-	struct irqkit_desc *desc = irq_to_desc(irq);
-	int ret;
-
-	if (!desc)
-		return -IRQKIT_EINVAL;
-	flags = desc_lock_irqsave(desc);
-	ret = irqkit__irq_set_trigger(desc, type & IRQKIT_TYPE_SENSE_MASK);
-	desc_unlock_irqrestore(desc, flags);
-	return ret;
-}
-
 int irqkit_irq_set_affinity(unsigned int irq, irqkit_cpumask mask)
 {
 	unsigned long flags;
@@ -890,13 +858,6 @@ int irqkit_irq_get_info(unsigned int irq, struct irqkit_irq_info *info)
 	info->spurious_disabled = istate_get(desc) & IRQS_SPURIOUS_DISABLED;
 	desc_unlock_irqrestore(desc, flags);
 	return 0;
-}
-
-unsigned int irqkit_kstat_irqs_cpu(unsigned int irq, unsigned int cpu)
-{
-	if (irq >= irqkit__rt.nr_irqs || cpu >= irqkit__rt.nr_cpus)
-		return 0;
-	return READ_ONCE(irqkit__rt.cpus[cpu].kstat[irq]);
 }
 
 unsigned int irqkit_irq_err_count(void)
