@@ -597,9 +597,21 @@ struct irqkit__wait {
 	struct irqkit__wait	*next, **pprev;	/* wait_lock */
 };
 
+/* A wait not begun yet: only what the checks read is set (cheap on the no-wait path). */
+static inline void irqkit__wait_init(struct irqkit__wait *w)
+{
+	w->what = NULL;
+	w->registered = false;
+}
+
 HIDDEN void irqkit__wait_begin(struct irqkit__wait *w, const char *what,
 			       enum irqkit__wait_kind kind, const void *obj, unsigned long num);
-HIDDEN void irqkit__wait_end(struct irqkit__wait *w);
+HIDDEN void irqkit__wait_end_slow(struct irqkit__wait *w);
+static inline void irqkit__wait_end(struct irqkit__wait *w)
+{
+	if (unlikely(w->registered))
+		irqkit__wait_end_slow(w);
+}
 HIDDEN void irqkit__watchdog_config(const struct irqkit_config *c);
 HIDDEN int irqkit__watchdog_init(void);
 HIDDEN void irqkit__watchdog_quiesce(void);

@@ -34,8 +34,9 @@ static void __synchronize_hardirq(struct irqkit_desc *desc)
 	struct irqkit_chip *chip;
 	bool inprogress;
 
-	struct irqkit__wait w = { 0 };
+	struct irqkit__wait w;
 
+	irqkit__wait_init(&w);
 	do {
 		unsigned int spins = 0;
 
@@ -73,8 +74,9 @@ static void wait_for_threads(struct irqkit_desc *desc)
 			     irq_desc_get_irq(desc));
 		return;
 	}
-	struct irqkit__wait w = { 0 };
+	struct irqkit__wait w;
 
+	irqkit__wait_init(&w);
 	for (;;) {
 		unsigned int seq = a_load_seq(&desc->wait_for_threads);
 

@@ -294,8 +294,9 @@ static bool tasklet_unlock_wait(struct irqkit_tasklet *t, const char *what)
 			     what);
 		return false;
 	}
-	struct irqkit__wait w = { 0 };
+	struct irqkit__wait w;
 
+	irqkit__wait_init(&w);
 	while (a_load_acquire(&t->state) & RUN) {
 		if (!w.what)
 			irqkit__wait_begin(&w, what, WAIT_TASKLET, t, 0);
@@ -346,8 +347,9 @@ static bool det_run_softirqs(void)
 
 void irqkit_tasklet_kill(struct irqkit_tasklet *t)
 {
-	struct irqkit__wait w = { 0 };
+	struct irqkit__wait w;
 	unsigned int spins = 0;
+	irqkit__wait_init(&w);
 
 	if (irqkit_in_interrupt())
 		irqkit_printk(IRQKIT_LOG_NOTICE, "Attempt to kill tasklet from interrupt");

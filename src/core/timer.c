@@ -368,9 +368,10 @@ static bool timer_running(const struct irqkit_timer_list *timer)
 
 int irqkit_del_timer_sync(struct irqkit_timer_list *timer)
 {
-	struct irqkit__wait w = { 0 };
+	struct irqkit__wait w;
 	unsigned int spins = 0;
 	bool was = false, running;
+	irqkit__wait_init(&w);
 
 	if (!irqkit__rt.cpus)
 		return 0;

@@ -57,12 +57,10 @@ void irqkit__wait_begin(struct irqkit__wait *w, const char *what, enum irqkit__w
 	irqkit_spin_unlock(&wait_lock);
 }
 
-void irqkit__wait_end(struct irqkit__wait *w)
+void irqkit__wait_end_slow(struct irqkit__wait *w)
 {
 	bool reported;
 
-	if (!w->registered)
-		return;
 	irqkit_spin_lock(&wait_lock);
 	*w->pprev = w->next;
 	if (w->next)

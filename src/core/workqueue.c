@@ -1023,9 +1023,10 @@ bool irqkit_flush_delayed_work(struct irqkit_delayed_work *dwork)
 
 void irqkit_flush_workqueue(struct irqkit_workqueue *wq)
 {
-	struct irqkit__wait wait = { 0 };
+	struct irqkit__wait wait;
 	unsigned int old;
 	bool self;
+	irqkit__wait_init(&wait);
 
 	might_sleep();
 	if (!wq)
@@ -1262,8 +1263,9 @@ void irqkit__delayed_work_dropped(struct irqkit_timer_list *timer)
 /* Join @w at stop; an item that does not return is a wait the watchdog reports. */
 static void join_at_stop(struct irqkit_worker *w)
 {
-	struct irqkit__wait wait = { 0 };
+	struct irqkit__wait wait;
 	struct irqkit_work *current;
+	irqkit__wait_init(&wait);
 
 	irqkit_spin_lock(&w->pool->lock);
 	current = w->current;
