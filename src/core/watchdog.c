@@ -81,12 +81,11 @@ void irqkit__print_task_stack(int tid)
 	if (n <= 0)
 		return;
 	pr_err("Call Trace:");
-	/* the first frames are the platform's signal handler */
-	for (int i = 2; i < n; i++)
+	for (int i = 0; i < n; i++)
 		pr_err(" %pS", frames[i]);
 }
 
-/* The thread running @fn's hold on some CPU: who runs a handler of @irq now, if anyone. */
+/* The thread that runs a handler of @irq now, on some CPU, if any. */
 static const struct irqkit_task *runner_of_irq(unsigned int irq)
 {
 	const struct irqkit_desc *desc = irq_to_desc(irq);

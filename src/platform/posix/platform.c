@@ -149,6 +149,7 @@ void irqkit_plat_thread_name_of(int tid, char *buf, size_t len)
  * out.  One request at a time; the watchdog is the only caller.
  */
 #define BT_SIGNAL	SIGURG
+#define BT_SKIP		2
 static void *bt_frames[32];
 static int bt_n, bt_done, bt_req;
 static pthread_mutex_t bt_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -188,9 +189,10 @@ int irqkit_plat_backtrace_of(int tid, void **frames, int max)
 		for (int i = 0; i < 1000 && !__atomic_load_n(&bt_done, __ATOMIC_ACQUIRE); i++)
 			irqkit_plat_sleep_ns(100000);
 		if (__atomic_load_n(&bt_done, __ATOMIC_ACQUIRE)) {
-			n = __atomic_load_n(&bt_n, __ATOMIC_RELAXED);
-			n = n < max ? n : max;
-			memcpy(frames, bt_frames, sizeof(void *) * (size_t)n);
+			/* the first two frames are the handler and the signal trampoline */
+			n = __atomic_load_n(&bt_n, __ATOMIC_RELAXED) - BT_SKIP;
+			n = n < 0 ? 0 : n < max ? n : max;
+			memcpy(frames, bt_frames + BT_SKIP, sizeof(void *) * (size_t)n);
 		}
 	}
 	/* unanswered: a late handler finds no request and writes nothing */
