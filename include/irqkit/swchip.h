@@ -58,7 +58,9 @@ IRQKIT_API int irqkit_sw_set_level(unsigned int irq, bool asserted);
 /*
  * Arrival accounting of one software line (DESIGN guarantee 6): every raise
  * of an edge line runs the handlers once or is counted here as coalesced, so
- * raises = handler runs + coalesced once the line is quiet.
+ * raises = handler runs + coalesced once the line is quiet.  Reprogramming
+ * the line to a level trigger drops an edge still latched (it means nothing
+ * to a level line): the count starts again there.
  */
 struct irqkit_sw_stats {
 	uint64_t	coalesced;	/* raises that met a set latch */

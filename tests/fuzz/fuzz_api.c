@@ -51,6 +51,8 @@ struct mline {
 	long		raises;			/* accepted raises (edge lines) */
 	long		runs;			/* flow runs: every action called once */
 	int		calls_in_run;		/* actions called so far in this run */
+	/* at the last change of trigger type: what was counted until then */
+	long		base_raises, base_runs, base_coalesced;
 };
 
 static struct {
@@ -187,10 +189,12 @@ static void check_accounting(void)
 		if (info.depth != l->depth)
 			fail("irq %d depth %u, model %u", i, info.depth, l->depth);
 		waiting = (st.latched ? 1 : 0) + (info.pending ? 1 : 0);
-		if (l->raises != l->runs + (long)st.coalesced + (long)info.coalesced + waiting)
-			fail("irq %d: raised %ld != runs %ld + coalesced %lu+%u + waiting %ld", i,
-			     l->raises, l->runs, (unsigned long)st.coalesced, info.coalesced,
-			     waiting);
+		if (l->raises - l->base_raises != l->runs - l->base_runs +
+		    (long)st.coalesced + (long)info.coalesced - l->base_coalesced + waiting)
+			fail("irq %d: raised %ld != runs %ld + coalesced %lu+%u + waiting %ld "
+			     "(since the last trigger change: %ld, %ld, %ld)", i, l->raises, l->runs,
+			     (unsigned long)st.coalesced, info.coalesced, waiting, l->base_raises,
+			     l->base_runs, l->base_coalesced);
 	}
 }
 
@@ -223,6 +227,24 @@ static unsigned int next(struct input *in)
 		return 0;
 	in->n--;
 	return *in->p++;
+}
+
+/*
+ * A trigger change reprograms the line: an edge latched while it was an edge
+ * line means nothing to a level line, and the chip drops it, as a controller
+ * whose trigger is rewritten does.  Accounting starts again from here.
+ */
+static void rebase(unsigned int irq)
+{
+	struct mline *l = &m.line[irq];
+	struct irqkit_sw_stats st;
+	struct irqkit_irq_info info;
+
+	if (irqkit_sw_get_stats(irq, &st) || irqkit_irq_get_info(irq, &info))
+		fail("stats of irq %u", irq);
+	l->base_raises = l->raises;
+	l->base_runs = l->runs;
+	l->base_coalesced = (long)st.coalesced + (long)info.coalesced;
 }
 
 /* What request_irq must answer, in Linux's order. */
@@ -263,6 +285,7 @@ static void op_request(struct input *in)
 	bool null_handler = (f & 0x0c) == 0x0c;
 	unsigned long flags = ((f & 1) ? IRQKIT_F_SHARED : 0) | trig[(f >> 1) & 3];
 	int want = model_request(irq, dev_id, null_handler, flags);
+	bool was_level = irq < NR_IRQS && m.line[irq].level;
 	int got;
 
 	if (want == 1)
@@ -284,6 +307,8 @@ static void op_request(struct input *in)
 	if (got != want)
 		fail("request_irq(%u, flags %#lx, dev %d%s) = %d, model %d", irq, flags, d,
 		     null_handler ? ", NULL handler" : "", got, want);
+	if (!got && m.line[irq].level != was_level)
+		rebase(irq);
 }
 
 static void op_free(struct input *in)
