@@ -126,10 +126,9 @@ static void __irq_startup(struct irqkit_desc *desc)
  * irq_startup(): depth becomes 0, the line is enabled (or started the first
  * time), and with @resend an edge that came while it was off is replayed.
  */
-int irqkit__irq_startup(struct irqkit_desc *desc, bool resend, bool force)
+int irqkit__irq_startup(struct irqkit_desc *desc, bool resend)
 {
 	desc_assert_locked(desc);
-	(void)force;
 	desc->depth = 0;
 	if (irqd_has(&desc->irq_data, IRQD_IRQ_STARTED))
 		irqkit__irq_enable(desc);

@@ -57,7 +57,6 @@
 #define IRQD_IRQ_STARTED		(1u << 12)
 #define IRQD_DEFAULT_TRIGGER_SET	(1u << 13)
 #define IRQD_PER_CPU			(1u << 14)
-#define IRQD_AFFINITY_SET		(1u << 15)
 #define IRQD_NO_BALANCING		(1u << 16)
 
 /*
@@ -78,7 +77,6 @@
 #define IRQS_REPLAY			(1u << 6)
 #define IRQS_WAITING			(1u << 7)
 #define IRQS_PENDING			(1u << 9)
-#define IRQS_SUSPENDED			(1u << 11)
 
 /* desc->settings: the public IRQKIT_IRQ_* plus this private bit. */
 #define IRQ_SETTINGS_NO_DEBUG		(1u << 30)
@@ -542,7 +540,7 @@ HIDDEN void irqkit__mutex_lock(unsigned int *m);
 HIDDEN void irqkit__mutex_unlock(unsigned int *m);
 
 /* chip.c */
-HIDDEN int irqkit__irq_startup(struct irqkit_desc *desc, bool resend, bool force);
+HIDDEN int irqkit__irq_startup(struct irqkit_desc *desc, bool resend);
 HIDDEN void irqkit__irq_shutdown(struct irqkit_desc *desc);
 HIDDEN void irqkit__irq_enable(struct irqkit_desc *desc);
 HIDDEN void irqkit__irq_disable(struct irqkit_desc *desc);

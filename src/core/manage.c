@@ -388,14 +388,12 @@ void irqkit__enable_irq_locked(struct irqkit_desc *desc)
 	desc_assert_locked(desc);
 	switch (desc->depth) {
 	case 0:
-err_out:
 		WARN(1, "Unbalanced enable for IRQ %u", irq_desc_get_irq(desc));
 		break;
 	case 1:
-		if (istate_get(desc) & IRQS_SUSPENDED)
-			goto err_out;
+		/* (Linux also refuses here while the line is suspended: no suspend in irqkit) */
 		WRITE_ONCE(desc->settings, desc->settings | IRQKIT_IRQ_NOPROBE);
-		irqkit__irq_startup(desc, true, true);
+		irqkit__irq_startup(desc, true);
 		break;
 	default:
 		desc->depth--;
@@ -533,7 +531,7 @@ static int __setup_irq(unsigned int irq, struct irqkit_desc *desc, struct irqkit
 			irqd_set(&desc->irq_data, IRQD_NO_BALANCING);
 		}
 		if (!(new->flags & IRQKIT_F_NO_AUTOEN) && !(desc->settings & IRQKIT_IRQ_NOAUTOEN)) {
-			irqkit__irq_startup(desc, true, false);
+			irqkit__irq_startup(desc, true);
 		} else {
 			WARN_ON_ONCE(new->flags & IRQKIT_F_SHARED);
 			desc->depth = 1;
@@ -821,10 +819,8 @@ int irqkit_irq_set_affinity(unsigned int irq, irqkit_cpumask mask)
 		goto out_unlock;
 	}
 	ret = chip->irq_set_affinity(&desc->irq_data, mask & online, false);
-	if (!ret) {
+	if (!ret)
 		desc->irq_data.affinity = mask;
-		irqd_set(&desc->irq_data, IRQD_AFFINITY_SET);
-	}
 out_unlock:
 	desc_unlock_irqrestore(desc, flags);
 	return ret;
