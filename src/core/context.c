@@ -101,7 +101,26 @@ void irqkit_local_bh_enable_slow(struct irqkit_task *t)
 	if (!c || (t->preempt_count & IRQKIT_SOFTIRQ_MASK))
 		return;
 	if (t->slot & TASK_SLOT_BHOFF) {
+		bool deliver = !task_irqs_off(t) && !t->nodeliver &&
+			       !(t->preempt_count & IRQKIT_HARDIRQ_MASK);
+		unsigned int s = SLOT_BHOFF_ONE;
+
 		t->slot &= ~TASK_SLOT_BHOFF;
+		/*
+		 * The common case in one step: the only bh-off holder, softirqs
+		 * pending and no hardirq: the bh-off hold becomes the softirq
+		 * hold (one compare-and-swap, where leaving and claiming took two).
+		 */
+		if (deliver && irqkit__softirq_pending(c) && !hardirq_pending(c) &&
+		    a_cas(&c->slot, &s, SLOT_SOFTIRQ)) {
+			cpu_note_hold(c, HOLD_SOFTIRQ, t);
+			t->slot |= TASK_SLOT_SOFTIRQ;
+			irqkit__handle_softirqs(t, c);
+			irqkit__release_softirq(t, c);
+			if (hardirq_pending(c))
+				irqkit__cpu_deliver_hardirqs(t, c);
+			return;
+		}
 		a_fetch_sub(&c->slot, SLOT_BHOFF_ONE);
 		irqkit__slot_wake(c);
 	}

@@ -449,7 +449,8 @@ static void test_del_timer_sync_waits_for_a_running_callback(void **state)
 	(void)state;
 	memset(&st, 0, sizeof(st));
 	irqkit_timer_setup(&st.timer, slow_timer, 0);
-	for (int i = 0; i < stress_scale(200); i++) {
+	/* at least 200 rounds, more (up to 20 times) until the race was seen once */
+	for (int i = 0; i < stress_scale(200) || (!caught_running && i < stress_scale(4000)); i++) {
 		long fired;
 
 		irqkit_mod_timer(&st.timer, irqkit_jiffies());		/* due now */
