@@ -508,9 +508,7 @@ void irqkit__dispatcher_stop(unsigned int cpu)
 /* What CPU @cpu's hardirq holder runs now, or NULL. */
 const void *irqkit__dispatcher_running_fn(unsigned int cpu)
 {
-	const struct irqkit_task *t = READ_ONCE(irqkit__rt.cpus[cpu].hold_task[HOLD_HARDIRQ]);
-
-	return t ? READ_ONCE(t->running_fn) : NULL;
+	return cpu_hold_running_fn(&irqkit__rt.cpus[cpu], HOLD_HARDIRQ);
 }
 
 /*

@@ -190,6 +190,18 @@ struct irqkit__timer_base {
 struct irqkit_tasklet;
 struct irqkit_plat_thread;
 
+/*
+ * A watchdog check of one thing that should make progress: its generation
+ * moves when it does.  irqkit__stall_check() returns true once per stall,
+ * when the thing has been busy with its generation unchanged for the
+ * threshold (the stall's length in *@stuck).  The watchdog's thread only.
+ */
+struct irqkit__stall {
+	unsigned long		gen;
+	uint64_t		since;
+	bool			reported;
+};
+
 /* cpu->hold_task[] / hold_gen[]: the two interrupt holds of a CPU. */
 #define HOLD_HARDIRQ	0
 #define HOLD_SOFTIRQ	1
@@ -224,9 +236,7 @@ struct irqkit_cpu {
 	/* timers (timer.c) */
 	struct irqkit__timer_base timers;
 	/* the watchdog's view of each hold (watchdog.c, its thread only) */
-	unsigned int		wd_gen[2];
-	uint64_t		wd_since[2];
-	bool			wd_reported[2];
+	struct irqkit__stall	wd_hold[2];
 } __attribute__((aligned(64)));
 
 /* A thread takes interrupt hold @which of @c (it holds the slot bit already). */
@@ -234,6 +244,14 @@ static inline void cpu_note_hold(struct irqkit_cpu *c, int which, struct irqkit_
 {
 	WRITE_ONCE(c->hold_task[which], t);
 	WRITE_ONCE(c->hold_gen[which], c->hold_gen[which] + 1);
+}
+
+/* What the last holder of hold @which of @c runs (or ran), for reports: a function or NULL. */
+static inline const void *cpu_hold_running_fn(const struct irqkit_cpu *c, int which)
+{
+	const struct irqkit_task *t = READ_ONCE(c->hold_task[which]);
+
+	return t ? READ_ONCE(t->running_fn) : NULL;
 }
 
 /* ---- the runtime ----------------------------------------------------------- */
@@ -614,8 +632,15 @@ HIDDEN void irqkit__watchdog_config(const struct irqkit_config *c);
 HIDDEN int irqkit__watchdog_init(void);
 HIDDEN void irqkit__watchdog_quiesce(void);
 HIDDEN void irqkit__watchdog_exit(void);
-HIDDEN void irqkit__print_task_stack(int tid);
-HIDDEN const char *irqkit__softirq_name(unsigned int nr);
+
+/* watchdog.c: see struct irqkit__stall */
+HIDDEN bool irqkit__stall_check(struct irqkit__stall *st, bool busy, unsigned long gen,
+				uint64_t now, uint64_t thresh, uint64_t *stuck);
+/* Whole seconds, rounded up, as the reports print a duration. */
+static inline unsigned long long irqkit__secs_up(uint64_t ns)
+{
+	return (unsigned long long)((ns + 999999999ull) / 1000000000ull);
+}
 
 /* workqueue.c */
 HIDDEN int irqkit__workqueue_init(void);
@@ -623,6 +648,8 @@ HIDDEN void irqkit__workqueue_exit(void);
 HIDDEN void irqkit__delayed_work_dropped(struct irqkit_timer_list *timer);
 HIDDEN void irqkit__workqueue_watchdog(uint64_t now, uint64_t thresh);
 HIDDEN void irqkit__workqueue_reap(void);
+struct irqkit_work;
+HIDDEN const void *irqkit__work_fn(const struct irqkit_work *work);
 IRQKIT_API void irqkit_delayed_work_timer_fn(struct irqkit_timer_list *timer);
 
 /* timer.c */

@@ -29,11 +29,6 @@ static const char *const softirq_to_name[IRQKIT_NR_SOFTIRQS] = {
 	"HRTIMER", "RCU",
 };
 
-const char *irqkit__softirq_name(unsigned int nr)
-{
-	return nr < IRQKIT_NR_SOFTIRQS ? softirq_to_name[nr] : "?";
-}
-
 
 unsigned int irqkit_softirq_pending(unsigned int cpu)
 {
@@ -458,7 +453,6 @@ int irqkit__softirq_stop(uint64_t limit_ns)
 
 	for (unsigned int i = 0; i < rt->nr_cpus; i++) {
 		struct irqkit_cpu *c = &rt->cpus[i];
-		const struct irqkit_task *t;
 
 		if (!c->ksoftirqd)
 			continue;
@@ -469,9 +463,8 @@ int irqkit__softirq_stop(uint64_t limit_ns)
 		if (!limit_ns) {
 			irqkit_plat_thread_join(c->ksoftirqd);
 		} else if (irqkit_plat_thread_join_timeout(c->ksoftirqd, limit_ns)) {
-			t = READ_ONCE(c->hold_task[HOLD_SOFTIRQ]);
 			pr_err("irqkit_stop: ksoftirqd/%u did not stop: CPU#%u is stuck in %ps; the runtime is left as it is (call irqkit_stop() again once it returns)",
-			       i, i, t ? READ_ONCE(t->running_fn) : NULL);
+			       i, i, cpu_hold_running_fn(c, HOLD_SOFTIRQ));
 			ret = -IRQKIT_ETIMEDOUT;
 			continue;
 		}

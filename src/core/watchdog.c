@@ -18,7 +18,6 @@
 #include "internals.h"
 #include <irqkit/workqueue.h>
 
-#define NSEC_PER_SEC		1000000000ull
 #define NSEC_PER_MSEC		1000000ull
 /* Defaults: a few seconds, as the issue asks; Linux's own are 20 s (soft) and 120 s (hung). */
 #define WATCHDOG_MS_DEFAULT	5000u
@@ -73,7 +72,7 @@ void irqkit__wait_end_slow(struct irqkit__wait *w)
 }
 
 /* Another thread's stack, as Linux prints a blocked task's. */
-void irqkit__print_task_stack(int tid)
+static void print_task_stack(int tid)
 {
 	void *frames[24];
 	int n = irqkit_plat_backtrace_of(tid, frames, (int)ARRAY_SIZE(frames));
@@ -114,7 +113,7 @@ static void report_wait(const struct wait_report *r, uint64_t now)
 
 	irqkit_plat_thread_name_of(w->tid, comm, sizeof(comm));
 	pr_err("INFO: task %s:%d blocked for more than %llu seconds.", comm, w->tid,
-	       (unsigned long long)((now - w->since + NSEC_PER_SEC - 1) / NSEC_PER_SEC));
+	       irqkit__secs_up(now - w->since));
 	switch (w->kind) {
 	case WAIT_IRQ:
 		runner = runner_of_irq((unsigned int)w->num);
@@ -141,7 +140,7 @@ static void report_wait(const struct wait_report *r, uint64_t now)
 		       w->kind == WAIT_TASKLET ? "tasklet" : "timer", w->obj, r->fn);
 		break;
 	}
-	irqkit__print_task_stack(w->tid);
+	print_task_stack(w->tid);
 }
 
 /* The function behind a wait's object, read while its waiter keeps the object alive. */
@@ -153,7 +152,7 @@ static const void *wait_fn(const struct irqkit__wait *w)
 
 	switch (w->kind) {
 	case WAIT_WORK:
-		return work->func ? (const void *)work->func : (const void *)work->func26;
+		return irqkit__work_fn(work);
 	case WAIT_TASKLET:
 		return t->use_callback ? (const void *)t->callback : (const void *)t->func;
 	case WAIT_TIMER:
@@ -193,7 +192,7 @@ static void report_lockup(struct irqkit_cpu *c, int which, uint64_t stuck)
 
 	irqkit_plat_thread_name_of(tid, comm, sizeof(comm));
 	pr_emerg("watchdog: BUG: soft lockup - CPU#%u stuck for %llus! [%s:%d]", c->id,
-		 (unsigned long long)((stuck + NSEC_PER_SEC - 1) / NSEC_PER_SEC), comm, tid);
+		 irqkit__secs_up(stuck), comm, tid);
 	if (!t)
 		return;
 	if (which == HOLD_HARDIRQ) {
@@ -204,12 +203,26 @@ static void report_lockup(struct irqkit_cpu *c, int which, uint64_t stuck)
 	} else {
 		pr_emerg("in softirq: %ps", READ_ONCE(t->running_fn));
 	}
-	irqkit__print_task_stack(tid);
+	print_task_stack(tid);
+}
+
+bool irqkit__stall_check(struct irqkit__stall *st, bool busy, unsigned long gen,
+			 uint64_t now, uint64_t thresh, uint64_t *stuck)
+{
+	if (!busy || gen != st->gen) {
+		*st = (struct irqkit__stall){ .gen = gen, .since = now };
+		return false;
+	}
+	if (st->reported || now - st->since < thresh)
+		return false;
+	st->reported = true;
+	*stuck = now - st->since;
+	return true;
 }
 
 /*
- * A hold seen with the same generation at two samples a threshold apart is
- * one hold that lasted that long.  Reported once per hold.
+ * A hold seen with the same generation a threshold apart is one handler,
+ * softirq action, tasklet or timer callback that has not returned.
  */
 static void check_cpus(uint64_t now, uint64_t thresh)
 {
@@ -219,18 +232,11 @@ static void check_cpus(uint64_t now, uint64_t thresh)
 
 		for (int which = HOLD_HARDIRQ; which <= HOLD_SOFTIRQ; which++) {
 			unsigned int bit = which == HOLD_HARDIRQ ? SLOT_HARDIRQ : SLOT_SOFTIRQ;
-			unsigned int gen = READ_ONCE(c->hold_gen[which]);
+			uint64_t stuck;
 
-			if (!(slot & bit) || gen != c->wd_gen[which]) {
-				c->wd_gen[which] = gen;
-				c->wd_since[which] = now;
-				c->wd_reported[which] = false;
-				continue;
-			}
-			if (!c->wd_reported[which] && now - c->wd_since[which] >= thresh) {
-				c->wd_reported[which] = true;
-				report_lockup(c, which, now - c->wd_since[which]);
-			}
+			if (irqkit__stall_check(&c->wd_hold[which], slot & bit,
+						READ_ONCE(c->hold_gen[which]), now, thresh, &stuck))
+				report_lockup(c, which, stuck);
 		}
 	}
 }

@@ -65,10 +65,7 @@ struct irqkit_wq_pool {
 	bool			stopping;
 	int			creating;	/* create_worker calls under way */
 	unsigned long		progress;	/* items taken, ever (pool lock) */
-	/* the watchdog's view (its thread only) */
-	unsigned long		wd_progress;
-	uint64_t		wd_since;
-	bool			wd_reported;
+	struct irqkit__stall	wd;		/* the watchdog's view (its thread only) */
 };
 
 struct irqkit_workqueue {
@@ -364,6 +361,12 @@ static struct irqkit_worker *find_worker_executing(struct irqkit_wq_pool *pool,
 		if (w->current == work)
 			return w;
 	return NULL;
+}
+
+/* The item's function, either form, for reports. */
+const void *irqkit__work_fn(const struct irqkit_work *work)
+{
+	return work->func ? (const void *)work->func : (const void *)work->func26;
 }
 
 static void call_work(struct irqkit_work *work)
@@ -1342,17 +1345,13 @@ static void report_pool_lockup(struct irqkit_wq_pool *pool, uint64_t stuck)
 	else
 		irqkit__snprintf(cpus, sizeof(cpus), "0-%u", irqkit__rt.nr_cpus - 1);
 	pr_emerg("BUG: workqueue lockup - pool cpus=%s node=0 flags=0x0 nice=%d stuck for %llus!",
-		 cpus, pool->highpri ? -20 : 0,
-		 (unsigned long long)((stuck + 999999999ull) / 1000000000ull));
+		 cpus, pool->highpri ? -20 : 0, irqkit__secs_up(stuck));
 	irqkit_spin_lock(&pool->lock);
 	for (struct irqkit_worker *w = pool->workers; w; w = w->next)
 		if (w->current)
-			pr_emerg("  in-flight: %d:%ps", w->tid,
-				 w->current->func ? (const void *)w->current->func :
-						    (const void *)w->current->func26);
+			pr_emerg("  in-flight: %d:%ps", w->tid, irqkit__work_fn(w->current));
 	for (struct irqkit_work *work = pool->head; work; work = work->next)
-		pr_emerg("  pending: %ps", work->func ? (const void *)work->func :
-						       (const void *)work->func26);
+		pr_emerg("  pending: %ps", irqkit__work_fn(work));
 	irqkit_spin_unlock(&pool->lock);
 }
 
@@ -1365,21 +1364,14 @@ void irqkit__workqueue_watchdog(uint64_t now, uint64_t thresh)
 	for (unsigned int i = 0; i < wq_rt.nr_pools; i++) {
 		struct irqkit_wq_pool *pool = &wq_rt.pools[i];
 		unsigned long progress;
+		uint64_t stuck;
 		bool waiting;
 
 		irqkit_spin_lock(&pool->lock);
 		progress = pool->progress;
 		waiting = pool->head != NULL;
 		irqkit_spin_unlock(&pool->lock);
-		if (!waiting || progress != pool->wd_progress) {
-			pool->wd_progress = progress;
-			pool->wd_since = now;
-			pool->wd_reported = false;
-			continue;
-		}
-		if (!pool->wd_reported && now - pool->wd_since >= thresh) {
-			pool->wd_reported = true;
-			report_pool_lockup(pool, now - pool->wd_since);
-		}
+		if (irqkit__stall_check(&pool->wd, waiting, progress, now, thresh, &stuck))
+			report_pool_lockup(pool, stuck);
 	}
 }
