@@ -620,8 +620,15 @@ static inline void irqkit__wait_init(struct irqkit__wait *w)
 	w->registered = false;
 }
 
-HIDDEN void irqkit__wait_begin(struct irqkit__wait *w, const char *what,
-			       enum irqkit__wait_kind kind, const void *obj, unsigned long num);
+HIDDEN void irqkit__wait_begin_slow(struct irqkit__wait *w, const char *what,
+				    enum irqkit__wait_kind kind, const void *obj, unsigned long num);
+/* The caller is about to sleep, maybe again: the first call records the wait. */
+static inline void irqkit__wait_begin(struct irqkit__wait *w, const char *what,
+				      enum irqkit__wait_kind kind, const void *obj, unsigned long num)
+{
+	if (!w->what)
+		irqkit__wait_begin_slow(w, what, kind, obj, num);
+}
 HIDDEN void irqkit__wait_end_slow(struct irqkit__wait *w);
 static inline void irqkit__wait_end(struct irqkit__wait *w)
 {

@@ -41,9 +41,8 @@ static void __synchronize_hardirq(struct irqkit_desc *desc)
 		unsigned int spins = 0;
 
 		while (irqd_irq_inprogress(&desc->irq_data)) {
-			if (!w.what)
-				irqkit__wait_begin(&w, "synchronize_irq", WAIT_IRQ, NULL,
-						   irq_desc_get_irq(desc));
+			irqkit__wait_begin(&w, "synchronize_irq", WAIT_IRQ, NULL,
+					   irq_desc_get_irq(desc));
 			spin_step(&spins);
 		}
 		flags = desc_lock_irqsave(desc);
@@ -82,8 +81,7 @@ static void wait_for_threads(struct irqkit_desc *desc)
 
 		if (!a_load_seq(&desc->threads_active))
 			break;
-		if (!w.what)
-			irqkit__wait_begin(&w, "synchronize_irq", WAIT_IRQ, NULL, irq_desc_get_irq(desc));
+		irqkit__wait_begin(&w, "synchronize_irq", WAIT_IRQ, NULL, irq_desc_get_irq(desc));
 		irqkit_plat_wait(&desc->wait_for_threads, seq);
 	}
 	irqkit__wait_end(&w);

@@ -293,8 +293,7 @@ static bool tasklet_unlock_wait(struct irqkit_tasklet *t, const char *what)
 
 	irqkit__wait_init(&w);
 	while (a_load_acquire(&t->state) & RUN) {
-		if (!w.what)
-			irqkit__wait_begin(&w, what, WAIT_TASKLET, t, 0);
+		irqkit__wait_begin(&w, what, WAIT_TASKLET, t, 0);
 		spin_step(&spins);
 	}
 	irqkit__wait_end(&w);
@@ -369,8 +368,7 @@ void irqkit_tasklet_kill(struct irqkit_tasklet *t)
 			irqkit__wait_end(&w);
 			return;
 		}
-		if (!w.what)
-			irqkit__wait_begin(&w, "tasklet_kill", WAIT_TASKLET, t, 0);
+		irqkit__wait_begin(&w, "tasklet_kill", WAIT_TASKLET, t, 0);
 		spin_step(&spins);
 	}
 	irqkit__wait_end(&w);

@@ -390,8 +390,7 @@ int irqkit_del_timer_sync(struct irqkit_timer_list *timer)
 		running = timer_running(timer);
 		irqkit_spin_unlock(&timer_lock);
 		if (running) {
-			if (!w.what)
-				irqkit__wait_begin(&w, "del_timer_sync", WAIT_TIMER, timer, 0);
+			irqkit__wait_begin(&w, "del_timer_sync", WAIT_TIMER, timer, 0);
 			spin_step(&spins);
 		}
 	} while (running);

@@ -34,12 +34,13 @@ static unsigned int wd_no_pools, wd_in_pools;
 
 /*
  * irqkit__wait_begin - the caller is about to sleep in @what until something
- * happens that may never happen.  @w lives on the caller's stack until
- * irqkit__wait_end().  Nothing is recorded when the watchdog is off.
+ * happens that may never happen.  @w (irqkit__wait_init'ed) lives on the
+ * caller's stack until irqkit__wait_end(); calls after the first do nothing.
+ * Nothing is recorded when the watchdog is off.
  * Context: process context.
  */
-void irqkit__wait_begin(struct irqkit__wait *w, const char *what, enum irqkit__wait_kind kind,
-			const void *obj, unsigned long num)
+void irqkit__wait_begin_slow(struct irqkit__wait *w, const char *what,
+			     enum irqkit__wait_kind kind, const void *obj, unsigned long num)
 {
 	*w = (struct irqkit__wait){ .what = what, .kind = kind, .obj = obj, .num = num };
 	if (!READ_ONCE(irqkit__rt.watchdog_ns))

@@ -246,6 +246,7 @@ static void wait_req(struct flush_req *req, const char *what)
 
 	if (a_load_seq(&req->done))
 		return;
+	irqkit__wait_init(&w);
 	irqkit__wait_begin(&w, what, WAIT_WORK, req->work, 0);
 	while (!a_load_seq(&req->done))
 		irqkit_plat_wait(&req->done, 0);
@@ -1060,8 +1061,7 @@ void irqkit_flush_workqueue(struct irqkit_workqueue *wq)
 			left--;
 		if (left <= 0)
 			break;
-		if (!wait.what)
-			irqkit__wait_begin(&wait, "flush_workqueue", WAIT_WORKQUEUE, wq->name, 0);
+		irqkit__wait_begin(&wait, "flush_workqueue", WAIT_WORKQUEUE, wq->name, 0);
 		irqkit_plat_wait(&wq->flush_seq, seq);
 	}
 	irqkit__wait_end(&wait);
