@@ -131,6 +131,8 @@ void irqkit__core_started(void);
  */
 bool irqkit__core_stopping(void);
 void irqkit__core_exit(void);
+/* True, with a report, when the caller may not stop the runtime (before any wait). */
+bool irqkit__core_stop_refused(void);
 int irqkit__softirq_stop(uint64_t limit_ns);
 
 /* The run being started or stopped: its CPUs, mode, flags, watchdog threshold (0: off). */

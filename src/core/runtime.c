@@ -123,27 +123,33 @@ void irqkit__core_started(void)
 }
 
 /*
- * irqkit__core_stopping - may the calling thread stop the runtime now?
+ * irqkit__core_stop_refused - a thread of the runtime (a dispatcher,
+ * ksoftirqd, a kworker, an irq thread, the timer thread) or interrupt context
+ * cannot stop the runtime: stopping joins and frees the very thread or
+ * handler that asks.  Return: true, with a report, when the caller is one.
  *
- * A thread of the runtime (a dispatcher, ksoftirqd, a kworker, an irq thread,
- * the timer thread) or interrupt context cannot: stopping joins and frees the
- * very thread or handler that asks.  That is reported and refused.  Otherwise
- * exactly one caller moves STARTED to STOPPING and gets true.
- * Context: process context.
+ * irqkit__core_stopping - may the calling thread stop the runtime now?  Not
+ * when refused; otherwise exactly one caller moves STARTED to STOPPING and
+ * gets true.  Context: process context.
  */
+bool irqkit__core_stop_refused(void)
+{
+	const struct irqkit_task *t = &irqkit_task_self;
+
+	if (!t->kthread && !(t->preempt_count & (IRQKIT_HARDIRQ_MASK | IRQKIT_SOFTIRQ_OFFSET)))
+		return false;
+	irqkit__warn(__FILE__, __LINE__,
+		     "irqkit_stop() called from %s: stopping would free the caller; refused",
+		     t->kthread ? "a thread of the runtime" : "interrupt context");
+	return true;
+}
+
 bool irqkit__core_stopping(void)
 {
-	struct irqkit_task *t = &irqkit_task_self;
 	unsigned int started = RT_STARTED;
 
-	if (a_load_seq(&rt_state) == RT_STOPPED)
+	if (a_load_seq(&rt_state) == RT_STOPPED || irqkit__core_stop_refused())
 		return false;
-	if (t->kthread || (t->preempt_count & (IRQKIT_HARDIRQ_MASK | IRQKIT_SOFTIRQ_OFFSET))) {
-		irqkit__warn(__FILE__, __LINE__,
-			     "irqkit_stop() called from %s: stopping would free the caller; refused",
-			     t->kthread ? "a thread of the runtime" : "interrupt context");
-		return false;
-	}
 	if (!a_cas(&rt_state, &started, RT_STOPPING))
 		return false;
 	/* stop interrupt delivery loops: a line that screams must not hold stop up */

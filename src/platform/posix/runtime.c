@@ -127,13 +127,9 @@ fail:
 
 void irqkit_stop(void)
 {
-	const struct irqkit_task *t = &irqkit_task_self;
-
 	/* refused from the runtime's own threads and handlers, before any wait */
-	if (t->kthread || (t->preempt_count & (IRQKIT_HARDIRQ_MASK | IRQKIT_SOFTIRQ_OFFSET))) {
-		(void)irqkit__core_stopping();		/* reports it */
+	if (irqkit__core_stop_refused())
 		return;
-	}
 	pthread_mutex_lock(&stop_lock);
 	if (!wedged && !irqkit__core_stopping()) {
 		pthread_mutex_unlock(&stop_lock);
