@@ -18,9 +18,9 @@ static inline struct irqkit_chip *desc_chip(struct irqkit_desc *desc)
 
 void irqkit__mask_irq(struct irqkit_desc *desc)
 {
-	desc_assert_locked(desc);
 	struct irqkit_chip *chip = desc_chip(desc);
 
+	desc_assert_locked(desc);
 	if (irqd_irq_masked(&desc->irq_data))
 		return;
 	if (chip->irq_mask) {
@@ -31,9 +31,9 @@ void irqkit__mask_irq(struct irqkit_desc *desc)
 
 void irqkit__unmask_irq(struct irqkit_desc *desc)
 {
-	desc_assert_locked(desc);
 	struct irqkit_chip *chip = desc_chip(desc);
 
+	desc_assert_locked(desc);
 	if (!irqd_irq_masked(&desc->irq_data))
 		return;
 	if (chip->irq_unmask) {
@@ -44,9 +44,9 @@ void irqkit__unmask_irq(struct irqkit_desc *desc)
 
 static void mask_ack_irq(struct irqkit_desc *desc)
 {
-	desc_assert_locked(desc);
 	struct irqkit_chip *chip = desc_chip(desc);
 
+	desc_assert_locked(desc);
 	if (chip->irq_mask_ack) {
 		chip->irq_mask_ack(&desc->irq_data);
 		irqd_set(&desc->irq_data, IRQD_IRQ_MASKED);
@@ -66,9 +66,9 @@ static void mask_ack_irq(struct irqkit_desc *desc)
  */
 static void __irq_disable(struct irqkit_desc *desc, bool mask)
 {
-	desc_assert_locked(desc);
 	struct irqkit_chip *chip = desc_chip(desc);
 
+	desc_assert_locked(desc);
 	if (irqd_irq_disabled(&desc->irq_data)) {
 		if (mask)
 			irqkit__mask_irq(desc);
@@ -90,9 +90,9 @@ void irqkit__irq_disable(struct irqkit_desc *desc)
 
 void irqkit__irq_enable(struct irqkit_desc *desc)
 {
-	desc_assert_locked(desc);
 	struct irqkit_chip *chip = desc_chip(desc);
 
+	desc_assert_locked(desc);
 	if (!irqd_irq_disabled(&desc->irq_data)) {
 		irqkit__unmask_irq(desc);
 	} else {
@@ -110,9 +110,9 @@ void irqkit__irq_enable(struct irqkit_desc *desc)
 
 static void __irq_startup(struct irqkit_desc *desc)
 {
-	desc_assert_locked(desc);
 	struct irqkit_chip *chip = desc_chip(desc);
 
+	desc_assert_locked(desc);
 	if (chip->irq_startup) {
 		chip->irq_startup(&desc->irq_data);
 		irqd_clear(&desc->irq_data, IRQD_IRQ_DISABLED | IRQD_IRQ_MASKED);
@@ -145,9 +145,9 @@ int irqkit__irq_startup(struct irqkit_desc *desc, bool resend)
  */
 void irqkit__irq_shutdown(struct irqkit_desc *desc)
 {
-	desc_assert_locked(desc);
 	struct irqkit_chip *chip = desc_chip(desc);
 
+	desc_assert_locked(desc);
 	if (!irqd_has(&desc->irq_data, IRQD_IRQ_STARTED))
 		return;
 	irqkit__clear_irq_resend(desc);
@@ -168,11 +168,11 @@ void irqkit__irq_shutdown(struct irqkit_desc *desc)
  */
 int irqkit__irq_set_trigger(struct irqkit_desc *desc, unsigned int flags)
 {
-	desc_assert_locked(desc);
 	struct irqkit_chip *chip = desc_chip(desc);
 	bool unmask = false;
 	int ret;
 
+	desc_assert_locked(desc);
 	if (!chip->irq_set_type)
 		return 0;
 	if (chip->flags & IRQKIT_CHIP_SET_TYPE_MASKED) {

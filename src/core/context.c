@@ -92,6 +92,7 @@ void irqkit_local_bh_disable_slow(struct irqkit_task *t)
 void irqkit_local_bh_enable_slow(struct irqkit_task *t)
 {
 	struct irqkit_cpu *c;
+	bool deliver;
 
 	task_stale(t);
 	c = t->cpu;
@@ -100,11 +101,8 @@ void irqkit_local_bh_enable_slow(struct irqkit_task *t)
 	t->preempt_count -= IRQKIT_SOFTIRQ_DISABLE_OFFSET;
 	if (!c || (t->preempt_count & IRQKIT_SOFTIRQ_MASK))
 		return;
+	deliver = !task_irqs_off(t) && !t->nodeliver && !(t->preempt_count & IRQKIT_HARDIRQ_MASK);
 	if (t->slot & TASK_SLOT_BHOFF) {
-		bool deliver = !task_irqs_off(t) && !t->nodeliver &&
-			       !(t->preempt_count & IRQKIT_HARDIRQ_MASK);
-		unsigned int s = SLOT_BHOFF_ONE;
-
 		t->slot &= ~TASK_SLOT_BHOFF;
 		/*
 		 * The common case in one step: the only bh-off holder, softirqs
@@ -112,20 +110,14 @@ void irqkit_local_bh_enable_slow(struct irqkit_task *t)
 		 * hold (one compare-and-swap, where leaving and claiming took two).
 		 */
 		if (deliver && irqkit__softirq_pending(c) && !hardirq_pending(c) &&
-		    a_cas(&c->slot, &s, SLOT_SOFTIRQ)) {
-			cpu_note_hold(c, HOLD_SOFTIRQ, t);
-			t->slot |= TASK_SLOT_SOFTIRQ;
-			irqkit__handle_softirqs(t, c);
-			irqkit__release_softirq(t, c);
-			if (hardirq_pending(c))
-				irqkit__cpu_deliver_hardirqs(t, c);
+		    irqkit__claim_softirq(t, c, SLOT_BHOFF_ONE)) {
+			irqkit__run_softirqs_held(t, c);
 			return;
 		}
 		a_fetch_sub(&c->slot, SLOT_BHOFF_ONE);
 		irqkit__slot_wake(c);
 	}
-	if (!task_irqs_off(t) && !t->nodeliver && !(t->preempt_count & IRQKIT_HARDIRQ_MASK) &&
-	    irqkit__cpu_pending(c))
+	if (deliver && irqkit__cpu_pending(c))
 		irqkit__cpu_deliver(t, c);
 }
 

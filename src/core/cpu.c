@@ -164,14 +164,11 @@ void irqkit__cpu_release_hardirq(struct irqkit_task *t, struct irqkit_cpu *c)
  */
 static void irq_exit_and_release(struct irqkit_task *t, struct irqkit_cpu *c)
 {
-	unsigned int s = SLOT_HARDIRQ;
-
 	if (irqkit__softirq_pending(c) && !(t->preempt_count & IRQKIT_SOFTIRQ_MASK) &&
-	    !(t->slot & TASK_SLOT_SOFTIRQ) && a_cas(&c->slot, &s, SLOT_SOFTIRQ)) {
-		cpu_note_hold(c, HOLD_SOFTIRQ, t);
+	    !(t->slot & TASK_SLOT_SOFTIRQ) && irqkit__claim_softirq(t, c, SLOT_HARDIRQ)) {
 		irqkit__irq_exit(t);
 		task_set_irqs_off(t, false);
-		t->slot = (t->slot & ~TASK_SLOT_HARDIRQ) | TASK_SLOT_SOFTIRQ;
+		t->slot &= ~TASK_SLOT_HARDIRQ;
 		irqkit__handle_softirqs(t, c);
 		irqkit__release_softirq(t, c);
 		return;
@@ -236,12 +233,20 @@ void irqkit__cpu_deliver(struct irqkit_task *t, struct irqkit_cpu *c)
 	if (hardirq_pending(c))
 		irqkit__cpu_deliver_hardirqs(t, c);
 	if (irqkit__softirq_pending(c) && !(t->slot & TASK_SLOT_SOFTIRQ) &&
-	    !(t->preempt_count & IRQKIT_SOFTIRQ_MASK) && irqkit__claim_softirq(t, c)) {
-		irqkit__handle_softirqs(t, c);
-		irqkit__release_softirq(t, c);
-		if (hardirq_pending(c))
-			irqkit__cpu_deliver_hardirqs(t, c);
-	}
+	    !(t->preempt_count & IRQKIT_SOFTIRQ_MASK) && irqkit__claim_softirq(t, c, 0))
+		irqkit__run_softirqs_held(t, c);
+}
+
+/*
+ * The caller has just taken @c for softirqs: run them, let go, then take the
+ * hardirqs that came meanwhile (the release is a full barrier).
+ */
+void irqkit__run_softirqs_held(struct irqkit_task *t, struct irqkit_cpu *c)
+{
+	irqkit__handle_softirqs(t, c);
+	irqkit__release_softirq(t, c);
+	if (hardirq_pending(c))
+		irqkit__cpu_deliver_hardirqs(t, c);
 }
 
 /*

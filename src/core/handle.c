@@ -32,15 +32,13 @@ enum irqkit_irqreturn irqkit__handle_actions(struct irqkit_desc *desc)
 		unsigned int res;
 		const void *fn;
 
-		if (action->handler) {
-			fn = (const void *)action->handler;
-			WRITE_ONCE(t->running_fn, fn);
+		fn = action->handler ? (const void *)action->handler :
+				       (const void *)action->handler_regs;
+		WRITE_ONCE(t->running_fn, fn);
+		if (action->handler)
 			res = action->handler((int)irq, action->dev_id);
-		} else {
-			fn = (const void *)action->handler_regs;
-			WRITE_ONCE(t->running_fn, fn);
+		else
 			res = action->handler_regs((int)irq, action->dev_id, NULL);
-		}
 		if (WARN_ONCE(!task_irqs_off(t), "irq %u handler %pS enabled interrupts", irq, fn))
 			irqkit_local_irq_disable();
 		if (res == IRQKIT_WAKE_THREAD) {
@@ -99,9 +97,9 @@ void irqkit__free_deferred(struct irqkit_desc *desc)
  */
 enum irqkit_irqreturn irqkit__handle_irq_event(struct irqkit_desc *desc)
 {
-	desc_assert_locked(desc);
 	enum irqkit_irqreturn ret;
 
+	desc_assert_locked(desc);
 	istate_clear(desc, IRQS_PENDING);
 	irqd_set(&desc->irq_data, IRQD_IRQ_INPROGRESS);
 	desc_unlock(desc);

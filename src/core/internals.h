@@ -536,12 +536,13 @@ static inline struct irqkit_cpu *irqkit__this_cpu(void)
 	return irqkit__this_cpu_slow(t);
 }
 HIDDEN void irqkit__softirq_preempt_point(struct irqkit_task *t, struct irqkit_cpu *c);
+HIDDEN void irqkit__run_softirqs_held(struct irqkit_task *t, struct irqkit_cpu *c);
 HIDDEN int irqkit__kthread_bind(int cpu);
 
 /* softirq.c */
 HIDDEN int irqkit__softirq_init(void);
 HIDDEN void irqkit__softirq_exit(void);
-HIDDEN bool irqkit__claim_softirq(struct irqkit_task *t, struct irqkit_cpu *c);
+HIDDEN bool irqkit__claim_softirq(struct irqkit_task *t, struct irqkit_cpu *c, unsigned int from);
 HIDDEN void irqkit__release_softirq(struct irqkit_task *t, struct irqkit_cpu *c);
 HIDDEN void irqkit__handle_softirqs(struct irqkit_task *t, struct irqkit_cpu *c);
 HIDDEN void irqkit__raise_softirq_on(struct irqkit_cpu *c, unsigned int nr);

@@ -50,9 +50,8 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;
 	struct irqkit_config c = cfg ? *cfg : (struct irqkit_config){ 0 };
-	int ret;
-
 	unsigned int stopped = RT_STOPPED;
+	int ret;
 
 	if (!a_cas(&rt_state, &stopped, RT_STARTING))
 		return -IRQKIT_EBUSY;
@@ -106,7 +105,6 @@ fail_workqueue:
 	irqkit__workqueue_exit();
 fail_softirq:
 	irqkit__softirq_exit();
-
 fail_cpus:
 	irqkit__cpus_exit();
 fail_descs:

@@ -37,12 +37,15 @@ unsigned int irqkit_softirq_pending(unsigned int cpu)
 	return a_load_seq(&irqkit__rt.cpus[cpu].softirq_pending);
 }
 
-/* Take the CPU for softirqs: only when nobody holds it in any way. */
-bool irqkit__claim_softirq(struct irqkit_task *t, struct irqkit_cpu *c)
+/*
+ * Take the CPU for softirqs when its slot word is exactly @from: 0 (nobody
+ * holds it in any way), or the caller's own single hold that it turns into
+ * the softirq hold in the same step (its bh-off hold at local_bh_enable, its
+ * hardirq hold at irq_exit).
+ */
+bool irqkit__claim_softirq(struct irqkit_task *t, struct irqkit_cpu *c, unsigned int from)
 {
-	unsigned int free = 0;
-
-	if (!a_cas(&c->slot, &free, SLOT_SOFTIRQ))
+	if (!a_cas(&c->slot, &from, SLOT_SOFTIRQ))
 		return false;
 	cpu_note_hold(c, HOLD_SOFTIRQ, t);
 	t->slot |= TASK_SLOT_SOFTIRQ;
@@ -241,13 +244,12 @@ static void tasklet_action_common(int idx, unsigned int nr)
 					const void *outer_fn = task->running_fn;
 
 					task->running_bh = t;
-					if (t->use_callback) {
-						WRITE_ONCE(task->running_fn, (const void *)t->callback);
+					/* func and callback share one union: either form */
+					WRITE_ONCE(task->running_fn, (const void *)t->callback);
+					if (t->use_callback)
 						t->callback(t);
-					} else {
-						WRITE_ONCE(task->running_fn, (const void *)t->func);
+					else
 						t->func(t->data);
-					}
 					task->running_bh = outer;
 					WRITE_ONCE(task->running_fn, outer_fn);
 				}
@@ -392,7 +394,7 @@ static void ksoftirqd_main(void *arg)
 		if (READ_ONCE(c->ksoftirqd_stop))
 			break;
 		if (irqkit__softirq_pending(c)) {
-			while (!irqkit__claim_softirq(t, c)) {
+			while (!irqkit__claim_softirq(t, c, 0)) {
 				unsigned int s = READ_ONCE(c->slot);
 
 				if (READ_ONCE(c->ksoftirqd_stop) || !irqkit__softirq_pending(c))

@@ -167,9 +167,9 @@ static void base_update(struct irqkit__timer_base *b)
 /* Take @t off its base.  Timer lock held.  Return: whether it was armed. */
 static bool detach_timer(struct irqkit_timer_list *t)
 {
-	spin_assert_locked(&timer_lock);
 	struct irqkit__timer_base *b;
 
+	spin_assert_locked(&timer_lock);
 	if (!t->base)
 		return false;
 	b = base_of((int)t->base - 1);
@@ -196,9 +196,9 @@ static void enqueue_timer(struct irqkit_timer_list *t, int cpu)
  */
 static bool earliest_expiry(unsigned long *when)
 {
-	spin_assert_locked(&timer_lock);
 	bool any = false;
 
+	spin_assert_locked(&timer_lock);
 	for (unsigned int i = 0; i < irqkit__rt.nr_cpus; i++) {
 		struct irqkit__timer_base *b = base_of((int)i);
 
@@ -215,10 +215,10 @@ static bool earliest_expiry(unsigned long *when)
 /* Tell the platform timer about the earliest expiry.  Timer lock held. */
 static void program(void)
 {
-	spin_assert_locked(&timer_lock);
 	struct irqkit__runtime *rt = &irqkit__rt;
 	unsigned long when = 0;
 
+	spin_assert_locked(&timer_lock);
 	if (rt->mode == IRQKIT_MODE_DETERMINISTIC)
 		return;
 	irqkit_plat_timer_program(earliest_expiry(&when) ?

@@ -155,7 +155,7 @@ static const void *wait_fn(const struct irqkit__wait *w)
 	case WAIT_WORK:
 		return irqkit__work_fn(work);
 	case WAIT_TASKLET:
-		return t->use_callback ? (const void *)t->callback : (const void *)t->func;
+		return (const void *)t->callback;	/* func shares its union */
 	case WAIT_TIMER:
 		return (const void *)tm->function;
 	default:

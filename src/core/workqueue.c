@@ -260,9 +260,9 @@ static void wait_req(struct flush_req *req, const char *what)
  */
 static void pwq_dec_in_flight(struct irqkit_pwq *pwq, unsigned int color)
 {
-	spin_assert_locked(&pwq->pool->lock);
 	struct irqkit_workqueue *wq = pwq->wq;
 
+	spin_assert_locked(&pwq->pool->lock);
 	if (--pwq->nr_in_flight[color] == 0 && a_load_seq(&wq->flushing)) {
 		a_fetch_add(&wq->flush_seq, 1);
 		irqkit_plat_wake(&wq->flush_seq);
@@ -293,9 +293,9 @@ static long wq_in_flight(struct irqkit_workqueue *wq, unsigned int color)
  */
 static struct irqkit_worker *take_idle_worker(struct irqkit_wq_pool *pool)
 {
-	spin_assert_locked(&pool->lock);
 	struct irqkit_worker *w = pool->idle;
 
+	spin_assert_locked(&pool->lock);
 	if (w) {
 		pool->idle = w->idle_next;
 		a_store_release(&w->wake, 1);
@@ -334,10 +334,10 @@ static void wake_idle_worker(struct irqkit_wq_pool *pool)
  */
 static void pwq_dec_active(struct irqkit_pwq *pwq, bool kick)
 {
-	spin_assert_locked(&pwq->pool->lock);
 	struct irqkit_wq_pool *pool = pwq->pool;
 	struct irqkit_work *next;
 
+	spin_assert_locked(&pwq->pool->lock);
 	pwq->nr_active--;
 	if (pwq->nr_active < pwq->max_active &&
 	    (next = list_pop(&pwq->inactive_head, &pwq->inactive_tail))) {
@@ -415,10 +415,10 @@ static bool maybe_create_worker(struct irqkit_wq_pool *pool)
  */
 static struct irqkit_work *worker_take(struct irqkit_worker *w)
 {
-	spin_assert_locked(&w->pool->lock);
 	struct irqkit_wq_pool *pool = w->pool;
 	struct irqkit_work *work;
 
+	spin_assert_locked(&pool->lock);
 	for (;;) {
 		struct irqkit_worker *busy;
 
@@ -445,8 +445,8 @@ static struct irqkit_work *worker_take(struct irqkit_worker *w)
 	return work;
 }
 
-/* Run @w's current item, pool lock dropped; report what it leaked (Linux's words). */
-static void worker_run(struct irqkit_worker *w, struct irqkit_work *work)
+/* Run the worker's current item, pool lock dropped; report what it leaked (Linux's words). */
+static void worker_run(struct irqkit_work *work)
 {
 	struct irqkit_task *t = &irqkit_task_self;
 	irqkit_work_fn fn = work->func;
@@ -466,15 +466,14 @@ static void worker_run(struct irqkit_worker *w, struct irqkit_work *work)
 		if (task_irqs_off(t))
 			irqkit_local_irq_enable();
 	}
-	(void)w;
 }
 
 /* The current item of @w has returned: account it.  Pool lock held. */
 static void worker_finish(struct irqkit_worker *w, struct irqkit_work *work)
 {
-	spin_assert_locked(&w->pool->lock);
 	struct irqkit_pwq *pwq = w->current_pwq;
 
+	spin_assert_locked(&w->pool->lock);
 	w->current = NULL;
 	w->current_pwq = NULL;
 	pwq_dec_active(pwq, false);
@@ -485,9 +484,9 @@ static void worker_finish(struct irqkit_worker *w, struct irqkit_work *work)
 /* Put @w on the idle list, where wake_idle_worker() finds it.  Pool lock held. */
 static void worker_enter_idle(struct irqkit_worker *w)
 {
-	spin_assert_locked(&w->pool->lock);
 	struct irqkit_wq_pool *pool = w->pool;
 
+	spin_assert_locked(&pool->lock);
 	w->wake = 0;
 	w->idle_next = pool->idle;
 	pool->idle = w;
@@ -500,17 +499,6 @@ static void worker_wait_woken(struct irqkit_worker *w)
 	while (!a_load_acquire(&w->wake))
 		irqkit_plat_wait(&w->wake, 0);
 	irqkit_spin_lock(&w->pool->lock);
-}
-
-/* Idle workers of @pool.  Pool lock held. */
-static int nr_idle(const struct irqkit_wq_pool *pool)
-{
-	spin_assert_locked(&pool->lock);
-	int n = 0;
-
-	for (const struct irqkit_worker *w = pool->idle; w; w = w->idle_next)
-		n++;
-	return n;
 }
 
 /*
@@ -543,7 +531,8 @@ static bool worker_idle(struct irqkit_worker *w)
 		irqkit_spin_lock(&pool->lock);
 		if (a_load_acquire(&w->wake))
 			return true;
-		if (!pool->stopping && nr_idle(pool) > 1) {
+		/* @w is on the idle list: another one is idle when the list has two */
+		if (!pool->stopping && pool->idle->idle_next) {
 			idle_list_remove(pool, w);
 			w->dead = true;
 			pool->nr_workers--;
@@ -587,7 +576,7 @@ static void worker_main(void *arg)
 		next = pool->head ? take_idle_worker(pool) : NULL;
 		irqkit_spin_unlock(&pool->lock);
 		wake_worker(next);
-		worker_run(w, work);
+		worker_run(work);
 		irqkit_spin_lock(&pool->lock);
 		worker_finish(w, work);
 	}
