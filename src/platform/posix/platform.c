@@ -250,25 +250,19 @@ void irqkit_plat_thread_join(struct irqkit_plat_thread *th)
 
 int irqkit_plat_thread_join_timeout(struct irqkit_plat_thread *th, uint64_t ns)
 {
-	int r = irqkit__posix_timed_join(th->thread, ns);
+	struct timespec ts;
+	uint64_t at;
 
-	if (r)
-		return r;
+	clock_gettime(CLOCK_REALTIME, &ts);	/* pthread_timedjoin_np's clock */
+	at = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + ns;
+	ts.tv_sec = (time_t)(at / 1000000000ull);
+	ts.tv_nsec = (long)(at % 1000000000ull);
+	if (pthread_timedjoin_np(th->thread, NULL, &ts))
+		return -IRQKIT_ETIMEDOUT;
 	irqkit_plat_free(th, sizeof(*th));
 	return 0;
 }
 
-int irqkit__posix_timed_join(pthread_t thread, uint64_t ns)
-{
-	struct timespec ts;
-	uint64_t at;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	at = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + ns;
-	ts.tv_sec = (time_t)(at / 1000000000ull);
-	ts.tv_nsec = (long)(at % 1000000000ull);
-	return pthread_timedjoin_np(thread, NULL, &ts) ? -IRQKIT_ETIMEDOUT : 0;
-}
 
 void irqkit_plat_sleep_ns(uint64_t ns)
 {

@@ -3,7 +3,6 @@
 #ifndef IRQKIT_POSIX_H
 #define IRQKIT_POSIX_H
 
-#include <pthread.h>
 #include <stdint.h>
 
 /* timer.c: the thread behind irqkit_plat_timer_program(). */
@@ -12,9 +11,6 @@ void irqkit__posix_timer_stop(void);
 
 /* platform.c: fault injection for tests; see irqkit_plat_alloc(). */
 extern int irqkit__plat_alloc_fail;
-
-/* platform.c: join @thread within @ns nanoseconds.  Return: 0 or -ETIMEDOUT. */
-int irqkit__posix_timed_join(pthread_t thread, uint64_t ns);
 
 /* symbols.c: drop the symbol cache. */
 void irqkit__posix_symbols_exit(void);

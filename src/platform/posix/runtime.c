@@ -12,20 +12,16 @@
 
 #include "posix.h"
 
-static pthread_t *dispatchers;
-static bool *dispatcher_joined;
+static struct irqkit_plat_thread **dispatchers;	/* vcpu/N, NULL once joined */
 static unsigned int nr_dispatchers;
 /* The last stop left a stuck dispatcher: the next irqkit_stop() tries again. */
 static bool wedged;
 static pthread_mutex_t stop_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void *dispatcher_main(void *arg)
+static void dispatcher_main(void *arg)
 {
 	unsigned int cpu = (unsigned int)(uintptr_t)arg;
-	char name[16];
 
-	snprintf(name, sizeof(name), "vcpu/%u", cpu);
-	pthread_setname_np(pthread_self(), name);
 	if (irqkit__core_flags() & IRQKIT_CFG_PIN_CPUS) {
 		long online = sysconf(_SC_NPROCESSORS_ONLN);
 		cpu_set_t set;
@@ -35,43 +31,39 @@ static void *dispatcher_main(void *arg)
 		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	}
 	irqkit__dispatcher_loop(cpu);
-	return NULL;
 }
 
 /*
- * Join the dispatchers not joined yet.  With the watchdog on, one that does
- * not exit within twice its threshold is stuck in a handler that does not
- * return: it is reported and left, and stop returns -ETIMEDOUT (the
- * runtime's memory stays, since that handler still uses it).
+ * Join the dispatchers not joined yet, each within @limit_ns (0: no limit).
+ * One that does not exit in time is stuck in a handler that does not return:
+ * it is reported and left, and stop returns -ETIMEDOUT (the runtime's memory
+ * stays, since that handler still uses it).
  */
-static int stop_dispatchers(void)
+static int stop_dispatchers(uint64_t limit_ns)
 {
-	uint64_t limit = 2 * irqkit__core_watchdog_ns();
 	int ret = 0;
 
 	for (unsigned int i = 0; i < nr_dispatchers; i++)
-		if (!dispatcher_joined[i])
+		if (dispatchers[i])
 			irqkit__dispatcher_stop(i);
 	for (unsigned int i = 0; i < nr_dispatchers; i++) {
-		if (dispatcher_joined[i])
+		if (!dispatchers[i])
 			continue;
-		if (!limit) {
-			pthread_join(dispatchers[i], NULL);
-		} else if (irqkit__posix_timed_join(dispatchers[i], limit)) {
+		if (!limit_ns) {
+			irqkit_plat_thread_join(dispatchers[i]);
+		} else if (irqkit_plat_thread_join_timeout(dispatchers[i], limit_ns)) {
 			irqkit_printk(IRQKIT_LOG_ERR,
 				      "irqkit_stop: vcpu/%u did not stop: CPU#%u is stuck in %ps; the runtime is left as it is (call irqkit_stop() again once it returns)",
 				      i, i, irqkit__dispatcher_running_fn(i));
 			ret = -IRQKIT_ETIMEDOUT;
 			continue;
 		}
-		dispatcher_joined[i] = true;
+		dispatchers[i] = NULL;
 	}
 	if (ret)
 		return ret;
 	free(dispatchers);
-	free(dispatcher_joined);
 	dispatchers = NULL;
-	dispatcher_joined = NULL;
 	nr_dispatchers = 0;
 	return 0;
 }
@@ -96,20 +88,18 @@ int irqkit_start(const struct irqkit_config *cfg)
 		return 0;
 	}
 	dispatchers = calloc(irqkit__core_nr_cpus(), sizeof(*dispatchers));
-	dispatcher_joined = calloc(irqkit__core_nr_cpus(), sizeof(*dispatcher_joined));
-	if (!dispatchers || !dispatcher_joined) {
-		free(dispatchers);
-		free(dispatcher_joined);
-		dispatchers = NULL;
-		dispatcher_joined = NULL;
+	if (!dispatchers) {
 		ret = -IRQKIT_ENOMEM;
 		goto fail;
 	}
 	for (unsigned int i = 0; i < irqkit__core_nr_cpus(); i++) {
-		if (pthread_create(&dispatchers[i], NULL, dispatcher_main, (void *)(uintptr_t)i)) {
-			ret = -IRQKIT_ENOMEM;
+		char name[16];
+
+		snprintf(name, sizeof(name), "vcpu/%u", i);
+		ret = irqkit_plat_thread_create(&dispatchers[i], name, dispatcher_main,
+						(void *)(uintptr_t)i);
+		if (ret)
 			goto fail_threads;
-		}
 		nr_dispatchers++;
 	}
 	ret = irqkit__posix_timer_start();
@@ -119,7 +109,7 @@ int irqkit_start(const struct irqkit_config *cfg)
 	return 0;
 
 fail_threads:
-	(void)stop_dispatchers();	/* they have run no handler yet */
+	(void)stop_dispatchers(0);	/* they have run no handler yet */
 fail:
 	irqkit__core_exit();
 	return ret;
@@ -127,6 +117,8 @@ fail:
 
 void irqkit_stop(void)
 {
+	uint64_t limit;
+
 	/* refused from the runtime's own threads and handlers, before any wait */
 	if (irqkit__core_stop_refused())
 		return;
@@ -137,9 +129,11 @@ void irqkit_stop(void)
 	}
 	/*
 	 * dispatchers first: a handler may still arm the timer; then ksoftirqd,
-	 * which may be stuck in a tasklet the same way
+	 * which may be stuck in a tasklet the same way.  With the watchdog on,
+	 * each gets twice its threshold to end.
 	 */
-	if (stop_dispatchers() || irqkit__softirq_stop(2 * irqkit__core_watchdog_ns())) {
+	limit = 2 * irqkit__core_watchdog_ns();
+	if (stop_dispatchers(limit) || irqkit__softirq_stop(limit)) {
 		__atomic_store_n(&wedged, true, __ATOMIC_RELEASE);
 		pthread_mutex_unlock(&stop_lock);
 		return;
