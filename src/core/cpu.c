@@ -238,18 +238,6 @@ void irqkit__cpu_deliver(struct irqkit_task *t, struct irqkit_cpu *c)
 }
 
 /*
- * The caller has just taken @c for softirqs: run them, let go, then take the
- * hardirqs that came meanwhile (the release is a full barrier).
- */
-void irqkit__run_softirqs_held(struct irqkit_task *t, struct irqkit_cpu *c)
-{
-	irqkit__handle_softirqs(t, c);
-	irqkit__release_softirq(t, c);
-	if (hardirq_pending(c))
-		irqkit__cpu_deliver_hardirqs(t, c);
-}
-
-/*
  * A delivery point inside softirq processing (between tasklets, between timer
  * callbacks): the softirq holder takes the hardirqs that came meanwhile.
  */

@@ -32,13 +32,16 @@ enum irqkit_irqreturn irqkit__handle_actions(struct irqkit_desc *desc)
 		unsigned int res;
 		const void *fn;
 
-		fn = action->handler ? (const void *)action->handler :
-				       (const void *)action->handler_regs;
-		WRITE_ONCE(t->running_fn, fn);
-		if (action->handler)
+		/* the running function for reports, in each branch: the dispatch path */
+		if (action->handler) {
+			fn = (const void *)action->handler;
+			WRITE_ONCE(t->running_fn, fn);
 			res = action->handler((int)irq, action->dev_id);
-		else
+		} else {
+			fn = (const void *)action->handler_regs;
+			WRITE_ONCE(t->running_fn, fn);
 			res = action->handler_regs((int)irq, action->dev_id, NULL);
+		}
 		if (WARN_ONCE(!task_irqs_off(t), "irq %u handler %pS enabled interrupts", irq, fn))
 			irqkit_local_irq_disable();
 		if (res == IRQKIT_WAKE_THREAD) {

@@ -536,18 +536,43 @@ static inline struct irqkit_cpu *irqkit__this_cpu(void)
 	return irqkit__this_cpu_slow(t);
 }
 HIDDEN void irqkit__softirq_preempt_point(struct irqkit_task *t, struct irqkit_cpu *c);
-HIDDEN void irqkit__run_softirqs_held(struct irqkit_task *t, struct irqkit_cpu *c);
 HIDDEN int irqkit__kthread_bind(int cpu);
 
 /* softirq.c */
 HIDDEN int irqkit__softirq_init(void);
 HIDDEN void irqkit__softirq_exit(void);
-HIDDEN bool irqkit__claim_softirq(struct irqkit_task *t, struct irqkit_cpu *c, unsigned int from);
 HIDDEN void irqkit__release_softirq(struct irqkit_task *t, struct irqkit_cpu *c);
 HIDDEN void irqkit__handle_softirqs(struct irqkit_task *t, struct irqkit_cpu *c);
 HIDDEN void irqkit__raise_softirq_on(struct irqkit_cpu *c, unsigned int nr);
 HIDDEN void irqkit__wakeup_softirqd(struct irqkit_cpu *c);
 HIDDEN void irqkit__tasklets_exit(void);
+
+/*
+ * Take the CPU for softirqs when its slot word is exactly @from: 0 (nobody
+ * holds it in any way), or the caller's own single hold that it turns into
+ * the softirq hold in the same step (its bh-off hold at local_bh_enable, its
+ * hardirq hold at irq_exit).
+ */
+static inline bool irqkit__claim_softirq(struct irqkit_task *t, struct irqkit_cpu *c, unsigned int from)
+{
+	if (!a_cas(&c->slot, &from, SLOT_SOFTIRQ))
+		return false;
+	cpu_note_hold(c, HOLD_SOFTIRQ, t);
+	t->slot |= TASK_SLOT_SOFTIRQ;
+	return true;
+}
+
+/*
+ * The caller has just taken @c for softirqs: run them, let go, then take the
+ * hardirqs that came meanwhile (the release is a full barrier).
+ */
+static inline void irqkit__run_softirqs_held(struct irqkit_task *t, struct irqkit_cpu *c)
+{
+	irqkit__handle_softirqs(t, c);
+	irqkit__release_softirq(t, c);
+	if (hardirq_pending(c))
+		irqkit__cpu_deliver_hardirqs(t, c);
+}
 
 /* irqdesc.c */
 HIDDEN int irqkit__descs_init(void);

@@ -37,21 +37,6 @@ unsigned int irqkit_softirq_pending(unsigned int cpu)
 	return a_load_seq(&irqkit__rt.cpus[cpu].softirq_pending);
 }
 
-/*
- * Take the CPU for softirqs when its slot word is exactly @from: 0 (nobody
- * holds it in any way), or the caller's own single hold that it turns into
- * the softirq hold in the same step (its bh-off hold at local_bh_enable, its
- * hardirq hold at irq_exit).
- */
-bool irqkit__claim_softirq(struct irqkit_task *t, struct irqkit_cpu *c, unsigned int from)
-{
-	if (!a_cas(&c->slot, &from, SLOT_SOFTIRQ))
-		return false;
-	cpu_note_hold(c, HOLD_SOFTIRQ, t);
-	t->slot |= TASK_SLOT_SOFTIRQ;
-	return true;
-}
-
 void irqkit__release_softirq(struct irqkit_task *t, struct irqkit_cpu *c)
 {
 	t->slot &= ~TASK_SLOT_SOFTIRQ;
