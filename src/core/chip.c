@@ -236,7 +236,7 @@ static void fold_stale_pending(struct irqkit_desc *desc)
 		WRITE_ONCE(desc->pending_merged, desc->pending_merged + 1);
 }
 
-static bool irq_can_handle_actions(struct irqkit_desc *desc)
+static __always_inline bool irq_can_handle_actions(struct irqkit_desc *desc)
 {
 	istate_clear(desc, IRQS_REPLAY | IRQS_WAITING);
 	if (unlikely(!desc->action || irqd_irq_disabled(&desc->irq_data))) {

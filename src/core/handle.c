@@ -18,7 +18,8 @@ static void warn_no_thread(unsigned int irq, struct irqkit_action *action)
  * longer in progress (free_irq synchronises), so the walk never sees freed
  * memory.  A handler that turned interrupts on is warned about once (1.2).
  */
-enum irqkit_irqreturn irqkit__handle_actions(struct irqkit_desc *desc)
+static __always_inline enum irqkit_irqreturn
+handle_actions(struct irqkit_desc *desc)
 {
 	struct irqkit_task *t = &irqkit_task_self;
 	const void *prev_running = t->running;
@@ -63,9 +64,10 @@ enum irqkit_irqreturn irqkit__handle_actions(struct irqkit_desc *desc)
  * the window not at its end; that is note_interrupt's whole work there (it
  * advances the window).  Everything else goes to note_interrupt.
  */
-enum irqkit_irqreturn irqkit__handle_irq_event_percpu(struct irqkit_desc *desc)
+static __always_inline enum irqkit_irqreturn
+handle_irq_event_percpu(struct irqkit_desc *desc)
 {
-	enum irqkit_irqreturn ret = irqkit__handle_actions(desc);
+	enum irqkit_irqreturn ret = handle_actions(desc);
 	unsigned int settings = READ_ONCE(desc->settings);
 	unsigned int count = READ_ONCE(desc->irq_count);
 
@@ -77,6 +79,17 @@ enum irqkit_irqreturn irqkit__handle_irq_event_percpu(struct irqkit_desc *desc)
 	else
 		irqkit__note_interrupt(desc, ret);
 	return ret;
+}
+
+/* Out of line for the flows that need only these parts (the per-CPU and nested flows). */
+enum irqkit_irqreturn irqkit__handle_actions(struct irqkit_desc *desc)
+{
+	return handle_actions(desc);
+}
+
+enum irqkit_irqreturn irqkit__handle_irq_event_percpu(struct irqkit_desc *desc)
+{
+	return handle_irq_event_percpu(desc);
 }
 
 /* Actions removed by their own handler (see irqkit_free_irq): free them now. */
@@ -107,7 +120,7 @@ enum irqkit_irqreturn irqkit__handle_irq_event(struct irqkit_desc *desc)
 	irqd_set(&desc->irq_data, IRQD_IRQ_INPROGRESS);
 	desc_unlock(desc);
 
-	ret = irqkit__handle_irq_event_percpu(desc);
+	ret = handle_irq_event_percpu(desc);
 
 	desc_lock(desc);
 	irqd_clear(&desc->irq_data, IRQD_IRQ_INPROGRESS);

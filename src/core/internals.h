@@ -21,6 +21,9 @@
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 #define HIDDEN		__attribute__((visibility("hidden")))
+#ifndef __always_inline		/* as Linux spells it (glibc's cdefs.h has the same) */
+#define __always_inline	inline __attribute__((always_inline))
+#endif
 
 /*
  * Checking build (IRQKIT_DEBUG): internal lock contracts become assertions.
