@@ -9,7 +9,8 @@ _Thread_local struct irqkit_task irqkit_task_self;
  * SLOT_IRQOFF_ONE or SLOT_BHOFF_ONE): wait while a hardirq runs, or a softirq
  * runs on another thread (its own holder may turn its interrupts off).
  */
-static void join_task_holders(struct irqkit_task *t, struct irqkit_cpu *c, unsigned int one)
+static __attribute__((noinline)) void join_task_holders_wait(struct irqkit_task *t,
+							     struct irqkit_cpu *c, unsigned int one)
 {
 	unsigned int spins = 0;
 	unsigned int s = READ_ONCE(c->slot);
@@ -27,6 +28,17 @@ static void join_task_holders(struct irqkit_task *t, struct irqkit_cpu *c, unsig
 		irqkit__slot_wait(c, s, &spins);
 		s = READ_ONCE(c->slot);
 	}
+}
+
+/* The common case, one compare-and-swap, inline; waiting out of line. */
+static inline void join_task_holders(struct irqkit_task *t, struct irqkit_cpu *c, unsigned int one)
+{
+	unsigned int s = READ_ONCE(c->slot);
+	unsigned int busy = (t->slot & TASK_SLOT_SOFTIRQ) ? SLOT_HARDIRQ : SLOT_HARDIRQ | SLOT_SOFTIRQ;
+
+	if (likely(!(s & busy)) && a_cas(&c->slot, &s, s + one))
+		return;
+	join_task_holders_wait(t, c, one);
 }
 
 /*

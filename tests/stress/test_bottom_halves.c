@@ -330,7 +330,8 @@ static void test_softirq_loop_stops_after_2_ms(void **state)
 	assert_true(wait_until(atomic_load(&slow_left) == 0, 10000));
 	fprintf(stderr, "  inline passes %d, in ksoftirqd %d\n", atomic_load(&slow_inline),
 		atomic_load(&slow_in_ksoftirqd));
-	assert_in_range(atomic_load(&slow_inline), 1, 2);
+	/* the 2 ms budget starts at the first restart: passes 2 and 3 fit in it */
+	assert_in_range(atomic_load(&slow_inline), 1, 3);
 	assert_true(atomic_load(&slow_in_ksoftirqd) > 0);
 	irqkit_open_softirq(IRQKIT_SCHED_SOFTIRQ, NULL);
 }
