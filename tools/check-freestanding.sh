@@ -2,17 +2,19 @@
 # Compile src/core/ as freestanding code, with no libc headers on the include
 # path, and list what the objects need from outside: only the platform hooks
 # of src/core/platform.h (irqkit_plat_*) and the compiler's own memset/memcpy
-# may be undefined.  Usage: tools/check-freestanding.sh [compiler]
+# may be undefined.  Usage: tools/check-freestanding.sh [compiler [generated-include-dir]]
+# (the second: where the build wrote irqkit/config.h)
 set -eu
 cc=${1:-${CC:-cc}}
 top=$(cd "$(dirname "$0")/.." && pwd)
+gen=${2:-$top/build/include}
 inc=$("$cc" -print-file-name=include)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 for src in "$top"/src/core/*.c; do
 	"$cc" -std=gnu11 -O2 -ffreestanding -fno-builtin -nostdinc -isystem "$inc" \
-		-I"$top/include" -Wall -Wextra -Werror -Wno-unused-parameter \
+		-I"$top/include" -I"$gen" -Wall -Wextra -Werror -Wno-unused-parameter \
 		-c "$src" -o "$out/$(basename "$src" .c).o"
 done
 # one relocatable object: what the core files need from each other is resolved

@@ -4,6 +4,7 @@
 #define IRQKIT_RUNTIME_H
 
 #include <irqkit/types.h>
+#include <irqkit/timer.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,12 +32,19 @@ enum irqkit_mode {
 #define IRQKIT_CFG_DEBUG_SHIRQ	(1u << 1)	/* CONFIG_DEBUG_SHIRQ: call a freed shared handler once more */
 #define IRQKIT_CFG_PIN_CPUS	(1u << 2)	/* pin dispatcher k to host CPU k mod online CPUs */
 #define IRQKIT_CFG_THREADIRQS	(1u << 3)	/* Linux's threadirqs: force handlers into threads */
+/*
+ * A periodic tick: jiffies_value is brought up to date HZ times a second
+ * while the runtime runs (threaded mode), for code that busy-waits on the
+ * jiffies object with nothing in the loop.  Without it nothing wakes up while
+ * the runtime is idle.
+ */
+#define IRQKIT_CFG_PERIODIC_TICK (1u << 4)
 
 struct irqkit_config {
 	unsigned int		nr_irqs;	/* lines, 1..262144; 0 means 256 */
 	unsigned int		nr_cpus;	/* virtual CPUs, 1..64; 0 means 1 */
 	enum irqkit_mode	mode;
-	unsigned int		hz;		/* jiffies per second; 0 means 1000 */
+	unsigned int		hz;		/* jiffies per second; 0 means IRQKIT_HZ */
 	unsigned int		flags;		/* IRQKIT_CFG_* */
 	irqkit_log_fn		log;		/* NULL: lines go to stderr */
 	void			*log_arg;
@@ -102,9 +110,7 @@ IRQKIT_API int irqkit_thread_unbind(void);
  */
 IRQKIT_API int irqkit_cpu_run(unsigned int cpu);
 
-/** irqkit_jiffies - ticks of 1/HZ s since start.  Context: any. */
-IRQKIT_API unsigned long irqkit_jiffies(void);
-IRQKIT_API unsigned int irqkit_hz(void);
+/* irqkit_jiffies() and irqkit_hz() are declared in <irqkit/timer.h>. */
 
 /**
  * irqkit_clock_advance - move the virtual clock of deterministic mode forward

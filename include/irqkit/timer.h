@@ -4,14 +4,44 @@
 #define IRQKIT_TIMER_H
 
 #include <irqkit/types.h>
+#include <irqkit/config.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** irqkit_jiffies - ticks of 1/HZ s since start (see runtime.h).  Context: any. */
+/*
+ * Jiffies as Linux counts them: they start at INITIAL_JIFFIES, 300 seconds
+ * before a 32-bit count wraps, so that code keeping jiffies in 32 bits, or
+ * comparing them without time_after(), fails five minutes into a run rather
+ * than after 49 days.  (With a 64-bit unsigned long, as in Linux, the count
+ * itself only crosses 2^32 then.)
+ */
+#define IRQKIT_INITIAL_JIFFIES(hz)	((unsigned long)(unsigned int)(-300 * (int)(hz)))
+
+/**
+ * irqkit_jiffies - the jiffies count now.  Reading the clock, it also brings
+ * irqkit_jiffies_value and irqkit_jiffies_64_value up to date.  Context: any.
+ */
 IRQKIT_API unsigned long irqkit_jiffies(void);
+/** irqkit_get_jiffies_64 - the same, 64 bits wide.  Context: any. */
+IRQKIT_API uint64_t irqkit_get_jiffies_64(void);
 IRQKIT_API unsigned int irqkit_hz(void);
+
+/*
+ * Linux's jiffies and jiffies_64 as objects, for code that reads them as
+ * variables.  Nothing ticks in the background by default (an idle runtime
+ * sleeps), so they hold the count as of the last point that read the clock:
+ * irqkit_jiffies() and the other time calls, the timer interrupt and
+ * TIMER_SOFTIRQ, each wake-up of a dispatcher, of ksoftirqd and of an irq
+ * thread, each work item, and the waiting calls of <linux/delay.h>,
+ * <linux/sched.h> and <linux/wait.h> (cpu_relax(), schedule(), udelay(),
+ * wait_event(), ...), so a busy-wait that calls one of them sees them move.
+ * IRQKIT_CFG_PERIODIC_TICK adds a tick HZ times a second for code that
+ * spins on them with nothing in the loop.
+ */
+IRQKIT_API extern volatile unsigned long irqkit_jiffies_value;
+IRQKIT_API extern volatile uint64_t irqkit_jiffies_64_value;
 
 /* Conversions, rounding up as Linux does: a positive delay is at least one tick. */
 IRQKIT_API unsigned long irqkit_msecs_to_jiffies(unsigned int ms);

@@ -260,7 +260,7 @@ static inline const void *cpu_hold_running_fn(const struct irqkit_cpu *c, int wh
 /* ---- the runtime ----------------------------------------------------------- */
 
 /* HZ when the config leaves it 0: what a 2.6 x86 kernel's CONFIG_HZ_1000 gave. */
-#define IRQKIT__HZ_DEFAULT	1000u
+#define IRQKIT__HZ_DEFAULT	((unsigned int)IRQKIT_HZ)
 
 /* Tear-down of a part outside the core (a chip's state), run by irqkit__core_exit. */
 struct irqkit__exit_hook {
@@ -691,6 +691,8 @@ IRQKIT_API void irqkit_delayed_work_timer_fn(struct irqkit_timer_list *timer);
 /* timer.c */
 HIDDEN uint64_t irqkit__now_ns(void);
 HIDDEN uint64_t irqkit__jiffies_to_ns(unsigned long j);
+HIDDEN void irqkit__jiffies_reset(void);
+HIDDEN void irqkit__timers_started(void);
 HIDDEN void irqkit__run_timers(void);
 HIDDEN void irqkit__timers_init(void);
 HIDDEN void irqkit__timers_exit(void);

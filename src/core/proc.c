@@ -100,7 +100,10 @@ int irqkit_show_interrupts_buf(char *buf, size_t size, unsigned int flags)
 
 			if (!shown(desc, i))
 				continue;
+			/* milliseconds after start (0: never), not Linux's raw jiffies */
 			last = READ_ONCE(desc->last_unhandled);
+			if (last)
+				last -= IRQKIT_INITIAL_JIFFIES(rt->hz);
 			sb_printf(&sb, "%*u: %10u %10u %10lu ms  %s\n", prec, i,
 				  READ_ONCE(desc->irq_count), READ_ONCE(desc->irqs_unhandled),
 				  (unsigned long)((uint64_t)last * 1000 / rt->hz),

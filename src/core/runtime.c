@@ -64,7 +64,7 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 	if (c.nr_irqs > NR_IRQS_MAX || c.nr_cpus > IRQKIT_NR_CPUS_MAX || c.hz > HZ_MAX ||
 	    (c.mode != IRQKIT_MODE_THREADED && c.mode != IRQKIT_MODE_DETERMINISTIC) ||
 	    (c.flags & ~(IRQKIT_CFG_NOIRQDEBUG | IRQKIT_CFG_DEBUG_SHIRQ | IRQKIT_CFG_PIN_CPUS |
-			 IRQKIT_CFG_THREADIRQS))) {
+			 IRQKIT_CFG_THREADIRQS | IRQKIT_CFG_PERIODIC_TICK))) {
 		a_store_seq(&rt_state, RT_STOPPED);
 		return -IRQKIT_EINVAL;
 	}
@@ -87,6 +87,7 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 	if (ret)
 		goto fail_descs;
 	irqkit__timers_init();
+	irqkit__jiffies_reset();
 	irqkit__resend_init();
 	irqkit__spurious_init();
 	irqkit__watchdog_config(&c);
@@ -118,6 +119,7 @@ fail_descs:
 void irqkit__core_started(void)
 {
 	a_store_seq(&rt_state, RT_STARTED);
+	irqkit__timers_started();
 }
 
 /*

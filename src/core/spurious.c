@@ -232,7 +232,8 @@ int irqkit_show_spurious_buf(unsigned int irq, char *buf, size_t size)
 	if (!desc)
 		return -IRQKIT_EINVAL;
 	last = READ_ONCE(desc->last_unhandled);
-	return irqkit__snprintf(buf, size, "count %u\nunhandled %u\nlast_unhandled %lu ms\n",
+	/* Linux prints jiffies_to_msecs() of the jiffies value itself, INITIAL_JIFFIES included */
+	return irqkit__snprintf(buf, size, "count %u\nunhandled %u\nlast_unhandled %u ms\n",
 				READ_ONCE(desc->irq_count), READ_ONCE(desc->irqs_unhandled),
-				(unsigned long)((uint64_t)last * 1000 / irqkit__rt.hz));
+				irqkit_jiffies_to_msecs(last));
 }

@@ -25,21 +25,8 @@ uint64_t irqkit__now_ns(void)
 	return irqkit_plat_now_ns() - irqkit__rt.start_ns;
 }
 
-unsigned long irqkit_jiffies(void)
-{
-	uint64_t ns = irqkit__now_ns();
-	uint64_t hz = READ_ONCE(irqkit__rt.hz);
-
-	return (unsigned long)((ns / NSEC_PER_SEC) * hz + (ns % NSEC_PER_SEC) * hz / NSEC_PER_SEC);
-}
-
-/* The first nanosecond at which jiffies reads @j. */
-uint64_t irqkit__jiffies_to_ns(unsigned long j)
-{
-	uint64_t hz = irqkit__rt.hz;
-
-	return (j / hz) * NSEC_PER_SEC + ((j % hz) * NSEC_PER_SEC + hz - 1) / hz;
-}
+volatile unsigned long irqkit_jiffies_value;
+volatile uint64_t irqkit_jiffies_64_value;
 
 /* HZ of the run, or the default before the first start (a division must not fault). */
 static uint64_t rt_hz(void)
@@ -47,6 +34,70 @@ static uint64_t rt_hz(void)
 	unsigned int hz = READ_ONCE(irqkit__rt.hz);
 
 	return hz ? hz : IRQKIT__HZ_DEFAULT;
+}
+
+/* Ticks of the clock since start. */
+static uint64_t ticks_since_start(uint64_t hz)
+{
+	uint64_t ns = irqkit__now_ns();
+
+	return (ns / NSEC_PER_SEC) * hz + (ns % NSEC_PER_SEC) * hz / NSEC_PER_SEC;
+}
+
+static uint64_t initial_jiffies_64(uint64_t hz)
+{
+	return IRQKIT_INITIAL_JIFFIES(hz) & 0xffffffffull;
+}
+
+/*
+ * Publish @j in the jiffies objects unless a later count is there already:
+ * two readers of the clock may finish in either order, and jiffies never go
+ * back.
+ */
+static void publish_jiffies(uint64_t j)
+{
+	uint64_t old64 = READ_ONCE(irqkit_jiffies_64_value);
+	unsigned long old = READ_ONCE(irqkit_jiffies_value);
+
+	while (old64 < j && !a_cas(&irqkit_jiffies_64_value, &old64, j))
+		;
+	while (irqkit_time_before(old, (unsigned long)j) &&
+	       !a_cas(&irqkit_jiffies_value, &old, (unsigned long)j))
+		;
+}
+
+uint64_t irqkit_get_jiffies_64(void)
+{
+	uint64_t hz = rt_hz();
+	uint64_t j = initial_jiffies_64(hz) + ticks_since_start(hz);
+
+	if (READ_ONCE(irqkit_jiffies_64_value) != j)
+		publish_jiffies(j);
+	return j;
+}
+
+unsigned long irqkit_jiffies(void)
+{
+	return (unsigned long)irqkit_get_jiffies_64();
+}
+
+/* A new run: the objects start again at INITIAL_JIFFIES (a store, not a maximum). */
+void irqkit__jiffies_reset(void)
+{
+	uint64_t j = initial_jiffies_64(rt_hz()) + ticks_since_start(rt_hz());
+
+	a_store_release(&irqkit_jiffies_64_value, j);
+	a_store_release(&irqkit_jiffies_value, (unsigned long)j);
+}
+
+/* The first nanosecond since start at which jiffies reads @j. */
+uint64_t irqkit__jiffies_to_ns(unsigned long j)
+{
+	uint64_t hz = rt_hz();
+	long since = (long)(j - (unsigned long)initial_jiffies_64(hz));
+	uint64_t t = since > 0 ? (uint64_t)since : 0;	/* before start: due at once */
+
+	return (t / hz) * NSEC_PER_SEC + ((t % hz) * NSEC_PER_SEC + hz - 1) / hz;
 }
 
 unsigned int irqkit_hz(void)
@@ -218,11 +269,28 @@ static void program(void)
 	struct irqkit__runtime *rt = &irqkit__rt;
 	unsigned long when = 0;
 
+	bool any;
+
 	spin_assert_locked(&timer_lock);
 	if (rt->mode == IRQKIT_MODE_DETERMINISTIC)
 		return;
-	irqkit_plat_timer_program(earliest_expiry(&when) ?
-				  rt->start_ns + irqkit__jiffies_to_ns(when) : UINT64_MAX);
+	any = earliest_expiry(&when);
+	if (rt->flags & IRQKIT_CFG_PERIODIC_TICK) {
+		unsigned long tick = irqkit_jiffies() + 1;	/* the next tick */
+
+		if (!any || irqkit_time_before(tick, when))
+			when = tick;
+		any = true;
+	}
+	irqkit_plat_timer_program(any ? rt->start_ns + irqkit__jiffies_to_ns(when) : UINT64_MAX);
+}
+
+/* Once the platform runs: the periodic tick, if asked for, starts ticking. */
+void irqkit__timers_started(void)
+{
+	irqkit_spin_lock(&timer_lock);
+	program();
+	irqkit_spin_unlock(&timer_lock);
 }
 
 /*
@@ -473,6 +541,7 @@ int irqkit_clock_advance(uint64_t ns)
 		irqkit_deliver_pending();
 	}
 	a_store_release(&rt->virt_ns, target);
+	irqkit_jiffies();		/* the objects follow the virtual clock */
 	irqkit_deliver_pending();
 	return 0;
 }

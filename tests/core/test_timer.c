@@ -5,6 +5,9 @@
 
 #include <unistd.h>
 
+/* jiffies @n ticks after start: a run starts at INITIAL_JIFFIES, as Linux */
+#define J(n)	(IRQKIT_INITIAL_JIFFIES(irqkit_hz()) + (unsigned long)(n))
+
 #define MS	1000000ull
 
 struct ttimer {
@@ -70,9 +73,9 @@ static void test_jiffies_conversions_round_up(void **state)
 		assert_int_equal(irqkit_msecs_to_jiffies(1), 1);	/* a positive delay is a tick */
 		assert_int_equal(irqkit_msecs_to_jiffies(15), 2);
 		assert_int_equal(irqkit_jiffies_to_msecs(3), 30);
-		assert_int_equal(irqkit_jiffies(), 0);
+		assert_int_equal(irqkit_jiffies(), J(0));
 		irqkit_clock_advance(25 * MS);
-		assert_int_equal(irqkit_jiffies(), 2);
+		assert_int_equal(irqkit_jiffies(), J(2));
 	}
 }
 
@@ -101,7 +104,7 @@ static void test_timer_fires_at_its_expiry_in_timer_softirq(void **state)
 	assert_int_equal(x.fired, 0);
 	irqkit_clock_advance(1 * MS);
 	assert_int_equal(x.fired, 1);
-	assert_int_equal(x.at, 10);
+	assert_int_equal(x.at, J(10));
 	assert_true(x.in_timer_softirq);
 	assert_int_equal(x.cpu, 0);
 	assert_false(irqkit_timer_pending(&x.timer));
@@ -113,11 +116,11 @@ static void test_mod_del_and_add_timer_return_values(void **state)
 
 	(void)state;
 	tt_init(&x, 'x');
-	assert_int_equal(irqkit_mod_timer(&x.timer, 5), 0);	/* was idle */
-	assert_int_equal(irqkit_mod_timer(&x.timer, 20), 1);	/* was pending: moved */
+	assert_int_equal(irqkit_mod_timer(&x.timer, J(5)), 0);	/* was idle */
+	assert_int_equal(irqkit_mod_timer(&x.timer, J(20)), 1);	/* was pending: moved */
 	irqkit_clock_advance(10 * MS);
 	assert_int_equal(x.fired, 0);
-	x.timer.expires = 30;
+	x.timer.expires = J(30);
 	irqkit_add_timer(&x.timer);				/* already pending */
 	assert_log_contains("WARNING: CPU: 0 PID:");
 	assert_int_equal(irqkit_del_timer(&x.timer), 1);
@@ -151,7 +154,7 @@ static void test_many_timers_in_the_heap(void **state)
 	for (int i = 0; i < 500; i++) {
 		tt_init(&t[i], 'x');
 		seed = seed * 1103515245u + 12345u;
-		irqkit_mod_timer(&t[i].timer, 1 + (seed >> 16) % 400);
+		irqkit_mod_timer(&t[i].timer, J(1 + (seed >> 16) % 400));
 	}
 	for (int i = 0; i < 500; i += 3)
 		irqkit_del_timer(&t[i].timer);
@@ -176,10 +179,10 @@ static void test_periodic_timer_fires_every_period_within_one_advance(void **sta
 	tt_init(&x, 'x');
 	x.period = 10;
 	x.limit = 5;
-	irqkit_mod_timer(&x.timer, 10);
+	irqkit_mod_timer(&x.timer, J(10));
 	irqkit_clock_advance(1000 * MS);
 	assert_int_equal(x.fired, 5);
-	assert_int_equal(x.at, 50);
+	assert_int_equal(x.at, J(50));
 }
 
 static void test_timer_runs_on_the_cpu_that_armed_it(void **state)
@@ -189,7 +192,7 @@ static void test_timer_runs_on_the_cpu_that_armed_it(void **state)
 	(void)state;
 	tt_init(&x, 'x');
 	assert_int_equal(irqkit_thread_bind(1), 0);
-	irqkit_mod_timer(&x.timer, 5);
+	irqkit_mod_timer(&x.timer, J(5));
 	assert_int_equal(irqkit_thread_bind(0), 0);
 	irqkit_clock_advance(10 * MS);
 	assert_int_equal(x.fired, 0);		/* CPU 1 has not run */
@@ -215,7 +218,7 @@ static void test_del_timer_sync_from_own_callback_reports_instead_of_hanging(voi
 	(void)state;
 	memset(&x, 0, sizeof(x));
 	irqkit_timer_setup(&x.timer, del_sync_self, 0);
-	irqkit_mod_timer(&x.timer, 1);
+	irqkit_mod_timer(&x.timer, J(1));
 	irqkit_clock_advance(20 * MS);
 	assert_int_equal(x.fired, 1);
 	assert_log_contains("del_timer_sync() called from the timer's own callback");
@@ -229,7 +232,7 @@ static void test_del_timer_sync_in_atomic_context_reports(void **state)
 
 	(void)state;
 	tt_init(&x, 'x');
-	irqkit_mod_timer(&x.timer, 10);
+	irqkit_mod_timer(&x.timer, J(10));
 	flags = irqkit_local_irq_save();
 	assert_int_equal(irqkit_del_timer_sync(&x.timer), 1);
 	irqkit_local_irq_restore(flags);
@@ -242,9 +245,9 @@ static void test_msleep_advances_the_virtual_clock(void **state)
 
 	(void)state;
 	tt_init(&x, 'x');
-	irqkit_mod_timer(&x.timer, 30);
+	irqkit_mod_timer(&x.timer, J(30));
 	irqkit_msleep(50);
-	assert_int_equal(irqkit_jiffies(), 50);
+	assert_int_equal(irqkit_jiffies(), J(50));
 	assert_int_equal(x.fired, 1);
 }
 
@@ -254,7 +257,7 @@ static void test_stop_with_armed_timers_drops_them(void **state)
 
 	(void)state;
 	tt_init(&x, 'x');
-	irqkit_mod_timer(&x.timer, 1000);
+	irqkit_mod_timer(&x.timer, J(1000));
 	det_teardown(NULL);
 	assert_int_equal(det_setup(NULL), 0);
 	irqkit_clock_advance(2000 * MS);
@@ -272,10 +275,10 @@ static void test_uninitialised_timers_are_refused(void **state)
 	assert_int_equal(irqkit_del_timer(&zero), 0);
 	assert_int_equal(irqkit_del_timer_sync(&zero), 0);
 	/* arming one with no function is refused, never a NULL call at expiry */
-	assert_int_equal(irqkit_mod_timer(&zero, 10), 0);
+	assert_int_equal(irqkit_mod_timer(&zero, J(10)), 0);
 	assert_log_contains("with no function (timer_setup() missing?): refused");
 	irqkit_timer_setup(&nofn, NULL, 0);
-	nofn.expires = 10;
+	nofn.expires = J(10);
 	irqkit_add_timer(&nofn);
 	assert_false(irqkit_timer_pending(&nofn));
 	irqkit_clock_advance(100 * MS);
@@ -307,6 +310,110 @@ static void test_jiffies_conversions_before_start_use_the_default_hz(void **stat
 	assert_int_equal(det_setup(NULL), 0);
 }
 
+/* ---- jiffies as Linux counts them, and the jiffies objects ---------------------------- */
+
+static void test_jiffies_start_at_initial_jiffies(void **state)
+{
+	(void)state;
+	/* 300 s before a 32-bit count wraps, as Linux's INITIAL_JIFFIES */
+	assert_int_equal(irqkit_jiffies(), (unsigned long)(0x100000000ull - 300ull * irqkit_hz()));
+	assert_int_equal(irqkit_get_jiffies_64(), irqkit_jiffies());
+	assert_int_equal(irqkit_jiffies_value, irqkit_jiffies());
+	assert_int_equal(irqkit_jiffies_64_value, irqkit_jiffies());
+	/* five minutes in, a 32-bit copy wraps and time_after() still orders them */
+	irqkit_clock_advance(300ull * 1000 * MS - 1 * MS);
+	{
+		unsigned int before = (unsigned int)irqkit_jiffies();
+
+		irqkit_clock_advance(2 * MS);
+		assert_true((unsigned int)irqkit_jiffies() < before);
+		assert_true(irqkit_time_after((unsigned long)irqkit_jiffies(), J(300 * 1000 - 1)));
+	}
+}
+
+static void test_jiffies_objects_follow_the_virtual_clock(void **state)
+{
+	unsigned long j0 = irqkit_jiffies_value;
+
+	(void)state;
+	irqkit_clock_advance(7 * MS);			/* no call reads the clock: the advance publishes */
+	assert_int_equal(irqkit_jiffies_value, j0 + 7);
+	assert_int_equal(irqkit_jiffies_64_value, (uint64_t)j0 + 7);
+	irqkit_msleep(3);
+	assert_int_equal(irqkit_jiffies_value, j0 + 10);
+}
+
+static void test_timer_armed_before_the_start_of_jiffies_fires_at_once(void **state)
+{
+	struct ttimer x;
+
+	(void)state;
+	tt_init(&x, 'x');
+	irqkit_mod_timer(&x.timer, 10);			/* a small absolute value: long past */
+	irqkit_clock_advance(0);
+	assert_int_equal(x.fired, 1);
+}
+
+/* Readers of the clock on several threads publish in any order; the objects never go back. */
+static atomic_bool readers_stop;
+
+static void *jiffies_reader(void *arg)
+{
+	(void)arg;
+	while (!atomic_load(&readers_stop))
+		irqkit_jiffies();
+	return NULL;
+}
+
+static void test_jiffies_objects_never_go_back(void **state)
+{
+	pthread_t th[3];
+	unsigned long prev, seen = 0;
+	uint64_t prev64;
+
+	(void)state;
+	det_teardown(NULL);
+	assert_int_equal(irqkit_start(&(struct irqkit_config){ .hz = 100000 }), 0);
+	atomic_store(&readers_stop, false);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, jiffies_reader, NULL), 0);
+	prev = irqkit_jiffies_value;
+	prev64 = irqkit_jiffies_64_value;
+	for (int i = 0; i < stress_scale(2000000); i++) {
+		unsigned long j = irqkit_jiffies_value;
+		uint64_t j64 = irqkit_jiffies_64_value;
+
+		assert_false(irqkit_time_before(j, prev));
+		assert_true(j64 >= prev64);
+		seen += j != prev;
+		prev = j;
+		prev64 = j64;
+	}
+	atomic_store(&readers_stop, true);
+	for (int i = 0; i < 3; i++)
+		pthread_join(th[i], NULL);
+	irqkit_stop();
+	assert_true(seen > 0);			/* 100,000 ticks a second: it moved */
+	assert_int_equal(det_setup(NULL), 0);
+}
+
+/* IRQKIT_CFG_PERIODIC_TICK: the object moves while a thread spins on it and calls nothing. */
+static void test_periodic_tick_moves_the_object_of_a_bare_spin(void **state)
+{
+	unsigned long j0;
+	int spins = 0;
+
+	(void)state;
+	det_teardown(NULL);
+	assert_int_equal(irqkit_start(&(struct irqkit_config){ .flags = IRQKIT_CFG_PERIODIC_TICK }), 0);
+	j0 = irqkit_jiffies();
+	while (irqkit_jiffies_value - j0 < 20 && ++spins < 2000000000)
+		;				/* volatile reads only: nothing else can publish */
+	assert_true(irqkit_jiffies_value - j0 >= 20);
+	irqkit_stop();
+	assert_int_equal(det_setup(NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -326,6 +433,11 @@ int main(void)
 		T(test_uninitialised_timers_are_refused),
 		T(test_clock_advance_refuses_to_wrap),
 		T(test_jiffies_conversions_before_start_use_the_default_hz),
+		T(test_jiffies_start_at_initial_jiffies),
+		T(test_jiffies_objects_follow_the_virtual_clock),
+		T(test_timer_armed_before_the_start_of_jiffies_fires_at_once),
+		T(test_jiffies_objects_never_go_back),
+		T(test_periodic_tick_moves_the_object_of_a_bare_spin),
 #undef T
 	};
 
