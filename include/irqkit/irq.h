@@ -197,6 +197,19 @@ IRQKIT_API unsigned int irqkit_kstat_irqs_cpu(unsigned int irq, unsigned int cpu
 /** irqkit_irq_err_count - stray interrupts, the ERR row of /proc/interrupts. */
 IRQKIT_API unsigned int irqkit_irq_err_count(void);
 
+/*
+ * Autodetection of a device's line (Linux's probe_irq_on/off): call
+ * irqkit_probe_irq_on() (it sleeps about 120 ms while lines settle), make
+ * the device interrupt, then irqkit_probe_irq_off() gives the line that
+ * fired: 0 if none did, a negative number if several did (the first of
+ * them).  Lines with handlers, without a chip, or marked IRQKIT_IRQ_NOPROBE
+ * take no part.  One probe at a time.  Context: process context.
+ */
+IRQKIT_API unsigned long irqkit_probe_irq_on(void);
+IRQKIT_API int irqkit_probe_irq_off(unsigned long val);
+/** irqkit_probe_irq_mask - end the probe; the lines below 32 that fired, masked with @val. */
+IRQKIT_API unsigned int irqkit_probe_irq_mask(unsigned long val);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,9 @@
 #include <irqkit/runtime.h>
 #include <irqkit/softirq.h>
 #include <irqkit/timer.h>
+#include <irqkit/sched.h>
+#include <irqkit/wait.h>
+#include <irqkit/kernel.h>
 #include <irqkit/workqueue.h>
 #include <irqkit/swchip.h>
 #include <irqkit/proc.h>

@@ -55,6 +55,11 @@ struct irqkit_task {
 	const void		*running_fn;	/* private: handler or bottom half running, for reports */
 	bool			kthread;	/* private: a thread of the runtime itself */
 	bool			nodeliver;	/* private: never a delivery point (deterministic) */
+	/* Linux's task_struct fields that drivers read (see <irqkit/sched.h>) */
+	unsigned int		state;		/* IRQKIT_TASK_RUNNING, _INTERRUPTIBLE, ... */
+	unsigned int		wake_seq;	/* private: bumped by each wake-up */
+	int			pid;		/* read-only: thread id, once irqkit_current() ran */
+	char			comm[16];	/* read-only: thread name, likewise */
 };
 
 IRQKIT_API extern _Thread_local struct irqkit_task irqkit_task_self

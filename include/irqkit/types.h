@@ -31,6 +31,7 @@ extern "C" {
 #define IRQKIT_ENODEV	19
 #define IRQKIT_EINVAL	22
 #define IRQKIT_ENOSYS	38
+#define IRQKIT_ETIME	62
 #define IRQKIT_ENOTCONN	107
 #define IRQKIT_ETIMEDOUT	110
 #define IRQKIT_EALREADY	114
@@ -89,6 +90,7 @@ typedef enum irqkit_irqreturn (*irqkit_handler_regs_fn)(int irq, void *dev_id,
 #define IRQKIT_TYPE_LEVEL_LOW		0x8u
 #define IRQKIT_TYPE_LEVEL_MASK		0xcu
 #define IRQKIT_TYPE_SENSE_MASK		0xfu
+#define IRQKIT_TYPE_PROBE		0x10u	/* told to a chip's irq_set_type while probing */
 
 /* Virtual CPUs: a mask holds up to this many. */
 #define IRQKIT_NR_CPUS_MAX	64

@@ -61,10 +61,21 @@ struct irqkit_delayed_work {
 IRQKIT_API void irqkit_init_work(struct irqkit_work *work, irqkit_work_fn func);
 IRQKIT_API void irqkit_init_work_26(struct irqkit_work *work, irqkit_work_fn_26 func, void *data);
 IRQKIT_API void irqkit_init_delayed_work(struct irqkit_delayed_work *dwork, irqkit_work_fn func);
+/*
+ * Linux 2.6.0-2.6.19: a struct work_struct carried its own timer, and
+ * INIT_WORK(work, func, data) set both.  <linux/workqueue.h> in that mode
+ * makes work_struct a delayed work set up by this.
+ */
+IRQKIT_API void irqkit_init_delayed_work_26(struct irqkit_delayed_work *dwork,
+					    irqkit_work_fn_26 func, void *data);
 /** The timer callback of a statically declared delayed work (DECLARE_DELAYED_WORK). */
 IRQKIT_API void irqkit_delayed_work_timer_fn(struct irqkit_timer_list *timer);
 #define IRQKIT_DELAYED_WORK_INIT(name, f) {						\
 	.work = { .data = IRQKIT_WORK_DELAYED, .func = (f) },				\
+	.timer = { .function = irqkit_delayed_work_timer_fn },			\
+	.cpu = -1 }
+#define IRQKIT_DELAYED_WORK_INIT_26(name, f, d) {					\
+	.work = { .data = IRQKIT_WORK_DELAYED, .func26 = (f), .data26 = (d) },		\
 	.timer = { .function = irqkit_delayed_work_timer_fn },			\
 	.cpu = -1 }
 

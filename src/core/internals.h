@@ -11,6 +11,7 @@
 #include <irqkit/runtime.h>
 #include <irqkit/softirq.h>
 #include <irqkit/timer.h>
+#include <irqkit/wait.h>
 
 #include "atomic.h"
 #include "platform.h"
@@ -497,6 +498,44 @@ static inline bool irqkit__once(unsigned int *flag)
 	unsigned int seen = READ_ONCE(*flag);
 
 	return seen != run && a_cas(flag, &seen, run);
+}
+
+/* Linux's list_head operations, for the wait queues and semaphores. */
+static inline void ilist_init(struct irqkit_list_head *l)
+{
+	WRITE_ONCE(l->next, l);
+	a_store_release(&l->prev, l);	/* last: see ilist_empty_careful */
+}
+static inline bool ilist_empty(const struct irqkit_list_head *l)
+{
+	return READ_ONCE(l->next) == l;
+}
+/* Empty, and not being unlinked by another thread right now (list_empty_careful). */
+static inline bool ilist_empty_careful(const struct irqkit_list_head *l)
+{
+	return a_load_acquire(&l->prev) == l && READ_ONCE(l->next) == l;
+}
+static inline void ilist_insert(struct irqkit_list_head *n, struct irqkit_list_head *prev,
+				struct irqkit_list_head *next)
+{
+	WRITE_ONCE(next->prev, n);
+	WRITE_ONCE(n->next, next);
+	WRITE_ONCE(n->prev, prev);
+	WRITE_ONCE(prev->next, n);
+}
+static inline void ilist_add(struct irqkit_list_head *n, struct irqkit_list_head *head)
+{
+	ilist_insert(n, head, head->next);
+}
+static inline void ilist_add_tail(struct irqkit_list_head *n, struct irqkit_list_head *head)
+{
+	ilist_insert(n, head->prev, head);
+}
+static inline void ilist_del_init(struct irqkit_list_head *n)
+{
+	WRITE_ONCE(n->next->prev, n->prev);
+	WRITE_ONCE(n->prev->next, n->next);
+	ilist_init(n);
 }
 
 /* context.c */

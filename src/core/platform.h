@@ -15,8 +15,9 @@
 
 /*
  * Memory.  irqkit_plat_alloc returns zeroed memory aligned to 64 bytes, or
- * NULL.  Called from process context only (request_irq, start-up), never from
- * a handler.  @size is passed back to irqkit_plat_free.
+ * NULL.  Any context, and it must not sleep: kmalloc(GFP_ATOMIC) calls it
+ * from handlers (the core's own calls are from process context).  @size is
+ * passed back to irqkit_plat_free.
  */
 void *irqkit_plat_alloc(size_t size);
 void irqkit_plat_free(void *p, size_t size);
@@ -102,6 +103,9 @@ void irqkit_plat_sleep_ns(uint64_t ns);
 
 /* Impossible failure of the platform (a failed futex): report and stop. */
 void irqkit_plat_fatal(const char *msg) __attribute__((noreturn));
+
+/* The end of the program after an oops (BUG()), reported already: posix aborts. */
+void irqkit_plat_oops(void) __attribute__((noreturn));
 
 /*
  * ---- What the core offers a platform ----------------------------------------

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Kernel-style log output: a small freestanding printf, printk, WARN and dump_stack. */
 #include "internals.h"
+#include <irqkit/kernel.h>
 
 struct out {
 	char	*buf;
@@ -370,4 +371,79 @@ bool irqkit__printk_ratelimit(void)
 		printed++;
 	irqkit_spin_unlock(&lock);
 	return ok;
+}
+
+/* ---- Linux's printk, WARN and BUG for driver code ------------------------------- */
+
+/* The level of a Linux message prefix, and where the text starts; -1: none. */
+static int printk_level(const char **fmt)
+{
+	const char *p = *fmt;
+
+	if (p[0] == '\001' && p[1]) {			/* KERN_SOH, since Linux 3.6 */
+		if (p[1] >= '0' && p[1] <= '7') {
+			*fmt = p + 2;
+			return p[1] - '0';
+		}
+		*fmt = p + 2;				/* 'c' (KERN_CONT), 'd' (default) */
+		return -1;
+	}
+	if (p[0] == '<' && p[1] >= '0' && p[1] <= '7' && p[2] == '>') {	/* "<N>", 2.6 */
+		*fmt = p + 3;
+		return p[1] - '0';
+	}
+	return -1;
+}
+
+int irqkit_vprintk_linux(const char *fmt, va_list ap)
+{
+	int level = printk_level(&fmt);
+	va_list len_ap;
+	int n;
+
+	va_copy(len_ap, ap);
+	n = irqkit__vsnprintf(NULL, 0, fmt, len_ap);
+	va_end(len_ap);
+	/* the default message level of 2.6 and of today: KERN_WARNING */
+	irqkit__vprintk(level < 0 ? IRQKIT_LOG_WARNING : level, fmt, ap);
+	return n;
+}
+
+int irqkit_printk_linux(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = irqkit_vprintk_linux(fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+void irqkit_dump_stack(void)
+{
+	irqkit__dump_stack();
+}
+
+void irqkit_warn_at(const char *file, int line, const char *fmt, ...)
+{
+	char msg[256];
+
+	if (fmt) {
+		va_list ap;
+
+		va_start(ap, fmt);
+		irqkit__vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+	}
+	irqkit__warn(file, line, fmt ? "%s" : NULL, msg);
+}
+
+void irqkit_bug_at(const char *file, int line)
+{
+	pr_emerg("------------[ cut here ]------------");
+	pr_emerg("kernel BUG at %s:%d!", file, line);
+	irqkit__dump_stack();
+	pr_emerg("---[ end trace 0000000000000000 ]---");
+	irqkit_plat_oops();
 }

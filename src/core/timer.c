@@ -473,6 +473,7 @@ void irqkit_msleep(unsigned int ms)
 		irqkit_clock_advance((uint64_t)ms * 1000000);
 	else
 		irqkit_plat_sleep_ns((uint64_t)ms * 1000000);
+	irqkit_jiffies();
 }
 
 void irqkit__timers_init(void)

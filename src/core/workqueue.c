@@ -160,6 +160,14 @@ void irqkit_init_delayed_work(struct irqkit_delayed_work *dwork, irqkit_work_fn 
 	dwork->cpu = IRQKIT_WORK_CPU_UNBOUND;
 }
 
+void irqkit_init_delayed_work_26(struct irqkit_delayed_work *dwork, irqkit_work_fn_26 func,
+				 void *data)
+{
+	irqkit_init_delayed_work(dwork, NULL);
+	dwork->work.func26 = func;
+	dwork->work.data26 = data;
+}
+
 /* ---- lists -------------------------------------------------------------------------- */
 
 static void list_append(struct irqkit_work ***tail, struct irqkit_work *work)

@@ -208,6 +208,11 @@ void irqkit_plat_fatal(const char *msg)
 	abort();
 }
 
+void irqkit_plat_oops(void)
+{
+	abort();
+}
+
 struct irqkit_plat_thread {
 	pthread_t	thread;
 	void		(*fn)(void *);

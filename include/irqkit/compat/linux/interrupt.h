@@ -54,6 +54,9 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
 #define IRQF_DISABLED		IRQKIT_F_DISABLED
 #define IRQF_SAMPLE_RANDOM	IRQKIT_F_SAMPLE_RANDOM
 #define SA_SHIRQ		IRQF_SHARED
+#ifdef SA_INTERRUPT		/* libc's <signal.h> has sigaction's historical flag */
+#undef SA_INTERRUPT
+#endif
 #define SA_INTERRUPT		IRQF_DISABLED
 #define SA_SAMPLE_RANDOM	IRQF_SAMPLE_RANDOM
 
@@ -85,6 +88,9 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
 #define irq_wake_thread(irq, dev_id)	irqkit_irq_wake_thread((irq), (dev_id))
 #define free_irq(irq, dev_id)		irqkit_free_irq((irq), (dev_id))
 #define can_request_irq(irq, flags)	irqkit_can_request_irq((irq), (flags))
+#define probe_irq_on()			irqkit_probe_irq_on()
+#define probe_irq_off(val)		irqkit_probe_irq_off(val)
+#define probe_irq_mask(val)		irqkit_probe_irq_mask(val)
 #define disable_irq(irq)		irqkit_disable_irq(irq)
 #define disable_irq_nosync(irq)		irqkit_disable_irq_nosync(irq)
 #define disable_hardirq(irq)		irqkit_disable_hardirq(irq)

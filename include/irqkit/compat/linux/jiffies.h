@@ -1,16 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Linux's <linux/jiffies.h> over irqkit.  HZ is set at start-up
- * (irqkit_config.hz, default 1000), so here it is a value read at run time,
- * not a constant: `#if HZ > 100` cannot work.
+ * Linux's <linux/jiffies.h> over irqkit.  HZ is an integer constant, fixed
+ * when irqkit was built (IRQKIT_HZ, 1000 by default as the 2.6 kernels of
+ * 2.6.0-2.6.12); jiffies and jiffies_64 are objects, starting at
+ * INITIAL_JIFFIES (see <irqkit/timer.h> for when they move).
  */
 #ifndef IRQKIT_COMPAT_LINUX_JIFFIES_H
 #define IRQKIT_COMPAT_LINUX_JIFFIES_H
 
 #include <irqkit/timer.h>
+#include <irqkit/sched.h>
 
-#define jiffies			irqkit_jiffies()
-#define HZ			irqkit_hz()
+/* <sys/param.h> (through asm/param.h) defines HZ 100, user space's tick: ours wins */
+#ifdef HZ
+#undef HZ
+#endif
+#define HZ			IRQKIT_HZ
+#define USER_HZ			100
+#define INITIAL_JIFFIES		IRQKIT_INITIAL_JIFFIES(HZ)
+
+#define jiffies			irqkit_jiffies_value
+#define jiffies_64		irqkit_jiffies_64_value
+#define get_jiffies_64()	irqkit_get_jiffies_64()
 #define MAX_JIFFY_OFFSET	((unsigned long)(~0ul >> 1) - 1)
 
 #define msecs_to_jiffies(m)	irqkit_msecs_to_jiffies(m)
@@ -23,7 +34,14 @@
 #define time_after_eq(a, b)	irqkit_time_after_eq(a, b)
 #define time_before_eq(a, b)	irqkit_time_before_eq(a, b)
 #define time_in_range(a, b, c)	irqkit_time_in_range(a, b, c)
-#define time_is_after_jiffies(a)	time_before(jiffies, a)
-#define time_is_before_jiffies(a)	time_after(jiffies, a)
+#define time_in_range_open(a, b, c) (time_after_eq(a, b) && time_before(a, c))
+#define time_after64(a, b)	((int64_t)((b) - (a)) < 0)
+#define time_before64(a, b)	time_after64(b, a)
+#define time_after_eq64(a, b)	((int64_t)((a) - (b)) >= 0)
+#define time_before_eq64(a, b)	time_after_eq64(b, a)
+#define time_is_after_jiffies(a)	time_before(irqkit_jiffies(), a)
+#define time_is_before_jiffies(a)	time_after(irqkit_jiffies(), a)
+#define time_is_after_eq_jiffies(a)	time_before_eq(irqkit_jiffies(), a)
+#define time_is_before_eq_jiffies(a)	time_after_eq(irqkit_jiffies(), a)
 
 #endif

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Time of day as drivers read it: 2.6's do_gettimeofday() and
+ * current_kernel_time(), today's ktime_get_*ts64().  (Not the system's
+ * <linux/time.h>, whose struct timespec clashes with libc's <time.h>;
+ * libc's <time.h> and <sys/time.h> are included instead.)
+ */
+#ifndef IRQKIT_COMPAT_LINUX_TIME_H
+#define IRQKIT_COMPAT_LINUX_TIME_H
+
+#include <stdint.h>
+#include <time.h>
+#include <sys/time.h>
+#include <linux/jiffies.h>
+
+typedef int64_t time64_t;
+typedef int64_t ktime_t;
+struct timespec64 {
+	time64_t	tv_sec;
+	long		tv_nsec;
+};
+
+#define NSEC_PER_USEC	1000L
+#define NSEC_PER_MSEC	1000000L
+#define USEC_PER_SEC	1000000L
+#define NSEC_PER_SEC	1000000000L
+#define MSEC_PER_SEC	1000L
+
+static inline struct timespec64 irqkit__ts64(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (struct timespec64){ ts.tv_sec, ts.tv_nsec };
+}
+
+static inline void do_gettimeofday(struct timeval *tv)
+{
+	gettimeofday(tv, NULL);
+}
+static inline struct timespec current_kernel_time(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+	return ts;
+}
+static inline void getnstimeofday(struct timespec *ts)
+{
+	clock_gettime(CLOCK_REALTIME, ts);
+}
+static inline void ktime_get_real_ts64(struct timespec64 *ts)
+{
+	*ts = irqkit__ts64(CLOCK_REALTIME);
+}
+static inline void ktime_get_coarse_real_ts64(struct timespec64 *ts)
+{
+	*ts = irqkit__ts64(CLOCK_REALTIME_COARSE);
+}
+static inline void ktime_get_ts64(struct timespec64 *ts)
+{
+	*ts = irqkit__ts64(CLOCK_MONOTONIC);
+}
+static inline ktime_t ktime_get(void)
+{
+	struct timespec64 ts = irqkit__ts64(CLOCK_MONOTONIC);
+
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+#define ktime_get_ns()		((uint64_t)ktime_get())
+#define ktime_to_ns(kt)		((int64_t)(kt))
+#define ktime_get_real_seconds() ((time64_t)time(NULL))
+
+#endif
