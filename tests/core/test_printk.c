@@ -4,6 +4,9 @@
 #include "../../src/core/internals.h"
 
 #include <limits.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define CHECK(fmt, ...)								\
 	do {									\
@@ -86,6 +89,106 @@ static void test_warn_prints_cut_here_banner_and_end_marker(void **state)
 	assert_int_equal(logcap.n, 0);
 }
 
+/* ---- Linux's printk: the level prefix in either form ---------------------------------- */
+
+static void test_printk_linux_reads_the_level_in_either_form(void **state)
+{
+	(void)state;
+	log_clear();
+	assert_int_equal(irqkit_printk_linux("<3>old form %d\n", 26), 12);
+	assert_int_equal(irqkit_printk_linux("\0016new form\n"), 9);
+	assert_int_equal(irqkit_printk_linux("no level\n"), 9);
+	assert_int_equal(irqkit_printk_linux("\001cgoes on\n"), 8);
+	assert_int_equal(logcap.n, 4);
+	assert_string_equal(logcap.lines[0], "old form 26");
+	assert_int_equal(logcap.levels[0], IRQKIT_LOG_ERR);
+	assert_string_equal(logcap.lines[1], "new form");
+	assert_int_equal(logcap.levels[1], IRQKIT_LOG_INFO);
+	assert_string_equal(logcap.lines[2], "no level");
+	assert_int_equal(logcap.levels[2], IRQKIT_LOG_WARNING);	/* Linux's default level */
+	assert_string_equal(logcap.lines[3], "goes on");
+}
+
+static void test_warn_at_reports_in_linux_words(void **state)
+{
+	(void)state;
+	irqkit_warn_at("drv.c", 42, "bad state %d", 7);
+	assert_log_contains("------------[ cut here ]------------");
+	assert_log_contains("bad state 7");
+	assert_log_contains("WARNING: CPU: 0 PID:");
+	assert_log_contains(" at drv.c:42");
+}
+
+/* BUG(): the report, then the program ends (here: a child process, which aborts). */
+static void test_bug_reports_and_ends_the_program(void **state)
+{
+	int fds[2], status;
+	char out[4096];
+	ssize_t n, len = 0;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	if (pid == 0) {
+		dup2(fds[1], 2);
+		irqkit_set_log(NULL, NULL);		/* to stderr, the pipe */
+		irqkit_bug_at("drv.c", 99);
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], out + len, sizeof(out) - 1 - (size_t)len)) > 0)
+		len += n;
+	out[len] = '\0';
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+	assert_non_null(strstr(out, "kernel BUG at drv.c:99!"));
+	assert_non_null(strstr(out, "Call Trace:"));
+}
+
+/* ---- kmalloc ------------------------------------------------------------------------------ */
+
+static void test_kmalloc_sizes_zeroes_and_frees(void **state)
+{
+	unsigned char *p = irqkit_kmalloc(100, IRQKIT_GFP_KERNEL);
+	unsigned char *z = irqkit_kzalloc(64, IRQKIT_GFP_ATOMIC);
+	unsigned int *c = irqkit_kcalloc(10, sizeof(unsigned int), IRQKIT_GFP_KERNEL);
+
+	(void)state;
+	assert_non_null(p);
+	assert_int_equal((uintptr_t)p % 16, 0);
+	assert_int_equal(irqkit_ksize(p), 100);
+	memset(p, 0xa5, 100);
+	for (int i = 0; i < 64; i++)
+		assert_int_equal(z[i], 0);
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(c[i], 0);
+	assert_null(irqkit_kcalloc(SIZE_MAX / 2, 4, IRQKIT_GFP_KERNEL));	/* overflow */
+	irqkit_kfree(p);
+	irqkit_kfree(z);
+	irqkit_kfree(c);
+	irqkit_kfree(NULL);
+	assert_log_lacks("BUG:");
+}
+
+/* GFP_KERNEL may sleep: from atomic context it is Linux's report; GFP_ATOMIC is fine there. */
+static void test_gfp_kernel_in_atomic_context_is_reported(void **state)
+{
+	void *a, *k;
+
+	(void)state;
+	irqkit_local_bh_disable();
+	a = irqkit_kmalloc(8, IRQKIT_GFP_ATOMIC);
+	assert_log_lacks("BUG: sleeping function called from invalid context");
+	k = irqkit_kmalloc(8, IRQKIT_GFP_KERNEL);
+	irqkit_local_bh_enable();
+	assert_log_contains("BUG: sleeping function called from invalid context");
+	assert_non_null(a);
+	assert_non_null(k);			/* made all the same, as Linux */
+	irqkit_kfree(a);
+	irqkit_kfree(k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -95,6 +198,11 @@ int main(void)
 		T(test_pointer_formats_as_linux),
 		T(test_printk_sends_each_line_to_the_hook),
 		T(test_warn_prints_cut_here_banner_and_end_marker),
+		T(test_printk_linux_reads_the_level_in_either_form),
+		T(test_warn_at_reports_in_linux_words),
+		T(test_bug_reports_and_ends_the_program),
+		T(test_kmalloc_sizes_zeroes_and_frees),
+		T(test_gfp_kernel_in_atomic_context_is_reported),
 #undef T
 	};
 
