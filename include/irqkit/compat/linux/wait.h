@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Linux's <linux/wait.h> over irqkit: wait queues.  The system's
- * <linux/wait.h> (WNOHANG and friends) comes first.  In versions before
+ * Linux's <linux/wait.h> over irqkit: wait queues.  In versions before
  * 3.15, 2.6's sleep_on() family too (it races: prefer wait_event()).
+ *
+ * Unlike <linux/kernel.h> and friends, this does not include the system's
+ * <linux/wait.h>: no libc header needs it, and its P_ALL macros break
+ * libc's <sys/wait.h> when both are included.
  */
 #ifndef IRQKIT_COMPAT_LINUX_WAIT_H
 #define IRQKIT_COMPAT_LINUX_WAIT_H
-
-#include_next <linux/wait.h>
 #include <irqkit/wait.h>
 #include <linux/version.h>
 #include <linux/sched.h>
