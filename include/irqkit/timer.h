@@ -37,11 +37,18 @@ IRQKIT_API unsigned int irqkit_hz(void);
  * thread, each work item, and the waiting calls of <linux/delay.h>,
  * <linux/sched.h> and <linux/wait.h> (cpu_relax(), schedule(), udelay(),
  * wait_event(), ...), so a busy-wait that calls one of them sees them move.
- * IRQKIT_CFG_PERIODIC_TICK adds a tick HZ times a second for code that
- * spins on them with nothing in the loop.
+ *
+ * A program that reads the objects as Linux's jiffies (<linux/jiffies.h>
+ * calls irqkit_jiffies_object_used() before main) gets a tick besides,
+ * NO_HZ-style: HZ times a second while the runtime is active, stopping
+ * after 10 seconds without activity (any of the points above), so the
+ * objects are exact to a tick while anything happens and an idle runtime
+ * sleeps.  A bare spin on them that calls nothing sees them move for those
+ * 10 seconds; IRQKIT_CFG_PERIODIC_TICK keeps the tick on for good.
  */
 IRQKIT_API extern volatile unsigned long irqkit_jiffies_value;
 IRQKIT_API extern volatile uint64_t irqkit_jiffies_64_value;
+IRQKIT_API void irqkit_jiffies_object_used(void);
 
 /* Conversions, rounding up as Linux does: a positive delay is at least one tick. */
 IRQKIT_API unsigned long irqkit_msecs_to_jiffies(unsigned int ms);

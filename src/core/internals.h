@@ -732,6 +732,7 @@ HIDDEN uint64_t irqkit__now_ns(void);
 HIDDEN uint64_t irqkit__jiffies_to_ns(unsigned long j);
 HIDDEN void irqkit__jiffies_reset(void);
 HIDDEN void irqkit__timers_started(void);
+extern HIDDEN uint64_t irqkit__tick_idle_ns;
 HIDDEN void irqkit__run_timers(void);
 HIDDEN void irqkit__timers_init(void);
 HIDDEN void irqkit__timers_exit(void);

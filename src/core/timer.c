@@ -66,13 +66,67 @@ static void publish_jiffies(uint64_t j)
 		;
 }
 
-uint64_t irqkit_get_jiffies_64(void)
+/* The count now, published in the objects; no activity noted (the tick's own read). */
+static uint64_t jiffies_publish(void)
 {
 	uint64_t hz = rt_hz();
 	uint64_t j = initial_jiffies_64(hz) + ticks_since_start(hz);
 
 	if (READ_ONCE(irqkit_jiffies_64_value) != j)
 		publish_jiffies(j);
+	return j;
+}
+
+/*
+ * The tick of the Linux-name layer, NO_HZ-style.  A program that reads the
+ * jiffies object (it includes <linux/jiffies.h>) wants it to move by itself,
+ * as Linux's tick moves it; an idle runtime should not wake up HZ times a
+ * second for nothing.  So the tick runs while the runtime is active: any
+ * clock read other than the tick's own (an interrupt taken by a dispatcher,
+ * a softirq round, a work item, a wait, a time call) is activity and starts
+ * it; irqkit__tick_idle_ns (10 s) without activity stops it.  A bare spin on the object,
+ * calling nothing, keeps seeing it move for that long (and for ever with
+ * IRQKIT_CFG_PERIODIC_TICK).
+ */
+HIDDEN uint64_t irqkit__tick_idle_ns = 10 * NSEC_PER_SEC;	/* a variable for the tests */
+static unsigned int tick_wanted;	/* the Linux-name layer is in use */
+static unsigned int tick_on;		/* the tick is programmed */
+static uint64_t tick_last_activity;	/* ns since start */
+static void program(void);
+
+void irqkit_jiffies_object_used(void)
+{
+	WRITE_ONCE(tick_wanted, 1);
+}
+
+static void tick_activity(void)
+{
+	unsigned int off = 0;
+
+	if (!READ_ONCE(tick_wanted) || irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC ||
+	    !irqkit_started())
+		return;
+	WRITE_ONCE(tick_last_activity, irqkit__now_ns());
+	if (!READ_ONCE(tick_on) && a_cas(&tick_on, &off, 1)) {
+		irqkit_spin_lock(&timer_lock);
+		program();
+		irqkit_spin_unlock(&timer_lock);
+	}
+}
+
+/* From the timer interrupt: has the runtime been idle long enough to stop ticking? */
+static void tick_idle_check(void)
+{
+	if (READ_ONCE(tick_on) &&
+	    irqkit__now_ns() - READ_ONCE(tick_last_activity) > READ_ONCE(irqkit__tick_idle_ns))
+		WRITE_ONCE(tick_on, 0);
+}
+
+uint64_t irqkit_get_jiffies_64(void)
+{
+	uint64_t j = jiffies_publish();
+
+	tick_activity();
 	return j;
 }
 
@@ -84,6 +138,7 @@ unsigned long irqkit_jiffies(void)
 /* A new run: the objects start again at INITIAL_JIFFIES (a store, not a maximum). */
 void irqkit__jiffies_reset(void)
 {
+	WRITE_ONCE(tick_on, 0);
 	uint64_t j = initial_jiffies_64(rt_hz()) + ticks_since_start(rt_hz());
 
 	a_store_release(&irqkit_jiffies_64_value, j);
@@ -275,8 +330,8 @@ static void program(void)
 	if (rt->mode == IRQKIT_MODE_DETERMINISTIC)
 		return;
 	any = earliest_expiry(&when);
-	if (rt->flags & IRQKIT_CFG_PERIODIC_TICK) {
-		unsigned long tick = irqkit_jiffies() + 1;	/* the next tick */
+	if ((rt->flags & IRQKIT_CFG_PERIODIC_TICK) || READ_ONCE(tick_on)) {
+		unsigned long tick = (unsigned long)jiffies_publish() + 1;	/* the next tick */
 
 		if (!any || irqkit_time_before(tick, when))
 			when = tick;
@@ -288,6 +343,7 @@ static void program(void)
 /* Once the platform runs: the periodic tick, if asked for, starts ticking. */
 void irqkit__timers_started(void)
 {
+	tick_activity();
 	irqkit_spin_lock(&timer_lock);
 	program();
 	irqkit_spin_unlock(&timer_lock);
@@ -322,7 +378,10 @@ static uint64_t tell_due_cpus(unsigned long now)
  */
 void irqkit__timer_interrupt(void)
 {
-	uint64_t told = tell_due_cpus(irqkit_jiffies());
+	uint64_t told;
+
+	tick_idle_check();
+	told = tell_due_cpus((unsigned long)jiffies_publish());
 
 	for (unsigned int i = 0; told; i++, told >>= 1)
 		if (told & 1)

@@ -397,6 +397,38 @@ static void test_jiffies_objects_never_go_back(void **state)
 	assert_int_equal(det_setup(NULL), 0);
 }
 
+/*
+ * The tick of a program that reads the object (<linux/jiffies.h> asks for it):
+ * on while the runtime is active, off after the idle time, on again at the
+ * next activity.
+ */
+extern uint64_t irqkit__tick_idle_ns;
+
+static void test_the_object_tick_stops_when_idle_and_restarts(void **state)
+{
+	unsigned long j;
+
+	(void)state;
+	det_teardown(NULL);
+	irqkit_jiffies_object_used();
+	irqkit__tick_idle_ns = 100 * MS;
+	assert_int_equal(irqkit_start(&(struct irqkit_config){ .nr_cpus = 1 }), 0);
+	j = irqkit_jiffies_value;
+	usleep(30000);					/* no call: the tick moves it */
+	assert_true(irqkit_jiffies_value - j >= 10);
+	usleep(300000);					/* idle past 100 ms: the tick stops */
+	j = irqkit_jiffies_value;
+	usleep(50000);
+	assert_true(irqkit_jiffies_value - j <= 1);
+	irqkit_jiffies();				/* activity: on again */
+	j = irqkit_jiffies_value;
+	usleep(30000);
+	assert_true(irqkit_jiffies_value - j >= 10);
+	irqkit_stop();
+	irqkit__tick_idle_ns = 10000 * MS;
+	assert_int_equal(det_setup(NULL), 0);
+}
+
 /* IRQKIT_CFG_PERIODIC_TICK: the object moves while a thread spins on it and calls nothing. */
 static void test_periodic_tick_moves_the_object_of_a_bare_spin(void **state)
 {
@@ -438,6 +470,7 @@ int main(void)
 		T(test_timer_armed_before_the_start_of_jiffies_fires_at_once),
 		T(test_jiffies_objects_never_go_back),
 		T(test_periodic_tick_moves_the_object_of_a_bare_spin),
+		T(test_the_object_tick_stops_when_idle_and_restarts),
 #undef T
 	};
 

@@ -15,8 +15,9 @@
  * `while (time_before(jiffies, j)) barrier();` ends.
  */
 #define barrier()		irqkit_cpu_relax()
-#define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
-#define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
+/* scalars and pointers, as relaxed atomics (so ThreadSanitizer sees them for what they are) */
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 #define __user
 #define __iomem
 #define __kernel

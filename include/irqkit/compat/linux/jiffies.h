@@ -19,6 +19,12 @@
 #define USER_HZ			100
 #define INITIAL_JIFFIES		IRQKIT_INITIAL_JIFFIES(HZ)
 
+/* a program that reads the objects gets the tick that moves them (see <irqkit/timer.h>) */
+static void __attribute__((constructor, used)) irqkit__jiffies_object_user(void)
+{
+	irqkit_jiffies_object_used();
+}
+
 #define jiffies			irqkit_jiffies_value
 #define jiffies_64		irqkit_jiffies_64_value
 #define get_jiffies_64()	irqkit_get_jiffies_64()

@@ -13,6 +13,7 @@
 #include <linux/jiffies.h>
 #include <linux/preempt.h>
 #include <linux/smp.h>
+#include <linux/barrier.h>
 
 #define task_struct			irqkit_task
 #define TASK_COMM_LEN			16

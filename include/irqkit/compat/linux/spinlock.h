@@ -4,6 +4,7 @@
 #define IRQKIT_COMPAT_LINUX_SPINLOCK_H
 
 #include <irqkit/spinlock.h>
+#include <linux/version.h>
 #include <linux/irqflags.h>
 #include <linux/preempt.h>
 #include <linux/bottom_half.h>
@@ -17,6 +18,11 @@ typedef struct irqkit_rwlock rwlock_t;
 #define DEFINE_RAW_SPINLOCK(x)		raw_spinlock_t x = IRQKIT_SPINLOCK_INIT
 #define __RW_LOCK_UNLOCKED(name)	IRQKIT_RWLOCK_INIT
 #define DEFINE_RWLOCK(x)		rwlock_t x = IRQKIT_RWLOCK_INIT
+#if !IRQKIT_LINUX_AT_LEAST(2, 6, 39)
+/* 2.6's static initialisers, before DEFINE_SPINLOCK (removed in 2.6.39) */
+#define SPIN_LOCK_UNLOCKED		IRQKIT_SPINLOCK_INIT
+#define RW_LOCK_UNLOCKED		IRQKIT_RWLOCK_INIT
+#endif
 
 #define spin_lock_init(l)		irqkit_spin_lock_init(l)
 #define spin_is_locked(l)		irqkit_spin_is_locked(l)

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Runs the time driver (drv_jit.c, built for 2.6.10 and for current
+ * Linux): every kind of delay lasts at least its jiffies; the timer runs in
+ * softirq context every tdelay jiffies; the tasklet runs in softirq context.
+ */
+#include "../../harness.h"
+#include "drv_jit.h"
+
+#include <unistd.h>
+
+static int setup(void **state)
+{
+	(void)state;
+	return thr_setup_cpus(2, T_NR_IRQS);
+}
+
+static void test_each_delay_lasts_its_jiffies(void **state)
+{
+	static const char *names[] = { "busy", "sched", "queue", "schedto", "mdelay", "msleep" };
+
+	(void)state;
+	assert_int_equal(jit_hz(), IRQKIT_HZ);
+	for (int how = JIT_BUSY; how <= JIT_MSLEEP; how++) {
+		unsigned long j0, j1;
+
+		jit_delay((enum jit_how)how, &j0, &j1);
+		print_message("%-8s %9lu %9lu (%lu jiffies)\n", names[how], j0, j1, j1 - j0);
+		assert_true(j1 - j0 >= (unsigned long)jit_default_delay());
+		assert_true(j1 - j0 < 20ul * (unsigned long)jit_default_delay());	/* it ended */
+	}
+}
+
+/* The object moves by itself while the runtime is active, as Linux's tick moves it. */
+static void test_jiffies_object_keeps_time(void **state)
+{
+	unsigned long j0, j1;
+
+	(void)state;
+	irqkit_jiffies();			/* activity */
+	j0 = jit_jiffies();
+	usleep(50000);				/* no irqkit call meanwhile */
+	j1 = jit_jiffies();
+	assert_true(j1 - j0 >= 40ul * (unsigned long)jit_hz() / 1000);
+	assert_true(j1 - j0 <= 2000ul * (unsigned long)jit_hz() / 1000);	/* a slow host, not a wrong clock */
+}
+
+static void test_timer_rearms_in_softirq_context(void **state)
+{
+	struct jit_sample s[JIT_LOOPS + 1];
+
+	(void)state;
+	memset(s, 0, sizeof(s));
+	jit_timer(10, s);
+	assert_int_equal(s[0].in_interrupt, 0);		/* the process */
+	for (int i = 1; i <= JIT_LOOPS; i++) {
+		assert_int_equal(s[i].in_interrupt, 1);
+		assert_int_equal(s[i].in_softirq, 1);
+		/* expires += tdelay: each run at least 10 jiffies after the first's expiry */
+		assert_true((long)(s[i].j - (s[0].j + 10ul * (unsigned long)i)) >= 0);
+		assert_true(strncmp(s[i].comm, "ksoftirqd/", 10) == 0);
+	}
+}
+
+static void test_tasklet_runs_in_softirq_context(void **state)
+{
+	(void)state;
+	for (int hi = 0; hi <= 1; hi++) {
+		struct jit_sample s[JIT_LOOPS + 1];
+
+		memset(s, 0, sizeof(s));
+		jit_tasklet(hi, s);
+		assert_int_equal(s[0].in_interrupt, 0);
+		for (int i = 1; i <= JIT_LOOPS; i++) {
+			assert_int_equal(s[i].in_interrupt, 1);
+			assert_int_equal(s[i].in_softirq, 1);
+			assert_true(s[i].pid > 0);
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_each_delay_lasts_its_jiffies, setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_jiffies_object_keeps_time, setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_timer_rearms_in_softirq_context, setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_tasklet_runs_in_softirq_context, setup, thr_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
