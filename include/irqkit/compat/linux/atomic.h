@@ -2,7 +2,8 @@
 /*
  * Linux's atomic_t over the compiler's atomics, with Linux's ordering: the
  * operations that return a value are fully ordered, the others (atomic_inc,
- * atomic_set, ...) are not.
+ * atomic_set, ...) are not.  atomic_fetch_add is left out: C11's
+ * <stdatomic.h> has a macro of that name, and test code includes both.
  */
 #ifndef IRQKIT_COMPAT_LINUX_ATOMIC_H
 #define IRQKIT_COMPAT_LINUX_ATOMIC_H
@@ -32,8 +33,6 @@ static inline T pfx##_add_return(T i, pfx##_t *v)					\
 { return __atomic_add_fetch(&v->counter, i, __ATOMIC_SEQ_CST); }			\
 static inline T pfx##_sub_return(T i, pfx##_t *v)					\
 { return __atomic_sub_fetch(&v->counter, i, __ATOMIC_SEQ_CST); }			\
-static inline T pfx##_fetch_add(T i, pfx##_t *v)					\
-{ return __atomic_fetch_add(&v->counter, i, __ATOMIC_SEQ_CST); }			\
 static inline T pfx##_inc_return(pfx##_t *v) { return pfx##_add_return(1, v); }	\
 static inline T pfx##_dec_return(pfx##_t *v) { return pfx##_sub_return(1, v); }	\
 static inline int pfx##_inc_and_test(pfx##_t *v) { return pfx##_add_return(1, v) == 0; } \

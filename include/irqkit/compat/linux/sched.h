@@ -14,6 +14,8 @@
 #include <linux/preempt.h>
 #include <linux/smp.h>
 #include <linux/barrier.h>
+#include <linux/atomic.h>
+#include <linux/errno.h>
 
 #define task_struct			irqkit_task
 #define TASK_COMM_LEN			16

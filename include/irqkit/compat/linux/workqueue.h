@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <irqkit/workqueue.h>
 #include <linux/version.h>
+#include <linux/atomic.h>
 #include <linux/timer.h>
 #include <linux/irqkit_args.h>
 #include <linux/container_of.h>
