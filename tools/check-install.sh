@@ -22,9 +22,23 @@ printf '#include <linux/interrupt.h>\n#include <linux/spinlock.h>\nint main(void
 cc -std=gnu11 "$prefix/k.c" $(pkg-config --cflags --libs irqkit-linux) -o "$prefix/k"
 LD_LIBRARY_PATH="$libdir" "$prefix/k"
 
+# irqkit-linux-2.6: the same headers in their 2.6.10 forms (init_timer, timer.data)
+printf '#include <linux/timer.h>
+#include <linux/version.h>
+#if LINUX_VERSION_CODE != KERNEL_VERSION(2,6,10)
+#error wrong version
+#endif
+static void fn(unsigned long d) { (void)d; }
+int main(void) { struct timer_list t; init_timer(&t); t.function = fn; t.data = HZ; return timer_pending(&t); }
+' \
+	> "$prefix/k26.c"
+cc -std=gnu11 -Wall -Werror "$prefix/k26.c" $(pkg-config --cflags --libs irqkit-linux-2.6) -o "$prefix/k26"
+LD_LIBRARY_PATH="$libdir" "$prefix/k26"
+
 # find_package
 cmake -S "$top/tools/install-check" -B "$prefix/consumer" -G Ninja \
 	-DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$prefix/consumer" >/dev/null
 LD_LIBRARY_PATH="$libdir" "$prefix/consumer/consumer" >/dev/null
-echo "install check: pkg-config (irqkit, irqkit-linux) and find_package(irqkit) builds run"
+LD_LIBRARY_PATH="$libdir" "$prefix/consumer/timer26"
+echo "install check: pkg-config (irqkit, irqkit-linux, irqkit-linux-2.6) and find_package(irqkit) builds run"

@@ -70,11 +70,34 @@ unsigned long irqkit_probe_irq_on(void)
 	return mask;
 }
 
+/*
+ * An interrupt the device raised before probe_irq_off is in its CPU's
+ * controller (the pending set) at once, but its flow runs on that CPU's
+ * thread a little later; on hardware the CPU takes it within nanoseconds,
+ * before the driver's udelay() is over.  So the probe first lets every CPU
+ * take what is pending (at most a second).
+ */
+static void probe_settle(void)
+{
+	struct irqkit__runtime *rt = &irqkit__rt;
+	uint64_t end = irqkit_plat_now_ns() + 1000000000ull;
+
+	irqkit_deliver_pending();
+	for (unsigned int i = 0; i < rt->nr_cpus; i++) {
+		struct irqkit_cpu *c = &rt->cpus[i];
+
+		while ((hardirq_pending(c) || (a_load_seq(&c->slot) & SLOT_HARDIRQ)) &&
+		       rt->mode != IRQKIT_MODE_DETERMINISTIC && irqkit_plat_now_ns() < end)
+			irqkit_plat_sleep_ns(20000);
+	}
+}
+
 /* End the probe of every line still in it; @fired gets called for each that fired. */
 static void probe_end(void (*fired)(unsigned int irq, void *arg), void *arg)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;
 
+	probe_settle();
 	for (unsigned int i = 0; i < rt->nr_irqs; i++) {
 		struct irqkit_desc *desc = &rt->descs[i];
 		unsigned long flags = desc_lock_irqsave(desc);

@@ -86,6 +86,41 @@ static void test_noprobe_lines_take_no_part(void **state)
 	assert_int_equal(irqkit_probe_irq_off(mask), 0);
 }
 
+/*
+ * Threaded: a raise that is still waiting for its CPU (busy in a 30 ms
+ * handler) when probe_irq_off is called still counts, as on hardware the
+ * CPU would have taken it at once.
+ */
+static void slow_hook(struct tdev *dev, int irq)
+{
+	(void)dev;
+	(void)irq;
+	stress_burn(1);
+	irqkit_mdelay(30);
+}
+
+static void test_a_raise_waiting_for_its_cpu_counts(void **state)
+{
+	struct tdev slow;
+	unsigned long mask;
+
+	(void)state;
+	det_teardown(NULL);
+	assert_int_equal(thr_setup_cpus(1, T_NR_IRQS), 0);
+	tdev_init(&slow);
+	slow.hook = slow_hook;
+	atomic_store(&slow.status, 1);
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, 0, "slow", &slow), 0);
+	mask = irqkit_probe_irq_on();
+	irqkit_sw_raise(T_EDGE(1));			/* CPU 0 is busy for 30 ms */
+	assert_true(wait_until(atomic_load(&slow.calls) == 1, 5000));
+	irqkit_sw_raise(T_EDGE(6));			/* the device: waits for CPU 0 */
+	assert_int_equal(irqkit_probe_irq_off(mask), T_EDGE(6));
+	irqkit_free_irq(T_EDGE(1), &slow);
+	thr_teardown(NULL);
+	assert_int_equal(det_setup(NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -95,6 +130,7 @@ int main(void)
 		T(test_a_long_standing_interrupt_is_left_out),
 		T(test_lines_in_use_are_not_probed_and_probed_lines_are_shut_down),
 		T(test_noprobe_lines_take_no_part),
+		T(test_a_raise_waiting_for_its_cpu_counts),
 #undef T
 	};
 

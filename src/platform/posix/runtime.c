@@ -68,10 +68,31 @@ static int stop_dispatchers(uint64_t limit_ns)
 	return 0;
 }
 
+/*
+ * ThreadSanitizer's annotation, present when the program runs under it: the
+ * jiffies objects are read as plain (volatile) words, as Linux's jiffies is,
+ * by driver code on any thread, while the runtime publishes them atomically.
+ * An aligned word load cannot tear here, so those reads are a benign race,
+ * and saying so keeps every user's ThreadSanitizer run clean.
+ */
+extern void AnnotateBenignRaceSized(const char *file, int line, const volatile void *mem,
+				    long size, const char *desc) __attribute__((weak));
+
+static void annotate_jiffies(void)
+{
+	if (!AnnotateBenignRaceSized)
+		return;
+	AnnotateBenignRaceSized(__FILE__, __LINE__, &irqkit_jiffies_value,
+				(long)sizeof(irqkit_jiffies_value), "jiffies, read as a word");
+	AnnotateBenignRaceSized(__FILE__, __LINE__, &irqkit_jiffies_64_value,
+				(long)sizeof(irqkit_jiffies_64_value), "jiffies_64, read as a word");
+}
+
 int irqkit_start(const struct irqkit_config *cfg)
 {
 	int ret;
 
+	annotate_jiffies();
 	if (__atomic_load_n(&wedged, __ATOMIC_ACQUIRE)) {
 		irqkit_printk(IRQKIT_LOG_ERR,
 			      "irqkit_start: the last irqkit_stop() left a CPU stuck in a handler; stop again first");

@@ -111,7 +111,9 @@ static void jit_timer_fn(struct timer_list *t)
 	struct jit_data *data = from_timer(data, t, timer);
 #endif
 	jit_record(data);
-	if (--data->loops) {
+	/* release: the samples written above are seen by whoever sees the count */
+	smp_store_release(&data->loops, data->loops - 1);
+	if (data->loops) {
 		data->timer.expires += data->tdelay;
 		data->prevjiffies = jiffies;
 		add_timer(&data->timer);
@@ -143,7 +145,7 @@ void jit_timer(int tdelay, struct jit_sample *out)
 #endif
 	data->timer.expires = j + tdelay;
 	add_timer(&data->timer);
-	wait_event_interruptible(data->wait, !data->loops);
+	wait_event_interruptible(data->wait, !smp_load_acquire(&data->loops));
 	del_timer_sync(&data->timer);
 	kfree(data);
 }
@@ -158,7 +160,8 @@ static void jit_tasklet_fn(struct tasklet_struct *t)
 	struct jit_data *data = from_tasklet(data, t, tlet);
 #endif
 	jit_record(data);
-	if (--data->loops) {
+	smp_store_release(&data->loops, data->loops - 1);
+	if (data->loops) {
 		data->prevjiffies = jiffies;
 		if (data->hi)
 			tasklet_hi_schedule(&data->tlet);
@@ -191,7 +194,7 @@ void jit_tasklet(int hi, struct jit_sample *out)
 		tasklet_hi_schedule(&data->tlet);
 	else
 		tasklet_schedule(&data->tlet);
-	wait_event_interruptible(data->wait, !data->loops);
+	wait_event_interruptible(data->wait, !smp_load_acquire(&data->loops));
 	tasklet_kill(&data->tlet);
 	kfree(data);
 }

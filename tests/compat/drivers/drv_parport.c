@@ -16,6 +16,7 @@
 #include <linux/wait.h>
 #include <linux/time.h>
 #include <linux/spinlock.h>
+#include <linux/atomic.h>
 #include <string.h>
 
 #include "fakedev.h"
@@ -26,7 +27,11 @@
 
 static int pp_irq = -1;
 static enum parport_bh pp_bh;
-static struct parport_stats pp_st;
+/* counters bumped by the handler, the bottom half and readers: atomic_t */
+static struct {
+	atomic_t	top_halves, top_in_hardirq, bottom_halves, bottom_in_softirq,
+			bottom_in_process, reader_sleeps, not_mine;
+} pp_st;
 
 /* stamps, written by the top half, read by the bottom half */
 static unsigned long stamp_jiffies[RING];
@@ -67,11 +72,11 @@ static void pp_do_bottom(void)
 		spin_lock_irqsave(&text_lock, flags);
 		if (text_len + (size_t)n <= TEXT) {
 			memcpy(text + text_len, line, (size_t)n);
-			text_len += (size_t)n;
+			WRITE_ONCE(text_len, text_len + (size_t)n);	/* readers test it unlocked */
 		}
 		spin_unlock_irqrestore(&text_lock, flags);
 	}
-	pp_st.bottom_halves++;
+	atomic_inc(&pp_st.bottom_halves);
 	wake_up_interruptible(&pp_queue);
 }
 
@@ -85,7 +90,7 @@ static void pp_tasklet_fn(struct tasklet_struct *unused)
 {
 	(void)unused;
 	if (in_softirq() && !in_irq())
-		pp_st.bottom_in_softirq++;
+		atomic_inc(&pp_st.bottom_in_softirq);
 	pp_do_bottom();
 }
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 9, 0)
@@ -103,7 +108,7 @@ static void pp_work_fn(struct work_struct *unused)
 {
 	(void)unused;
 	if (!in_interrupt() && strncmp(current->comm, "kworker", 7) == 0)
-		pp_st.bottom_in_process++;
+		atomic_inc(&pp_st.bottom_in_process);
 	pp_do_bottom();
 }
 
@@ -121,16 +126,16 @@ static irqreturn_t pp_interrupt(int irq, void *dev_id)
 	(void)regs;
 #endif
 	if (!fakedev_status()) {
-		pp_st.not_mine++;
+		atomic_inc(&pp_st.not_mine);
 		return IRQ_NONE;	/* a shared line: another device's */
 	}
 	fakedev_ack();
 	spin_lock(&stamp_lock);
 	stamp_jiffies[stamp_head++ % RING] = jiffies;
 	spin_unlock(&stamp_lock);
-	pp_st.top_halves++;
+	atomic_inc(&pp_st.top_halves);
 	if (in_irq())
-		pp_st.top_in_hardirq++;
+		atomic_inc(&pp_st.top_in_hardirq);
 	if (pp_bh == PARPORT_BH_TASKLET)
 		tasklet_schedule(&pp_tasklet);
 	else
@@ -166,12 +171,12 @@ int parport_init(enum parport_bh bh)
 {
 	int ret;
 
-	memset(&pp_st, 0, sizeof(pp_st));
+	memset(&pp_st, 0, sizeof(pp_st));	/* before any handler: atomic_set on each, in effect */
 	pp_bh = bh;
 	text = kmalloc(TEXT, GFP_KERNEL);
 	if (!text)
 		return -ENOMEM;
-	text_len = 0;
+	WRITE_ONCE(text_len, 0);
 	stamp_head = stamp_tail = 0;
 #if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 20)
 	INIT_WORK(&pp_work, pp_work_fn, NULL);
@@ -183,7 +188,6 @@ int parport_init(enum parport_bh bh)
 		kfree(text);
 		return -ENODEV;
 	}
-	pp_st.irq = pp_irq;
 #if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 18)
 	ret = request_irq(pp_irq, pp_interrupt, SA_SHIRQ | SA_INTERRUPT, "parport", &pp_st);
 #else
@@ -209,7 +213,7 @@ size_t parport_read(char *buf, size_t len)
 
 		prepare_to_wait(&pp_queue, &wait, TASK_INTERRUPTIBLE);
 		if (!READ_ONCE(text_len)) {
-			pp_st.reader_sleeps++;
+			atomic_inc(&pp_st.reader_sleeps);
 			schedule();
 		}
 		finish_wait(&pp_queue, &wait);
@@ -220,14 +224,21 @@ size_t parport_read(char *buf, size_t len)
 	n = text_len < len ? text_len : len;
 	memcpy(buf, text, n);
 	memmove(text, text + n, text_len - n);
-	text_len -= n;
+	WRITE_ONCE(text_len, text_len - n);
 	spin_unlock_irqrestore(&text_lock, flags);
 	return n;
 }
 
 void parport_stats(struct parport_stats *st)
 {
-	*st = pp_st;
+	st->irq = pp_irq;
+	st->top_halves = atomic_read(&pp_st.top_halves);
+	st->top_in_hardirq = atomic_read(&pp_st.top_in_hardirq);
+	st->bottom_halves = atomic_read(&pp_st.bottom_halves);
+	st->bottom_in_softirq = atomic_read(&pp_st.bottom_in_softirq);
+	st->bottom_in_process = atomic_read(&pp_st.bottom_in_process);
+	st->reader_sleeps = atomic_read(&pp_st.reader_sleeps);
+	st->not_mine = atomic_read(&pp_st.not_mine);
 }
 
 void parport_exit(void)

@@ -46,7 +46,8 @@ static int workq_print(struct clientdata *d)
 	s->preempt = preempt_count();
 	strncpy(s->comm, current->comm, sizeof(s->comm) - 1);
 	d->jiffies = s->j;
-	if (--d->loops == 0) {
+	smp_store_release(&d->loops, d->loops - 1);
+	if (d->loops == 0) {
 		wake_up_interruptible(&d->wait);
 		return 0;
 	}
@@ -109,10 +110,10 @@ void workq_run(int delay, struct workq_sample *out)
 	} else {
 		schedule_work(&data.work);
 	}
-	if (data.loops)
+	if (smp_load_acquire(&data.loops))
 		schedule();
 	finish_wait(&data.wait, &wait);
-	wait_event(data.wait, data.loops == 0);	/* a wake-up may come before the last run ends */
+	wait_event(data.wait, smp_load_acquire(&data.loops) == 0);	/* a wake-up may come before the last run ends */
 	flush_scheduled_work();
 }
 
@@ -122,13 +123,13 @@ static int cancelled_ran;
 static void never_fn(void *ptr)
 {
 	(void)ptr;
-	cancelled_ran = 1;
+	WRITE_ONCE(cancelled_ran, 1);
 }
 #else
 static void never_fn(struct work_struct *work)
 {
 	(void)work;
-	cancelled_ran = 1;
+	WRITE_ONCE(cancelled_ran, 1);
 }
 #endif
 
@@ -136,7 +137,7 @@ int workq_cancel_pending(int delay)
 {
 	int was_pending;
 
-	cancelled_ran = 0;
+	WRITE_ONCE(cancelled_ran, 0);
 #if LINUX_VERSION_CODE < KERNEL_VERSION(2, 6, 20)
 	INIT_WORK(&data.work, never_fn, NULL);
 	schedule_delayed_work(&data.work, delay);
@@ -147,7 +148,7 @@ int workq_cancel_pending(int delay)
 	was_pending = cancel_delayed_work(&data.dwork);
 #endif
 	flush_scheduled_work();
-	return was_pending && !cancelled_ran;
+	return was_pending && !READ_ONCE(cancelled_ran);
 }
 
 /* ---- a private queue, a semaphore and a completion ------------------------------------- */
@@ -229,7 +230,7 @@ static void wake_fn(struct timer_list *t)
 {
 	(void)t;
 #endif
-	timed_out = 1;
+	WRITE_ONCE(timed_out, 1);
 	wake_up_interruptible(&timer_wait);
 }
 
@@ -238,7 +239,7 @@ unsigned long workq_timer_wakes_sleeper(int delay)
 	struct timer_list timer;
 	unsigned long j0 = jiffies;
 
-	timed_out = 0;
+	WRITE_ONCE(timed_out, 0);
 #if LINUX_VERSION_CODE < KERNEL_VERSION(4, 15, 0)
 	init_timer(&timer);
 	timer.function = wake_fn;
@@ -251,10 +252,10 @@ unsigned long workq_timer_wakes_sleeper(int delay)
 #endif
 #if LINUX_VERSION_CODE < KERNEL_VERSION(3, 15, 0)
 	/* 2.6's way, racy as the book says: the timer may fire before we sleep */
-	while (!timed_out)
+	while (!READ_ONCE(timed_out))
 		interruptible_sleep_on_timeout(&timer_wait, HZ);
 #else
-	wait_event_interruptible(timer_wait, timed_out);
+	wait_event_interruptible(timer_wait, READ_ONCE(timed_out));
 #endif
 	del_timer_sync(&timer);
 	return jiffies - j0;
