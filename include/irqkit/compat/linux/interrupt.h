@@ -8,6 +8,9 @@
 #define IRQKIT_COMPAT_LINUX_INTERRUPT_H
 
 #include <irqkit/irq.h>
+#include <linux/kernel.h>
+#include <linux/bitops.h>
+#include <linux/atomic.h>
 #include <linux/irqreturn.h>
 #include <linux/irqflags.h>
 #include <linux/hardirq.h>

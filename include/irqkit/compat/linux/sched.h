@@ -16,6 +16,8 @@
 #include <linux/barrier.h>
 #include <linux/atomic.h>
 #include <linux/errno.h>
+#include <linux/time.h>
+#include <asm/page.h>
 
 #define task_struct			irqkit_task
 #define TASK_COMM_LEN			16
@@ -47,5 +49,8 @@
 
 #define might_sleep()			irqkit_might_sleep(__FILE__, __LINE__)
 #define might_sleep_if(cond)		do { if (cond) might_sleep(); } while (0)
+
+/* as Linux's <linux/sched.h> brings them: drivers count on it */
+#include <linux/wait.h>
 
 #endif
