@@ -46,6 +46,7 @@
 #include <asm/system.h>
 #include <asm/processor.h>
 #include <asm/semaphore.h>
+#include <asm/page.h>
 #ifdef SYSTEM_LAST
 #include <sys/param.h>
 #include <sys/sysinfo.h>
