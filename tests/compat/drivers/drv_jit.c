@@ -98,7 +98,7 @@ static void jit_record(struct jit_data *data)
 	s->in_interrupt = in_interrupt() ? 1 : 0;
 	s->in_softirq = in_softirq() && !in_irq();
 	s->pid = current->pid;
-	strncpy(s->comm, current->comm, sizeof(s->comm) - 1);
+	memcpy(s->comm, current->comm, sizeof(s->comm));	/* both TASK_COMM_LEN */
 }
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(4, 15, 0)

@@ -44,7 +44,7 @@ static int workq_print(struct clientdata *d)
 	s->j = jiffies;
 	s->in_interrupt = in_interrupt() ? 1 : 0;
 	s->preempt = preempt_count();
-	strncpy(s->comm, current->comm, sizeof(s->comm) - 1);
+	memcpy(s->comm, current->comm, sizeof(s->comm));	/* both TASK_COMM_LEN */
 	d->jiffies = s->j;
 	smp_store_release(&d->loops, d->loops - 1);
 	if (d->loops == 0) {
