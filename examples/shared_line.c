@@ -39,11 +39,17 @@ int main(void)
 		return 1;
 	}
 	for (int i = 0; i < 10; i++) {
-		atomic_store(i % 3 ? &a.status : &b.status, 1);
+		struct dev *d = i % 3 ? &a : &b;
+
+		/* a device with one status bit interrupts again once it was served */
+		while (atomic_load(&d->status))
+			usleep(100);
+		atomic_store(&d->status, 1);
 		irqkit_sw_raise(3);
 		usleep(1000);
 	}
-	usleep(10000);
+	for (int i = 0; i < 5000 && (atomic_load(&a.status) || atomic_load(&b.status)); i++)
+		usleep(1000);			/* the last one served */
 	printf("devA %d, devB %d\n", atomic_load(&a.count), atomic_load(&b.count));
 	irqkit_show_interrupts(stdout, IRQKIT_SHOW_LINUX_ONLY);
 	irqkit_free_irq(3, &b);
