@@ -36,12 +36,15 @@ static uint64_t rt_hz(void)
 	return hz ? hz : IRQKIT__HZ_DEFAULT;
 }
 
-/* Ticks of the clock since start. */
+/* Ticks of the clock since start, @ns since start. */
+static uint64_t ticks_at(uint64_t hz, uint64_t ns)
+{
+	return (ns / NSEC_PER_SEC) * hz + (ns % NSEC_PER_SEC) * hz / NSEC_PER_SEC;
+}
+
 static uint64_t ticks_since_start(uint64_t hz)
 {
-	uint64_t ns = irqkit__now_ns();
-
-	return (ns / NSEC_PER_SEC) * hz + (ns % NSEC_PER_SEC) * hz / NSEC_PER_SEC;
+	return ticks_at(hz, irqkit__now_ns());
 }
 
 static uint64_t initial_jiffies_64(uint64_t hz)
@@ -66,15 +69,21 @@ static void publish_jiffies(uint64_t j)
 		;
 }
 
-/* The count now, published in the objects; no activity noted (the tick's own read). */
-static uint64_t jiffies_publish(void)
+/* The count at @ns since start, published in the objects. */
+static uint64_t jiffies_publish_at(uint64_t ns)
 {
 	uint64_t hz = rt_hz();
-	uint64_t j = initial_jiffies_64(hz) + ticks_since_start(hz);
+	uint64_t j = initial_jiffies_64(hz) + ticks_at(hz, ns);
 
 	if (READ_ONCE(irqkit_jiffies_64_value) != j)
 		publish_jiffies(j);
 	return j;
+}
+
+/* The count now; no activity noted (the tick's own read). */
+static uint64_t jiffies_publish(void)
+{
+	return jiffies_publish_at(irqkit__now_ns());
 }
 
 /*
@@ -99,14 +108,16 @@ void irqkit_jiffies_object_used(void)
 	WRITE_ONCE(tick_wanted, 1);
 }
 
-static void tick_activity(void)
+static void tick_activity(uint64_t now)
 {
 	unsigned int off = 0;
 
 	if (!READ_ONCE(tick_wanted) || irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC ||
 	    !irqkit_started())
 		return;
-	WRITE_ONCE(tick_last_activity, irqkit__now_ns());
+	/* one store a millisecond at most: callers on many threads share the line */
+	if (now - READ_ONCE(tick_last_activity) > 1000000)
+		WRITE_ONCE(tick_last_activity, now);
 	if (!READ_ONCE(tick_on) && a_cas(&tick_on, &off, 1)) {
 		irqkit_spin_lock(&timer_lock);
 		program();
@@ -124,9 +135,10 @@ static void tick_idle_check(void)
 
 uint64_t irqkit_get_jiffies_64(void)
 {
-	uint64_t j = jiffies_publish();
+	uint64_t now = irqkit__now_ns();
+	uint64_t j = jiffies_publish_at(now);
 
-	tick_activity();
+	tick_activity(now);
 	return j;
 }
 
@@ -343,7 +355,7 @@ static void program(void)
 /* Once the platform runs: the periodic tick, if asked for, starts ticking. */
 void irqkit__timers_started(void)
 {
-	tick_activity();
+	tick_activity(irqkit__now_ns());
 	irqkit_spin_lock(&timer_lock);
 	program();
 	irqkit_spin_unlock(&timer_lock);
