@@ -30,21 +30,18 @@ IRQKIT_API unsigned int irqkit_hz(void);
 
 /*
  * Linux's jiffies and jiffies_64 as objects, for code that reads them as
- * variables.  Nothing ticks in the background by default (an idle runtime
- * sleeps), so they hold the count as of the last point that read the clock:
- * irqkit_jiffies() and the other time calls, the timer interrupt and
- * TIMER_SOFTIRQ, each wake-up of a dispatcher, of ksoftirqd and of an irq
- * thread, each work item, and the waiting calls of <linux/delay.h>,
- * <linux/sched.h> and <linux/wait.h> (cpu_relax(), schedule(), udelay(),
- * wait_event(), ...), so a busy-wait that calls one of them sees them move.
- *
- * A program that reads the objects as Linux's jiffies (<linux/jiffies.h>
- * calls irqkit_jiffies_object_used() before main) gets a tick besides,
- * NO_HZ-style: HZ times a second while the runtime is active, stopping
- * after 10 seconds without activity (any of the points above), so the
- * objects are exact to a tick while anything happens and an idle runtime
- * sleeps.  A bare spin on them that calls nothing sees them move for those
- * 10 seconds; IRQKIT_CFG_PERIODIC_TICK keeps the tick on for good.
+ * variables.  irqkit_jiffies() and the other time calls, the timer interrupt
+ * and TIMER_SOFTIRQ always bring them up to date.  A program that reads them
+ * (it includes <linux/jiffies.h>, whose constructor calls
+ * irqkit_jiffies_object_used() before main) also gets them brought up to
+ * date at each wake-up of a dispatcher, ksoftirqd, worker or irq thread, in
+ * the waits and delays (schedule(), wait_event(), udelay(), cpu_relax() ...),
+ * and by a tick, NO_HZ-style: HZ times a second while the runtime is active,
+ * stopping 10 seconds after the last of those points, so the objects are
+ * exact to a tick while anything happens and an idle runtime sleeps.  A bare
+ * spin on them that calls nothing sees them move for those 10 seconds;
+ * IRQKIT_CFG_PERIODIC_TICK keeps the tick on for good.  Programs that do not
+ * read them pay for none of this.
  */
 IRQKIT_API extern volatile unsigned long irqkit_jiffies_value;
 IRQKIT_API extern volatile uint64_t irqkit_jiffies_64_value;

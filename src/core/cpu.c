@@ -539,7 +539,7 @@ void irqkit__dispatcher_loop(unsigned int cpu)
 		}
 		irqkit_plat_wait(&c->kick_seq, seq);
 		a_store_seq(&c->idle, 0);
-		irqkit_jiffies();	/* a wake-up brings the jiffies objects up to date */
+		irqkit__jiffies_touch();	/* a wake-up: the jiffies objects, for their readers */
 	}
 	*t = (struct irqkit_task){ 0 };
 }

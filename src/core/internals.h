@@ -733,6 +733,18 @@ HIDDEN uint64_t irqkit__jiffies_to_ns(unsigned long j);
 HIDDEN void irqkit__jiffies_reset(void);
 HIDDEN void irqkit__timers_started(void);
 extern HIDDEN uint64_t irqkit__tick_idle_ns;
+extern HIDDEN unsigned int irqkit__jiffies_readers;
+
+/*
+ * The publish points of the runtime's own threads (a wake-up, a softirq
+ * round, a wait): only a program that reads the jiffies objects pays the
+ * clock read (see <irqkit/timer.h>).
+ */
+static inline void irqkit__jiffies_touch(void)
+{
+	if (unlikely(READ_ONCE(irqkit__jiffies_readers)))
+		irqkit_jiffies();
+}
 HIDDEN void irqkit__run_timers(void);
 HIDDEN void irqkit__timers_init(void);
 HIDDEN void irqkit__timers_exit(void);

@@ -240,7 +240,7 @@ static void irq_thread_main(void *arg)
 			continue;
 		}
 		a_fetch_and(&action->thread_flags, ~IRQTF_RUNTHREAD);
-		irqkit_jiffies();	/* the jiffies objects, once per run */
+		irqkit__jiffies_touch();	/* the jiffies objects, once per run */
 		want = (int)READ_ONCE(desc->irq_data.cpu);	/* follow the line (IRQTF_AFFINITY) */
 		if (want != cpu && !irqkit__kthread_bind(want))
 			cpu = want;

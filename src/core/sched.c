@@ -111,7 +111,7 @@ static bool sleep_until(struct irqkit_task *t, uint64_t deadline)
 			irqkit_plat_wait(&t->wake_seq, seq);
 		else
 			irqkit_plat_wait_timeout(&t->wake_seq, seq, deadline - now);
-		irqkit_jiffies();
+		irqkit__jiffies_touch();
 	}
 	a_store_seq(&t->state, IRQKIT_TASK_RUNNING);
 	return false;
@@ -124,7 +124,7 @@ void irqkit_schedule(void)
 	if (READ_ONCE(t->state) == IRQKIT_TASK_RUNNING) {
 		schedule_debug(t);
 		irqkit_plat_yield();
-		irqkit_jiffies();
+		irqkit__jiffies_touch();
 		return;
 	}
 	sleep_until(t, UINT64_MAX);
@@ -172,7 +172,7 @@ long irqkit_schedule_timeout_uninterruptible(long timeout)
 void irqkit_cpu_relax(void)
 {
 	irqkit_plat_cpu_relax();
-	irqkit_jiffies();
+	irqkit__jiffies_touch();
 }
 
 /* A busy-wait of @ns: any context.  The virtual clock moves instead in deterministic mode. */
@@ -187,7 +187,7 @@ void irqkit_ndelay(unsigned long ns)
 	end = irqkit_plat_now_ns() + ns;
 	while (irqkit_plat_now_ns() < end)
 		irqkit_plat_cpu_relax();
-	irqkit_jiffies();
+	irqkit__jiffies_touch();
 }
 
 void irqkit_udelay(unsigned long us)
@@ -214,5 +214,5 @@ void irqkit_usleep_range(unsigned long min_us, unsigned long max_us)
 		irqkit_clock_advance((uint64_t)min_us * 1000);
 	else
 		irqkit_plat_sleep_ns((uint64_t)min_us * 1000);
-	irqkit_jiffies();
+	irqkit__jiffies_touch();
 }

@@ -396,7 +396,7 @@ static void ksoftirqd_main(void *arg)
 				if (s)
 					irqkit__slot_wait(c, s, &spins);
 			}
-			irqkit_jiffies();	/* the jiffies objects, once per round here */
+			irqkit__jiffies_touch();	/* the jiffies objects, once per round here */
 			irqkit__handle_softirqs(t, c);
 			irqkit__release_softirq(t, c);
 			if (irqkit__cpu_pending(c))

@@ -98,21 +98,21 @@ static uint64_t jiffies_publish(void)
  * IRQKIT_CFG_PERIODIC_TICK).
  */
 HIDDEN uint64_t irqkit__tick_idle_ns = 10 * NSEC_PER_SEC;	/* a variable for the tests */
-static unsigned int tick_wanted;	/* the Linux-name layer is in use */
+HIDDEN unsigned int irqkit__jiffies_readers;	/* the objects are read: the Linux-name layer is in use */
 static unsigned int tick_on;		/* the tick is programmed */
 static uint64_t tick_last_activity;	/* ns since start */
 static void program(void);
 
 void irqkit_jiffies_object_used(void)
 {
-	WRITE_ONCE(tick_wanted, 1);
+	WRITE_ONCE(irqkit__jiffies_readers, 1);
 }
 
 static void tick_activity(uint64_t now)
 {
 	unsigned int off = 0;
 
-	if (!READ_ONCE(tick_wanted) || irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC ||
+	if (!READ_ONCE(irqkit__jiffies_readers) || irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC ||
 	    !irqkit_started())
 		return;
 	/* one store a millisecond at most: callers on many threads share the line */
@@ -544,7 +544,7 @@ void irqkit_msleep(unsigned int ms)
 		irqkit_clock_advance((uint64_t)ms * 1000000);
 	else
 		irqkit_plat_sleep_ns((uint64_t)ms * 1000000);
-	irqkit_jiffies();
+	irqkit__jiffies_touch();
 }
 
 void irqkit__timers_init(void)

@@ -506,7 +506,7 @@ static void worker_wait_woken(struct irqkit_worker *w)
 	irqkit_spin_unlock(&w->pool->lock);
 	while (!a_load_acquire(&w->wake))
 		irqkit_plat_wait(&w->wake, 0);
-	irqkit_jiffies();	/* a wake-up brings the jiffies objects up to date */
+	irqkit__jiffies_touch();	/* a wake-up: the jiffies objects, for their readers */
 	irqkit_spin_lock(&w->pool->lock);
 }
 
