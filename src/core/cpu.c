@@ -32,8 +32,6 @@ int irqkit__cpus_init(void)
 		struct irqkit_cpu *c = &rt->cpus[i];
 
 		c->id = i;
-		c->tasklet_tail[0] = &c->tasklet_head[0];
-		c->tasklet_tail[1] = &c->tasklet_head[1];
 		c->pend0 = irqkit_plat_alloc(sizeof(uint64_t) * n0);
 		c->pend1 = irqkit_plat_alloc(sizeof(uint64_t) * n1);
 		c->kstat = irqkit_plat_alloc(sizeof(unsigned int) * rt->nr_irqs);

@@ -234,9 +234,7 @@ struct irqkit_cpu {
 	unsigned int		ksoftirqd_idle;
 	unsigned int		ksoftirqd_stop;
 	struct irqkit_plat_thread *ksoftirqd;
-	struct irqkit_spinlock	tasklet_lock;
-	struct irqkit_tasklet	*tasklet_head[2];	/* [0] TASKLET, [1] HI */
-	struct irqkit_tasklet	**tasklet_tail[2];
+	struct irqkit_tasklet	*tasklet_head[2];	/* [0] TASKLET, [1] HI; lock-free, newest first */
 	/* timers (timer.c) */
 	struct irqkit__timer_base timers;
 	/* the watchdog's view of each hold (watchdog.c, its thread only) */

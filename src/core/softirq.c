@@ -15,8 +15,11 @@
  *                                           call; tasklet_kill
  *   RUN     the softirq (trylock)           the softirq after the call
  *
- * A tasklet is queued on the list of the CPU that scheduled it; per-CPU lists
- * are guarded by cpu->tasklet_lock, since several threads may act for a CPU.
+ * A tasklet is queued on the list of the CPU that scheduled it.  Several
+ * threads may act for one CPU, so the list is lock-free: scheduling pushes
+ * with a compare-and-swap, the softirq takes the whole list with one
+ * exchange and reverses it, so tasklets run in the order they were
+ * scheduled (Linux's tail-append order).
  */
 #include "internals.h"
 
@@ -52,21 +55,11 @@ void irqkit__wakeup_softirqd(struct irqkit_cpu *c)
 	}
 }
 
-/*
- * handle_softirqs (REFERENCE 6.3).  Caller holds @c for softirq, interrupts
- * on.  Between vectors the hardirqs that came meanwhile are taken, as a CPU
- * takes an interrupt in the middle of softirq processing.
- */
-void irqkit__handle_softirqs(struct irqkit_task *t, struct irqkit_cpu *c)
+/* One round: every vector pending when it starts, in bit order. */
+static __always_inline void softirq_round(struct irqkit_task *t, struct irqkit_cpu *c)
 {
-	bool timed = irqkit__rt.mode != IRQKIT_MODE_DETERMINISTIC;
-	uint64_t end = 0;
-	int restart = MAX_SOFTIRQ_RESTART;
-	unsigned int pending;
+	unsigned int pending = a_xchg(&c->softirq_pending, 0);
 
-	t->preempt_count += IRQKIT_SOFTIRQ_OFFSET;
-restart:
-	pending = a_xchg(&c->softirq_pending, 0);
 	while (pending) {
 		unsigned int nr = (unsigned int)__builtin_ctz(pending);
 		irqkit_softirq_fn action = READ_ONCE(irqkit__rt.softirq_vec[nr]);
@@ -87,20 +80,41 @@ restart:
 		if (a_load_seq(&c->pend2))
 			irqkit__cpu_deliver(t, c);	/* hardirqs only: we hold SOFTIRQ */
 	}
-	if (irqkit__softirq_pending(c)) {
-		/*
-		 * The 2 ms budget is read from the clock only when a restart is
-		 * considered, and starts there: a clock read costs as much as a
-		 * whole tasklet run, and most rounds never restart.  The first
-		 * round then is not counted, an error of one round where Linux's
-		 * jiffies comparison errs by up to one tick.
-		 */
-		if (timed && !end)
-			end = irqkit_plat_now_ns() + MAX_SOFTIRQ_TIME_NS;
-		if (--restart && (!timed || irqkit_plat_now_ns() < end))
-			goto restart;
-		irqkit__wakeup_softirqd(c);
-	}
+}
+
+/*
+ * More was raised during the first round: up to 9 more rounds within the
+ * 2 ms budget, then ksoftirqd.  The budget is read from the clock only here,
+ * and starts here: a clock read costs as much as a whole tasklet run, and
+ * most rounds never restart.  The first round then is not counted, an error
+ * of one round where Linux's jiffies comparison errs by up to one tick.
+ */
+static __attribute__((noinline)) void softirq_restart(struct irqkit_task *t, struct irqkit_cpu *c)
+{
+	bool timed = irqkit__rt.mode != IRQKIT_MODE_DETERMINISTIC;
+	uint64_t end = timed ? irqkit_plat_now_ns() + MAX_SOFTIRQ_TIME_NS : 0;
+	int restart = MAX_SOFTIRQ_RESTART - 1;
+
+	do {
+		if (!restart-- || (timed && irqkit_plat_now_ns() >= end)) {
+			irqkit__wakeup_softirqd(c);
+			return;
+		}
+		softirq_round(t, c);
+	} while (irqkit__softirq_pending(c));
+}
+
+/*
+ * handle_softirqs (REFERENCE 6.3).  Caller holds @c for softirq, interrupts
+ * on.  Between vectors the hardirqs that came meanwhile are taken, as a CPU
+ * takes an interrupt in the middle of softirq processing.
+ */
+void irqkit__handle_softirqs(struct irqkit_task *t, struct irqkit_cpu *c)
+{
+	t->preempt_count += IRQKIT_SOFTIRQ_OFFSET;
+	softirq_round(t, c);
+	if (unlikely(irqkit__softirq_pending(c)))
+		softirq_restart(t, c);
 	t->preempt_count -= IRQKIT_SOFTIRQ_OFFSET;
 }
 
@@ -160,14 +174,29 @@ void irqkit_tasklet_setup(struct irqkit_tasklet *t, void (*callback)(struct irqk
 	*t = (struct irqkit_tasklet){ .use_callback = true, .callback = callback };
 }
 
-/* Append @t to list @idx (0 TASKLET, 1 HI) of @c and raise its softirq.  Any context. */
+/* Push @t on list @idx (0 TASKLET, 1 HI) of @c (newest first).  Any context. */
 static void tasklet_enqueue(struct irqkit_cpu *c, struct irqkit_tasklet *t, int idx)
 {
-	irqkit_spin_lock(&c->tasklet_lock);
-	t->next = NULL;
-	*c->tasklet_tail[idx] = t;
-	c->tasklet_tail[idx] = &t->next;
-	irqkit_spin_unlock(&c->tasklet_lock);
+	struct irqkit_tasklet *old = READ_ONCE(c->tasklet_head[idx]);
+
+	do {
+		t->next = old;
+	} while (!a_cas(&c->tasklet_head[idx], &old, t));
+}
+
+/* Take list @idx of @c whole, oldest first. */
+static struct irqkit_tasklet *tasklet_take(struct irqkit_cpu *c, int idx)
+{
+	struct irqkit_tasklet *t = a_xchg_acquire(&c->tasklet_head[idx], NULL), *fifo = NULL;
+
+	while (t) {
+		struct irqkit_tasklet *next = t->next;
+
+		t->next = fifo;
+		fifo = t;
+		t = next;
+	}
+	return fifo;
 }
 
 static void tasklet_schedule_common(struct irqkit_tasklet *t, int idx, unsigned int nr)
@@ -219,13 +248,7 @@ static void tasklet_action_common(int idx, unsigned int nr)
 {
 	struct irqkit_task *task = &irqkit_task_self;
 	struct irqkit_cpu *c = task->cpu;
-	struct irqkit_tasklet *list;
-
-	irqkit_spin_lock(&c->tasklet_lock);
-	list = c->tasklet_head[idx];
-	c->tasklet_head[idx] = NULL;
-	c->tasklet_tail[idx] = &c->tasklet_head[idx];
-	irqkit_spin_unlock(&c->tasklet_lock);
+	struct irqkit_tasklet *list = tasklet_take(c, idx);
 
 	while (list) {
 		struct irqkit_tasklet *t = list;
@@ -480,7 +503,7 @@ void irqkit__tasklets_exit(void)
 		struct irqkit_cpu *c = &irqkit__rt.cpus[i];
 
 		for (int idx = 0; idx < 2; idx++) {
-			struct irqkit_tasklet *t = c->tasklet_head[idx];
+			struct irqkit_tasklet *t = tasklet_take(c, idx);
 
 			while (t) {
 				struct irqkit_tasklet *next = t->next;
@@ -488,8 +511,6 @@ void irqkit__tasklets_exit(void)
 				a_store_seq(&t->state, 0);
 				t = next;
 			}
-			c->tasklet_head[idx] = NULL;
-			c->tasklet_tail[idx] = &c->tasklet_head[idx];
 		}
 	}
 }
