@@ -73,6 +73,16 @@ struct bench_buf {
 	long	cap;		/* elements */
 };
 
+/* What the side being timed reported (measure.c); the runner reads and resets it. */
+extern double bench_reported_ns;
+/* Latency samples of the side being timed, pooled over the repetitions. */
+struct sample_pool {
+	struct bench_buf	buf;	/* of double */
+	long			n;
+};
+extern struct sample_pool *bench_cur_pool;
+
+
 /* Room for at least @n elements of @size bytes; returns the array.  Aborts on ENOMEM. */
 void *bench_reserve(struct bench_buf *b, long n, size_t size);
 void bench_buf_free(struct bench_buf *b);

@@ -35,18 +35,6 @@
 
 static long items_done;			/* every side's item function counts here */
 
-void bench_futex_wait(int *word, int val)
-{
-	while (__atomic_load_n(word, __ATOMIC_ACQUIRE) == val)
-		syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
-}
-
-void bench_futex_set_wake(int *word, int val)
-{
-	__atomic_store_n(word, val, __ATOMIC_RELEASE);
-	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
-}
-
 static int start_runtime(unsigned int hz)
 {
 	struct irqkit_config cfg = { .nr_irqs = 64, .nr_cpus = 1, .hz = hz };
@@ -458,8 +446,6 @@ static void teardown_delayed(void)
 /* ---- wake of a sleeping worker ----------------------------------------------------------------- */
 
 static struct irqkit_work wake_work;
-int bench_woke;
-uint64_t bench_woke_at;
 
 static void wake_fn(struct irqkit_work *w)
 {
@@ -476,46 +462,6 @@ static void kick_worker(void)
 static void worker_wake(long n)
 {
 	bench_wake_samples(n, kick_worker, 200, false);		/* the worker sleeps again */
-}
-
-/* the peer: a thread sleeping on a futex word, woken by the caller */
-static int go_word, peer_stop;
-static pthread_t peer_thread;
-
-static void *peer_main(void *arg)
-{
-	(void)arg;
-	for (;;) {
-		bench_futex_wait(&go_word, 0);
-		__atomic_store_n(&go_word, 0, __ATOMIC_RELAXED);
-		if (__atomic_load_n(&peer_stop, __ATOMIC_ACQUIRE))
-			return NULL;
-		bench_woke_at = bench_now_ns();
-		bench_futex_set_wake(&bench_woke, 1);
-	}
-}
-
-static void kick_futex_peer(void)
-{
-	bench_futex_set_wake(&go_word, 1);
-}
-
-void bench_futex_wake_thread(long n)
-{
-	bench_wake_samples(n, kick_futex_peer, 200, false);
-}
-
-int bench_futex_peer_start(void)
-{
-	peer_stop = 0;
-	return pthread_create(&peer_thread, NULL, peer_main, NULL) ? -1 : 0;
-}
-
-void bench_futex_peer_stop(void)
-{
-	__atomic_store_n(&peer_stop, 1, __ATOMIC_RELEASE);
-	bench_futex_set_wake(&go_word, 1);
-	pthread_join(peer_thread, NULL);
 }
 
 static int setup_wake(void)
@@ -535,32 +481,56 @@ static void teardown_wake(void)
 }
 
 static const struct bench benches[] = {
-	{ "queue_work", "uv_queue_work", queue_work_items, uv_queue_work_items, 0.5,
-	  setup_wq_uv, teardown_wq_uv, BENCH_UNPINNED, 0, "ns/item" },
-	{ "queue_work", "g_thread_pool_push", queue_work_items, glib_push_items, 0.5,
-	  setup_wq_glib, teardown_wq_glib, BENCH_UNPINNED, 0, "ns/item" },
-	{ "queue_work", "mutex_condvar_queue", queue_work_items, cq_queue_items, 1.0,
-	  setup_wq_cq, teardown_wq_cq, BENCH_UNPINNED, 0, "ns/item" },
-	{ "tasklet_schedule_run", "indirect_call", tasklet_schedule_run, floor_indirect_call, 6.0,
-	  setup_tasklet, teardown_tasklet, 0, 0, NULL },
-	{ "tasklet_remote_wake", "futex_wake", tasklet_remote, bench_futex_wake_thread, 0,
-	  setup_tasklet_remote, teardown_tasklet_remote, BENCH_UNPINNED | BENCH_LATENCY, 101, "ns" },
-	{ "delayed_work_late_100us", "timerfd_late_100us", delayed_100us, timerfd_100us, 1.25,
-	  setup_delayed, teardown_delayed, BENCH_UNPINNED | BENCH_LATENCY, 41, "ns late" },
-	{ "delayed_work_late_100us", "timerfd_1ns_slack_100us", delayed_100us, timerfd_100us_1ns, 1.25,
-	  setup_delayed, teardown_delayed, BENCH_UNPINNED | BENCH_LATENCY, 41, "ns late" },
-	{ "delayed_work_late_1ms", "timerfd_late_1ms", delayed_1ms, timerfd_1ms, 1.25,
-	  setup_delayed, teardown_delayed, BENCH_UNPINNED | BENCH_LATENCY, 21, "ns late" },
-	{ "delayed_work_late_1ms", "timerfd_1ns_slack_1ms", delayed_1ms, timerfd_1ms_1ns, 1.25,
-	  setup_delayed, teardown_delayed, BENCH_UNPINNED | BENCH_LATENCY, 21, "ns late" },
-	{ "delayed_work_late_10ms", "timerfd_late_10ms", delayed_10ms, timerfd_10ms, 1.25,
-	  setup_delayed, teardown_delayed, BENCH_UNPINNED | BENCH_LATENCY, 9, "ns late" },
-	{ "delayed_work_late_10ms", "timerfd_1ns_slack_10ms", delayed_10ms, timerfd_10ms_1ns, 1.25,
-	  setup_delayed, teardown_delayed, BENCH_UNPINNED | BENCH_LATENCY, 9, "ns late" },
-	{ "delayed_work_late_1ms", "clock_nanosleep_1ns_slack_1ms", delayed_1ms, nanosleep_1ms_1ns,
-	  1.25, setup_delayed, teardown_delayed, BENCH_UNPINNED | BENCH_LATENCY, 21, "ns late" },
-	{ "worker_wake", "futex_wake", worker_wake, bench_futex_wake_thread, 1.10,
-	  setup_wake, teardown_wake, BENCH_UNPINNED | BENCH_LATENCY, 101, "ns" },
+	{ .name = "queue_work", .floor_name = "uv_queue_work", .subject = queue_work_items,
+	  .floor = uv_queue_work_items, .target = 0.5, .setup = setup_wq_uv,
+	  .teardown = teardown_wq_uv, .flags = BENCH_UNPINNED, .unit = "ns/item" },
+	{ .name = "queue_work", .floor_name = "g_thread_pool_push",
+	  .subject = queue_work_items, .floor = glib_push_items, .target = 0.5,
+	  .setup = setup_wq_glib, .teardown = teardown_wq_glib, .flags = BENCH_UNPINNED,
+	  .unit = "ns/item" },
+	{ .name = "queue_work", .floor_name = "mutex_condvar_queue",
+	  .subject = queue_work_items, .floor = cq_queue_items, .target = 1.0,
+	  .setup = setup_wq_cq, .teardown = teardown_wq_cq, .flags = BENCH_UNPINNED,
+	  .unit = "ns/item" },
+	{ .name = "tasklet_schedule_run", .floor_name = "indirect_call",
+	  .subject = tasklet_schedule_run, .floor = floor_indirect_call, .target = 6.0,
+	  .setup = setup_tasklet, .teardown = teardown_tasklet },
+	{ .name = "tasklet_remote_wake", .floor_name = "futex_wake", .subject = tasklet_remote,
+	  .floor = bench_futex_wake_thread, .setup = setup_tasklet_remote,
+	  .teardown = teardown_tasklet_remote, .flags = BENCH_UNPINNED | BENCH_LATENCY,
+	  .fixed_n = 101, .unit = "ns" },
+	{ .name = "delayed_work_late_100us", .floor_name = "timerfd_late_100us",
+	  .subject = delayed_100us, .floor = timerfd_100us, .target = 1.25,
+	  .setup = setup_delayed, .teardown = teardown_delayed,
+	  .flags = BENCH_UNPINNED | BENCH_LATENCY, .fixed_n = 41, .unit = "ns late" },
+	{ .name = "delayed_work_late_100us", .floor_name = "timerfd_1ns_slack_100us",
+	  .subject = delayed_100us, .floor = timerfd_100us_1ns, .target = 1.25,
+	  .setup = setup_delayed, .teardown = teardown_delayed,
+	  .flags = BENCH_UNPINNED | BENCH_LATENCY, .fixed_n = 41, .unit = "ns late" },
+	{ .name = "delayed_work_late_1ms", .floor_name = "timerfd_late_1ms",
+	  .subject = delayed_1ms, .floor = timerfd_1ms, .target = 1.25, .setup = setup_delayed,
+	  .teardown = teardown_delayed, .flags = BENCH_UNPINNED | BENCH_LATENCY, .fixed_n = 21,
+	  .unit = "ns late" },
+	{ .name = "delayed_work_late_1ms", .floor_name = "timerfd_1ns_slack_1ms",
+	  .subject = delayed_1ms, .floor = timerfd_1ms_1ns, .target = 1.25,
+	  .setup = setup_delayed, .teardown = teardown_delayed,
+	  .flags = BENCH_UNPINNED | BENCH_LATENCY, .fixed_n = 21, .unit = "ns late" },
+	{ .name = "delayed_work_late_10ms", .floor_name = "timerfd_late_10ms",
+	  .subject = delayed_10ms, .floor = timerfd_10ms, .target = 1.25,
+	  .setup = setup_delayed, .teardown = teardown_delayed,
+	  .flags = BENCH_UNPINNED | BENCH_LATENCY, .fixed_n = 9, .unit = "ns late" },
+	{ .name = "delayed_work_late_10ms", .floor_name = "timerfd_1ns_slack_10ms",
+	  .subject = delayed_10ms, .floor = timerfd_10ms_1ns, .target = 1.25,
+	  .setup = setup_delayed, .teardown = teardown_delayed,
+	  .flags = BENCH_UNPINNED | BENCH_LATENCY, .fixed_n = 9, .unit = "ns late" },
+	{ .name = "delayed_work_late_1ms", .floor_name = "clock_nanosleep_1ns_slack_1ms",
+	  .subject = delayed_1ms, .floor = nanosleep_1ms_1ns, .target = 1.25,
+	  .setup = setup_delayed, .teardown = teardown_delayed,
+	  .flags = BENCH_UNPINNED | BENCH_LATENCY, .fixed_n = 21, .unit = "ns late" },
+	{ .name = "worker_wake", .floor_name = "futex_wake", .subject = worker_wake,
+	  .floor = bench_futex_wake_thread, .target = 1.10, .setup = setup_wake,
+	  .teardown = teardown_wake, .flags = BENCH_UNPINNED | BENCH_LATENCY, .fixed_n = 101,
+	  .unit = "ns" },
 };
 
 const struct bench_set bench_deferred_set = { benches, sizeof(benches) / sizeof(benches[0]) };

@@ -27,128 +27,17 @@
 
 static const struct bench_set *const sets[] = { &bench_core_set, &bench_deferred_set };
 
-static double reported_ns;	/* < 0: the runner's own timing counts */
-
-/* Latency samples of the side being timed, pooled over the repetitions. */
-struct sample_pool {
-	struct bench_buf	buf;	/* of double */
-	long			n;
-};
-static struct sample_pool *cur_pool;
-
-uint64_t bench_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-void bench_report_ns(double ns)
-{
-	reported_ns = ns;
-}
-
-static int cmp_double_fwd(const void *a, const void *b);
-
-void *bench_reserve(struct bench_buf *b, long n, size_t size)
-{
-	if (n > b->cap) {
-		long cap = n > 2 * b->cap ? n : 2 * b->cap;
-		void *p = realloc(b->p, size * (size_t)cap);
-
-		if (!p)
-			abort();
-		b->p = p;
-		b->cap = cap;
-	}
-	return b->p;
-}
-
-void bench_buf_free(struct bench_buf *b)
-{
-	free(b->p);
-	*b = (struct bench_buf){ 0 };
-}
-
-void bench_report_samples(double *v, int n)
-{
-	struct sample_pool *p = cur_pool;
-
-	if (p && n > 0) {
-		double *pool = bench_reserve(&p->buf, p->n + n, sizeof(*pool));
-
-		memcpy(pool + p->n, v, sizeof(*v) * (size_t)n);
-		p->n += n;
-	}
-	reported_ns = bench_median(v, n);
-}
-
-void bench_wake_samples(long n, void (*kick)(void), unsigned int sleep_us, bool spin)
-{
-	double *v = malloc(sizeof(*v) * (size_t)n);
-
-	if (!v)
-		abort();
-	for (long i = 0; i < n; i++) {
-		uint64_t t0;
-
-		if (sleep_us)
-			usleep(sleep_us);
-		__atomic_store_n(&bench_woke, 0, __ATOMIC_RELAXED);
-		t0 = bench_now_ns();
-		kick();
-		if (spin) {
-			while (!__atomic_load_n(&bench_woke, __ATOMIC_ACQUIRE))
-				;
-		} else {
-			bench_futex_wait(&bench_woke, 0);
-		}
-		v[i] = (double)(bench_woke_at - t0);
-	}
-	bench_report_samples(v, (int)n);
-	free(v);
-}
-
-double bench_quantile(double *v, long n, double q)
-{
-	long i;
-
-	if (n <= 0)
-		return 0;
-	qsort(v, (size_t)n, sizeof(*v), cmp_double_fwd);
-	i = (long)(q * (double)(n - 1) + 0.5);
-	return v[i < n ? i : n - 1];
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-double bench_median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static int cmp_double_fwd(const void *a, const void *b)
-{
-	return cmp_double(a, b);
-}
 
 static double time_per_op(bench_fn fn, long n, struct sample_pool *pool)
 {
 	uint64_t t0 = bench_now_ns();
 
-	reported_ns = -1;
-	cur_pool = pool;
+	bench_reported_ns = -1;
+	bench_cur_pool = pool;
 	fn(n);
-	cur_pool = NULL;
-	if (reported_ns >= 0)
-		return reported_ns;
+	bench_cur_pool = NULL;
+	if (bench_reported_ns >= 0)
+		return bench_reported_ns;
 	return (double)(bench_now_ns() - t0) / (double)n;
 }
 
@@ -167,20 +56,6 @@ static long calibrate(const struct bench *b, double target_ns)
 			return (long)((double)n * target_ns / (t > 1 ? (double)t : 1));
 		n *= 4;
 	}
-}
-
-void bench_pin(bool one)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	if (one) {
-		CPU_SET(0, &set);
-	} else {
-		for (int i = 0; i < CPU_SETSIZE; i++)
-			CPU_SET(i, &set);
-	}
-	sched_setaffinity(0, sizeof(set), &set);
 }
 
 struct result {
