@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Tests of src/core/chip.c and handle.c: the flow handlers, lazy disable, the action chain. */
+/* Tests of src/core/chip.c: the flow handlers, lazy disable, the chip calls. */
 #define _GNU_SOURCE
 #include "../harness.h"
 #include "../testchip.h"
@@ -22,81 +22,6 @@ static struct irqkit_irq_info info_of(unsigned int irq)
 	assert_int_equal(irqkit_irq_get_info(irq, &info), 0);
 	return info;
 }
-
-/* ---- 2.1: the action chain ---------------------------------------------------------- */
-
-static void test_results_of_shared_handlers_are_ored(void **state)
-{
-	(void)state;
-	a.ret = IRQKIT_NONE;
-	b.ret = IRQKIT_HANDLED;
-	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, IRQKIT_F_SHARED, "a", &a), 0);
-	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, IRQKIT_F_SHARED, "b", &b), 0);
-	irqkit_sw_raise(T_EDGE(1));
-	assert_int_equal(info_of(T_EDGE(1)).irqs_unhandled, 0);
-	assert_int_equal(info_of(T_EDGE(1)).irq_count, 1);
-	b.ret = IRQKIT_NONE;
-	irqkit_sw_raise(T_EDGE(1));
-	assert_int_equal(info_of(T_EDGE(1)).irqs_unhandled, 1);
-	/* WAKE_THREAD | HANDLED (3) is not bogus; NONE | HANDLED is HANDLED */
-	a.ret = IRQKIT_WAKE_THREAD;
-	b.ret = IRQKIT_HANDLED;
-	irqkit_sw_raise(T_EDGE(1));
-	assert_log_lacks("bogus return value");
-	assert_int_equal(info_of(T_EDGE(1)).irqs_unhandled, 1);
-}
-
-static void test_handlers_run_in_hardirq_with_interrupts_off(void **state)
-{
-	(void)state;
-	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, 0, "a", &a), 0);
-	assert_false(irqkit_irqs_disabled());
-	irqkit_sw_raise(T_EDGE(1));
-	assert_int_equal(atomic_load(&a.calls), 1);
-	assert_true(a.saw_irqs_off);
-	assert_true(a.saw_hardirq);
-	assert_false(irqkit_irqs_disabled());
-	assert_false(irqkit_in_interrupt());
-}
-
-static void enable_inside(struct tdev *dev, int irq)
-{
-	(void)dev;
-	(void)irq;
-	irqkit_local_irq_enable();
-}
-
-static void test_handler_that_enables_interrupts_is_warned_once(void **state)
-{
-	(void)state;
-	a.hook = enable_inside;
-	b.hook = NULL;
-	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, IRQKIT_F_SHARED, "a", &a), 0);
-	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, IRQKIT_F_SHARED, "b", &b), 0);
-	irqkit_sw_raise(T_EDGE(1));
-	assert_int_equal(log_count("handler tdev_handler"), 1);
-	assert_log_contains("irq 1 handler tdev_handler");
-	assert_log_contains("enabled interrupts");
-	/* interrupts were turned off again before the next handler */
-	assert_true(b.saw_irqs_off);
-	irqkit_sw_raise(T_EDGE(1));
-	assert_int_equal(log_count("enabled interrupts"), 1);
-}
-
-static void test_wake_thread_without_thread_fn_warns_once(void **state)
-{
-	(void)state;
-	a.ret = IRQKIT_WAKE_THREAD;
-	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, 0, "devA", &a), 0);
-	irqkit_sw_raise(T_EDGE(1));
-	irqkit_sw_raise(T_EDGE(1));
-	assert_int_equal(log_count("IRQ 1 device devA returned IRQ_WAKE_THREAD but no thread "
-				   "function available."), 1);
-}
-
-static void test_pt_regs_handler_receives_null_regs(void **state);
-
-/* ---- 2.2: preconditions ---------------------------------------------------------------- */
 
 static void test_count_only_when_actions_run(void **state)
 {
@@ -378,24 +303,6 @@ static void test_untracked_flow_neither_counts_nor_accounts(void **state)
 	assert_int_equal(info_of(T_NOCHIP).irqs_unhandled, 0);
 }
 
-/* ---- 2.8: bad ----------------------------------------------------------------------------------- */
-
-static void test_interrupt_on_line_without_flow_is_reported_and_counted_in_err(void **state)
-{
-	(void)state;
-	assert_int_equal(irqkit_irq_err_count(), 0);
-	irqkit_cpu_raise(0, T_NOCHIP);
-	assert_int_equal(irqkit_irq_err_count(), 1);
-	assert_log_contains("unexpected IRQ trap at vector 28");
-	assert_log_contains("irq 40, desc:");
-	assert_log_contains("->handle_irq():");
-	assert_int_equal(irqkit_kstat_irqs_cpu(T_NOCHIP, 0), 1);
-	/* a vector with no descriptor at all */
-	irqkit_cpu_signal(0, T_NR_IRQS + 3);
-	assert_int_equal(irqkit_irq_err_count(), 2);
-	assert_log_contains("unexpected IRQ trap at vector 43");
-}
-
 /* ---- 2.9: lazy disable ---------------------------------------------------------------------------- */
 
 static void test_chip_with_irq_disable_masks_at_once(void **state)
@@ -423,36 +330,10 @@ static void test_disable_unlazy_masks_at_once(void **state)
 	assert_false(info_of(T_EDGE(1)).masked);
 }
 
-/* ---- the 2.6 handler form ------------------------------------------------------------------------- */
-
-static struct pt_regs *seen_regs = (struct pt_regs *)1;
-
-static enum irqkit_irqreturn old_style_handler(int irq, void *dev_id, struct pt_regs *regs)
-{
-	(void)irq;
-	seen_regs = regs;
-	atomic_fetch_add(&((struct tdev *)dev_id)->calls, 1);
-	return IRQKIT_HANDLED;
-}
-
-static void test_pt_regs_handler_receives_null_regs(void **state)
-{
-	(void)state;
-	assert_int_equal(irqkit_request_irq_regs(T_EDGE(1), old_style_handler, 0, "old", &a), 0);
-	irqkit_sw_raise(T_EDGE(1));
-	assert_int_equal(atomic_load(&a.calls), 1);
-	assert_null(seen_regs);
-	assert_string_equal(irqkit_free_irq(T_EDGE(1), &a), "old");
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, det_teardown)
-		T(test_results_of_shared_handlers_are_ored),
-		T(test_handlers_run_in_hardirq_with_interrupts_off),
-		T(test_handler_that_enables_interrupts_is_warned_once),
-		T(test_wake_thread_without_thread_fn_warns_once),
 		T(test_count_only_when_actions_run),
 		T(test_level_line_is_masked_while_handlers_run_and_unmasked_after),
 		T(test_level_line_still_asserted_interrupts_again),
@@ -467,10 +348,8 @@ int main(void)
 		T(test_simple_flow_makes_no_chip_calls),
 		T(test_percpu_flow_acks_counts_and_eois),
 		T(test_untracked_flow_neither_counts_nor_accounts),
-		T(test_interrupt_on_line_without_flow_is_reported_and_counted_in_err),
 		T(test_chip_with_irq_disable_masks_at_once),
 		T(test_disable_unlazy_masks_at_once),
-		T(test_pt_regs_handler_receives_null_regs),
 #undef T
 	};
 
