@@ -429,9 +429,18 @@ next:
 			continue;
 		}
 		a_store_seq(&c->ksoftirqd_idle, 1);
-		if (!READ_ONCE(c->ksoftirqd_stop) && !irqkit__softirq_pending(c))
-			irqkit_plat_wait(&c->ksoftirqd_seq, seq);
+		if (!READ_ONCE(c->ksoftirqd_stop) && !irqkit__softirq_pending(c)) {
+			/* until woken, or until this CPU's earliest timer: its timer interrupt */
+			uint64_t ns = irqkit__timers_sleep(c);
+
+			if (ns == UINT64_MAX)
+				irqkit_plat_wait(&c->ksoftirqd_seq, seq);
+			else if (ns)
+				irqkit_plat_wait_timeout(&c->ksoftirqd_seq, seq, ns);
+		}
 		a_store_seq(&c->ksoftirqd_idle, 0);
+		if (!irqkit__softirq_pending(c))
+			(void)irqkit__timers_sleep(c);	/* woken by the clock: raise TIMER if due */
 	}
 	irqkit_thread_unbind();
 }

@@ -278,8 +278,8 @@ static struct irqkit__timer_base *base_of(int cpu)
 static void base_update(struct irqkit__timer_base *b)
 {
 	if (b->root)
-		WRITE_ONCE(b->next, b->root->expires);
-	WRITE_ONCE(b->armed, b->root != NULL);
+		a_store_seq(&b->next, b->root->expires);
+	a_store_seq(&b->armed, b->root != NULL);
 }
 
 /* Take @t off its base.  Timer lock held.  Return: whether it was armed. */
@@ -341,14 +341,14 @@ static void program(void)
 	spin_assert_locked(&timer_lock);
 	if (rt->mode == IRQKIT_MODE_DETERMINISTIC)
 		return;
-	any = earliest_expiry(&when);
-	if ((rt->flags & IRQKIT_CFG_PERIODIC_TICK) || READ_ONCE(tick_on)) {
-		unsigned long tick = (unsigned long)jiffies_publish() + 1;	/* the next tick */
-
-		if (!any || irqkit_time_before(tick, when))
-			when = tick;
-		any = true;
-	}
+	/*
+	 * Each CPU's ksoftirqd sleeps until its own earliest expiry (see
+	 * irqkit__timers_sleep), so an expiry wakes one thread, as a timerfd
+	 * does.  The platform timer is left with the jiffies objects' tick.
+	 */
+	any = (rt->flags & IRQKIT_CFG_PERIODIC_TICK) || READ_ONCE(tick_on);
+	if (any)
+		when = (unsigned long)jiffies_publish() + 1;	/* the next tick */
 	irqkit_plat_timer_program(any ? rt->start_ns + irqkit__jiffies_to_ns(when) : UINT64_MAX);
 }
 
@@ -390,14 +390,50 @@ static uint64_t tell_due_cpus(unsigned long now)
  */
 void irqkit__timer_interrupt(void)
 {
-	uint64_t told;
-
 	tick_idle_check();
-	told = tell_due_cpus((unsigned long)jiffies_publish());
+	jiffies_publish();
+	irqkit_spin_lock(&timer_lock);
+	program();
+	irqkit_spin_unlock(&timer_lock);
+}
 
-	for (unsigned int i = 0; told; i++, told >>= 1)
-		if (told & 1)
-			irqkit__wakeup_softirqd(&irqkit__rt.cpus[i]);
+/*
+ * Threaded mode, ksoftirqd/k before it sleeps: raise TIMER_SOFTIRQ if a timer
+ * of CPU @c is due (then it does not sleep); otherwise the time until the
+ * earliest one, in ns (UINT64_MAX: none armed).  Read without the timer lock:
+ * a timer armed after this read as the new earliest wakes ksoftirqd (see
+ * timer_armed), since ksoftirqd_idle is published before this runs.
+ */
+uint64_t irqkit__timers_sleep(struct irqkit_cpu *c)
+{
+	struct irqkit__timer_base *b = &c->timers;
+	unsigned long next;
+	uint64_t at, now;
+
+	if (!a_load_seq(&b->armed))
+		return UINT64_MAX;
+	next = a_load_seq(&b->next);
+	now = irqkit__now_ns();
+	if (irqkit_time_after_eq((unsigned long)jiffies_publish_at(now), next)) {
+		irqkit__raise_softirq_on(c, IRQKIT_TIMER_SOFTIRQ);
+		return 0;
+	}
+	at = irqkit__jiffies_to_ns(next);
+	return at > now ? at - now : 0;
+}
+
+/*
+ * A timer became the earliest of CPU @c: if its ksoftirqd sleeps (until a
+ * later expiry, or none), wake it to sleep again for this one.  After the
+ * timer lock (a wake is a system call).
+ */
+static void timer_armed(struct irqkit_cpu *c)
+{
+	if (irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC)
+		return;
+	a_fence();		/* the new base->next, then ksoftirqd_idle (Dekker with ksoftirqd) */
+	if (a_load_seq(&c->ksoftirqd_idle))
+		irqkit__wakeup_softirqd(c);
 }
 
 /* TIMER_SOFTIRQ: run this CPU's expired timers, one at a time, lock dropped. */
@@ -457,7 +493,7 @@ int irqkit_mod_timer(struct irqkit_timer_list *timer, unsigned long expires)
 {
 	struct irqkit_cpu *c = irqkit__this_cpu();
 	int cpu;
-	bool was;
+	bool was, earliest;
 
 	if (!c)
 		return 0;
@@ -470,9 +506,10 @@ int irqkit_mod_timer(struct irqkit_timer_list *timer, unsigned long expires)
 	was = detach_timer(timer);
 	timer->expires = expires;
 	enqueue_timer(timer, cpu);
-	if (base_of(cpu)->root == timer)
-		program();
+	earliest = base_of(cpu)->root == timer;
 	irqkit_spin_unlock(&timer_lock);
+	if (earliest)
+		timer_armed(c);
 	return was;
 }
 

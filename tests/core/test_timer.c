@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "../harness.h"
 
+#include <time.h>
 #include <unistd.h>
 
 /* jiffies @n ticks after start: a run starts at INITIAL_JIFFIES, as Linux */
@@ -429,6 +430,54 @@ static void test_the_object_tick_stops_when_idle_and_restarts(void **state)
 	assert_int_equal(det_setup(NULL), 0);
 }
 
+/*
+ * Threaded mode: each CPU's ksoftirqd sleeps until that CPU's earliest timer.
+ * A timer armed earlier than the one it sleeps for wakes it to sleep again
+ * for the new one, so the new timer is not late by the old one's wait.
+ */
+static atomic_ullong fired_at_ns;
+
+static void record_fire(struct irqkit_timer_list *t)
+{
+	struct timespec ts;
+
+	(void)t;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	atomic_store(&fired_at_ns, (unsigned long long)ts.tv_sec * 1000000000ull +
+				   (unsigned long long)ts.tv_nsec);
+}
+
+static void noop_fire(struct irqkit_timer_list *t)
+{
+	(void)t;
+}
+
+static void test_an_earlier_timer_wakes_its_sleeping_cpu(void **state)
+{
+	struct irqkit_timer_list late, soon;
+	struct timespec ts;
+	unsigned long long armed;
+
+	(void)state;
+	det_teardown(NULL);
+	assert_int_equal(irqkit_start(&(struct irqkit_config){ .nr_cpus = 2 }), 0);
+	assert_int_equal(irqkit_thread_bind(1), 0);
+	irqkit_timer_setup(&late, noop_fire, 0);
+	irqkit_timer_setup(&soon, record_fire, 0);
+	atomic_store(&fired_at_ns, 0);
+	irqkit_mod_timer(&late, irqkit_jiffies() + irqkit_msecs_to_jiffies(2000));
+	usleep(20000);				/* ksoftirqd/1 asleep until 2 s from now */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	armed = (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+	irqkit_mod_timer(&soon, irqkit_jiffies() + irqkit_msecs_to_jiffies(10));
+	assert_true(wait_until(atomic_load(&fired_at_ns) != 0, 5000));
+	assert_true(atomic_load(&fired_at_ns) - armed < 1000 * MS);	/* not at the 2 s one */
+	irqkit_del_timer_sync(&late);
+	irqkit_thread_unbind();
+	irqkit_stop();
+	assert_int_equal(det_setup(NULL), 0);
+}
+
 /* IRQKIT_CFG_PERIODIC_TICK: the object moves while a thread spins on it and calls nothing. */
 static void test_periodic_tick_moves_the_object_of_a_bare_spin(void **state)
 {
@@ -471,6 +520,7 @@ int main(void)
 		T(test_jiffies_objects_never_go_back),
 		T(test_periodic_tick_moves_the_object_of_a_bare_spin),
 		T(test_the_object_tick_stops_when_idle_and_restarts),
+		T(test_an_earlier_timer_wakes_its_sleeping_cpu),
 #undef T
 	};
 
