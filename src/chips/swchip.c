@@ -127,10 +127,12 @@ static int sw_retrigger(struct irqkit_irq_data *d)
 
 	a_add_relaxed(&l->resent, 1);
 	old = a_fetch_or(&l->state, SW_LATCH);
-	if (old & SW_LATCH)
+	if (old & SW_LATCH) {
 		a_add_relaxed(&l->coalesced, 1);
-	else if (!(old & SW_MASKED))
+		irqkit_trace(coalesced, d->irq);
+	} else if (!(old & SW_MASKED)) {
 		sw_signal(d);
+	}
 	return 1;
 }
 
@@ -297,6 +299,7 @@ int irqkit_sw_raise(unsigned int irq)
 	old = a_fetch_or(&l->state, SW_LATCH);
 	if (old & SW_LATCH) {
 		a_add_relaxed(&l->coalesced, 1);
+		irqkit_trace(coalesced, d->irq);
 		return 0;
 	}
 	if (old & SW_MASKED) {

@@ -34,6 +34,7 @@ handle_actions(struct irqkit_desc *desc)
 		const void *fn;
 
 		/* the running function for reports, in each branch: the dispatch path */
+		irqkit_trace(irq_handler_entry, irq, action->name);
 		if (action->handler) {
 			fn = (const void *)action->handler;
 			WRITE_ONCE(t->running_fn, fn);
@@ -43,6 +44,7 @@ handle_actions(struct irqkit_desc *desc)
 			WRITE_ONCE(t->running_fn, fn);
 			res = action->handler_regs((int)irq, action->dev_id, NULL);
 		}
+		irqkit_trace(irq_handler_exit, irq, res);
 		if (WARN_ONCE(!task_irqs_off(t), "irq %u handler %pS enabled interrupts", irq, fn))
 			irqkit_local_irq_disable();
 		if (res == IRQKIT_WAKE_THREAD) {

@@ -14,6 +14,7 @@
 #include <irqkit/wait.h>
 
 #include "atomic.h"
+#include "trace.h"
 #include "platform.h"
 
 #define likely(x)	__builtin_expect(!!(x), 1)

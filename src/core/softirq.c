@@ -67,8 +67,10 @@ static __always_inline void softirq_round(struct irqkit_task *t, struct irqkit_c
 
 		pending &= pending - 1;
 		WRITE_ONCE(t->running_fn, (const void *)action);
+		irqkit_trace(softirq_entry, nr);
 		if (action)
 			action();
+		irqkit_trace(softirq_exit, nr);
 		WRITE_ONCE(t->running_fn, NULL);
 		if (unlikely(t->preempt_count != prev)) {
 			pr_err("huh, entered softirq %u %s %p with preempt_count %08x, exited with %08x?",
@@ -120,6 +122,7 @@ void irqkit__handle_softirqs(struct irqkit_task *t, struct irqkit_cpu *c)
 
 void irqkit__raise_softirq_on(struct irqkit_cpu *c, unsigned int nr)
 {
+	irqkit_trace(softirq_raise, nr);
 	a_fetch_or(&c->softirq_pending, 1u << nr);
 }
 
@@ -263,10 +266,12 @@ static void tasklet_action_common(int idx, unsigned int nr)
 					task->running_bh = t;
 					/* func and callback share one union: either form */
 					WRITE_ONCE(task->running_fn, (const void *)t->callback);
+					irqkit_trace(tasklet_entry, t, (const void *)t->callback);
 					if (t->use_callback)
 						t->callback(t);
 					else
 						t->func(t->data);
+					irqkit_trace(tasklet_exit, t, (const void *)t->callback);
 					task->running_bh = outer;
 					WRITE_ONCE(task->running_fn, outer_fn);
 				}

@@ -130,6 +130,7 @@ void irqkit__note_interrupt(struct irqkit_desc *desc, enum irqkit_irqreturn acti
 		 */
 		__report_bad_irq(desc, ret);
 		pr_emerg("Disabling IRQ #%u", irq);
+		irqkit_trace(spurious_disable, irq);
 		desc_lock(desc);
 		istate_set(desc, IRQS_SPURIOUS_DISABLED);
 		desc->depth++;

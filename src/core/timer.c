@@ -459,7 +459,9 @@ void irqkit__run_timers(void)
 
 		task->running_bh = t;
 		WRITE_ONCE(task->running_fn, (const void *)fn);
+		irqkit_trace(timer_expire_entry, t, now, (const void *)fn);
 		fn(t);
+		irqkit_trace(timer_expire_exit, t);
 		WRITE_ONCE(task->running_fn, outer_fn);
 		task->running_bh = outer;
 		irqkit__softirq_preempt_point(task, c);
@@ -502,6 +504,7 @@ int irqkit_mod_timer(struct irqkit_timer_list *timer, unsigned long expires)
 		      (void *)timer))
 		return 0;
 	cpu = (int)c->id;
+	irqkit_trace(timer_start, timer, (const void *)timer->function, expires);
 	irqkit_spin_lock(&timer_lock);
 	was = detach_timer(timer);
 	timer->expires = expires;
@@ -529,6 +532,8 @@ int irqkit_del_timer(struct irqkit_timer_list *timer)
 	irqkit_spin_lock(&timer_lock);
 	was = detach_timer(timer);
 	irqkit_spin_unlock(&timer_lock);
+	if (was)
+		irqkit_trace(timer_cancel, timer);
 	return was;
 }
 

@@ -351,6 +351,7 @@ static void pwq_dec_active(struct irqkit_pwq *pwq, bool kick)
 	    (next = list_pop(&pwq->inactive_head, &pwq->inactive_tail))) {
 		pwq->nr_active++;
 		next->where = WORK_ON_WORKLIST;
+		irqkit_trace(workqueue_activate_work, next);
 		list_append(&pool->tail, next);
 		if (kick)
 			wake_idle_worker(pool);
@@ -460,7 +461,9 @@ static void worker_run(struct irqkit_work *work)
 	irqkit_work_fn fn = work->func;
 
 	t->running_bh = work;
+	irqkit_trace(workqueue_execute_start, work, (const void *)irqkit__work_fn(work));
 	call_work(work);		/* @work may be freed from here on */
+	irqkit_trace(workqueue_execute_end, work, (const void *)fn);
 	t->running_bh = NULL;
 	if (unlikely(t->preempt_count || task_irqs_off(t))) {
 		char comm[32];
@@ -753,9 +756,12 @@ static bool __queue_work(int cpu, struct irqkit_workqueue *wq, struct irqkit_wor
 	work->color = color;
 	set_work_pwq(work, pwq);
 	a_fetch_add(&work->queued, 1);
+	irqkit_trace(workqueue_queue_work, work, (const void *)irqkit__work_fn(work), wq->name,
+		     pool->cpu);
 	if (pwq->nr_active < pwq->max_active) {
 		pwq->nr_active++;
 		work->where = WORK_ON_WORKLIST;
+		irqkit_trace(workqueue_activate_work, work);
 		list_append(&pool->tail, work);
 		woken = take_idle_worker(pool);
 	} else {
