@@ -123,6 +123,13 @@ IRQKIT_API int irqkit_clock_advance(uint64_t ns);
 /** irqkit_set_log - replace the log hook at run time (NULL: stderr).  Context: process. */
 IRQKIT_API void irqkit_set_log(irqkit_log_fn fn, void *arg);
 
+/**
+ * irqkit_version - the library's version, IRQKIT_VERSION's encoding
+ * ((major << 16) | (minor << 8) | patch), to compare with the headers'.
+ */
+IRQKIT_API unsigned int irqkit_version(void);
+IRQKIT_API const char *irqkit_version_string(void);
+
 /** irqkit_printk - log one line in kernel style through the hook.  Context: any. */
 IRQKIT_API void irqkit_printk(int level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -62,7 +62,12 @@ struct irqkit_task {
 	char			comm[16];	/* read-only: thread name, likewise */
 };
 
-IRQKIT_API extern _Thread_local struct irqkit_task irqkit_task_self
+#ifdef __cplusplus
+#define IRQKIT_THREAD_LOCAL	thread_local
+#else
+#define IRQKIT_THREAD_LOCAL	_Thread_local
+#endif
+IRQKIT_API extern IRQKIT_THREAD_LOCAL struct irqkit_task irqkit_task_self
 	__attribute__((tls_model("initial-exec")));
 
 /* Slow paths of the inline functions below: a thread bound to a virtual CPU. */

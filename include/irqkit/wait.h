@@ -33,7 +33,11 @@ typedef int (*irqkit_wait_queue_func_t)(struct irqkit_wait_queue_entry *wq_entry
 
 struct irqkit_wait_queue_entry {
 	unsigned int			flags;		/* IRQKIT_WQ_FLAG_* */
+#ifndef __cplusplus
 	void				*private;	/* the sleeping task */
+#else
+	void				*private_;	/* "private" is C++'s keyword */
+#endif
 	irqkit_wait_queue_func_t	func;		/* how to wake it */
 	struct irqkit_list_head		entry;
 };

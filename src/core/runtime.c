@@ -248,3 +248,13 @@ uint64_t irqkit__core_watchdog_ns(void)
 {
 	return irqkit__rt.watchdog_ns;
 }
+
+unsigned int irqkit_version(void)
+{
+	return IRQKIT_VERSION;
+}
+
+const char *irqkit_version_string(void)
+{
+	return IRQKIT_VERSION_STRING;
+}

@@ -41,6 +41,8 @@ static int nr_threads(void)
 
 static void test_start_rejects_bad_configs(void **state)
 {
+	assert_int_equal(irqkit_version(), IRQKIT_VERSION);	/* the library is the headers' */
+	assert_string_equal(irqkit_version_string(), IRQKIT_VERSION_STRING);
 	struct irqkit_config cfg;
 
 	(void)state;

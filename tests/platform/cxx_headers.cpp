@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+// The native headers compile as C++ (a compile test; tests/CMakeLists.txt).
+#include <irqkit/irqkit.h>
+
+static enum irqkit_irqreturn handler(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	return IRQKIT_HANDLED;
+}
+
+int use(void);
+int use(void)
+{
+	unsigned long flags = irqkit_local_irq_save();
+
+	irqkit_local_irq_restore(flags);
+	return irqkit_request_irq(1, handler, 0, "cxx", nullptr) +
+	       (IRQKIT_VERSION == irqkit_version() ? 0 : 1);
+}
