@@ -3,6 +3,7 @@
 #   - Release with gcc and with clang, -Werror;
 #   - AddressSanitizer + UndefinedBehaviorSanitizer (gcc);
 #   - ThreadSanitizer (clang);
+#   - without libdw (gcc): reports name functions through dladdr;
 # each running the whole ctest suite (unit, stress, compile tests, the
 # freestanding build of src/core/, exported symbols, the replay of the fuzz
 # corpus and of every input that ever failed), then the install check
@@ -32,6 +33,8 @@ configure_build_test gcc-release -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Relea
 configure_build_test clang-release -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Release
 configure_build_test gcc-asan-ubsan -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Debug \
 	-DIRQKIT_SANITIZE=address,undefined -DIRQKIT_DEBUG=ON
+configure_build_test gcc-no-libdw -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Debug \
+	-DIRQKIT_LIBDW=OFF -DIRQKIT_BUILD_BENCH=OFF -DIRQKIT_BUILD_EXAMPLES=OFF
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
 	configure_build_test clang-tsan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
 	-DIRQKIT_SANITIZE=thread

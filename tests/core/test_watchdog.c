@@ -45,14 +45,18 @@ static int teardown(void **state)
 	return 0;
 }
 
-static __attribute__((noinline)) void spin_until_released(void)
+/* exported, as the other functions the reports must name (a build without libdw) */
+void spin_until_released(void);
+__attribute__((noinline)) void spin_until_released(void)
 {
 	atomic_fetch_add(&entered, 1);
 	while (!atomic_load(&release))
 		usleep(200);
 }
 
-static enum irqkit_irqreturn stuck_handler(int irq, void *dev_id)
+/* exported (not static): the reports name it in a build without libdw too */
+enum irqkit_irqreturn stuck_handler(int irq, void *dev_id);
+enum irqkit_irqreturn stuck_handler(int irq, void *dev_id)
 {
 	(void)irq;
 	(void)dev_id;
@@ -82,7 +86,8 @@ static void test_soft_lockup_in_a_handler_is_reported(void **state)
 	atomic_store(&release, 1);
 }
 
-static void stuck_tasklet_fn(unsigned long data)
+void stuck_tasklet_fn(unsigned long data);
+void stuck_tasklet_fn(unsigned long data)
 {
 	(void)data;
 	spin_until_released();
@@ -139,7 +144,8 @@ static void test_blocked_synchronize_irq_is_reported(void **state)
 	assert_log_contains("finished after all");
 }
 
-static void stuck_work(struct irqkit_work *w)
+void stuck_work(struct irqkit_work *w);
+void stuck_work(struct irqkit_work *w)
 {
 	(void)w;
 	spin_until_released();

@@ -523,7 +523,9 @@ static void test_sleeping_calls_from_atomic_context_are_reported(void **state)
 	assert_int_equal(atomic_load(&a.runs), 1);
 }
 
-static void leak_preemption(struct irqkit_work *work)
+/* exported (not static): the report names it in a build without libdw too */
+void leak_preemption(struct irqkit_work *work);
+void leak_preemption(struct irqkit_work *work)
 {
 	(void)work;
 	irqkit_preempt_disable();

@@ -2,13 +2,17 @@
 /*
  * Code addresses to function names, for "handlers:" lists and call traces.
  * elfutils' libdw reads the symbol tables of the executable and its libraries,
- * so static functions (most handlers) get their names; dladdr is the fallback.
+ * so static functions (most handlers) get their names; dladdr is the fallback,
+ * and all there is in a build without libdw (IRQKIT_HAVE_LIBDW unset): it
+ * names exported functions only.
  */
 #define _GNU_SOURCE
 #include "../../core/platform.h"
 
 #include <dlfcn.h>
+#ifdef IRQKIT_HAVE_LIBDW
 #include <elfutils/libdwfl.h>
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +21,7 @@
 #include "posix.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+#ifdef IRQKIT_HAVE_LIBDW
 static Dwfl *dwfl;
 static char *debuginfo_path;
 
@@ -65,6 +70,15 @@ static const char *dwfl_name(const void *addr, unsigned long *off)
 	return name;
 }
 
+#else
+static const char *dwfl_name(const void *addr, unsigned long *off)
+{
+	(void)addr;
+	(void)off;
+	return NULL;
+}
+#endif
+
 unsigned long irqkit_plat_symbol(const void *addr, char *buf, size_t len)
 {
 	unsigned long off = 0;
@@ -93,8 +107,10 @@ unsigned long irqkit_plat_symbol(const void *addr, char *buf, size_t len)
 void irqkit__posix_symbols_exit(void)
 {
 	pthread_mutex_lock(&lock);
+#ifdef IRQKIT_HAVE_LIBDW
 	if (dwfl)
 		dwfl_end(dwfl);
 	dwfl = NULL;
+#endif
 	pthread_mutex_unlock(&lock);
 }
