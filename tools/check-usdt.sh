@@ -33,7 +33,7 @@ skip() { echo "check-usdt: skipped: $*"; exit 77; }
 if [ "$what" = scripts ]; then
 	command -v bpftrace >/dev/null || skip "no bpftrace"
 	n=300
-	out=$("$top/tools/irqkit-hardirqs" -L "$lib" -c "$target $n" 2>&1) || {
+	out=$("$top/tools/irqkit-hardirqs" -L "$lib" -c "timeout 60 $target $n" 2>&1) || {
 		echo "$out" >&2
 		case $out in *"did not start"*) skip "bpftrace cannot attach here" ;; esac
 		exit 1
