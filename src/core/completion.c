@@ -62,13 +62,10 @@ static long wait_common(struct irqkit_completion *x, long timeout, unsigned int 
 	completion_check(x, what);
 	flags = irqkit_spin_lock_irqsave(&x->wait.lock);
 	if (!x->done) {
-		struct irqkit_wait_queue_entry wait = {
-			.flags = IRQKIT_WQ_FLAG_EXCLUSIVE,
-			.private = irqkit_current(),
-			.func = irqkit_default_wake_function,
-		};
+		struct irqkit_wait_queue_entry wait;
 
-		ilist_init(&wait.entry);
+		irqkit_init_wait_entry(&wait, IRQKIT_WQ_FLAG_EXCLUSIVE);
+		wait.func = irqkit_default_wake_function;	/* the entry leaves below, not at the wake */
 		ilist_add_tail(&wait.entry, &x->wait.head);
 		do {
 			irqkit_set_current_state(state);

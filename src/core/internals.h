@@ -732,6 +732,7 @@ HIDDEN uint64_t irqkit__jiffies_to_ns(unsigned long j);
 HIDDEN void irqkit__jiffies_reset(void);
 HIDDEN void irqkit__timers_started(void);
 HIDDEN uint64_t irqkit__timers_sleep(struct irqkit_cpu *c);
+HIDDEN void irqkit__sleep_ns(uint64_t ns);
 extern HIDDEN uint64_t irqkit__tick_idle_ns;
 extern HIDDEN unsigned int irqkit__jiffies_readers;
 

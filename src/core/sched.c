@@ -209,10 +209,5 @@ unsigned long irqkit_msleep_interruptible(unsigned int ms)
 void irqkit_usleep_range(unsigned long min_us, unsigned long max_us)
 {
 	(void)max_us;
-	might_sleep();
-	if (irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC && irqkit_started())
-		irqkit_clock_advance((uint64_t)min_us * 1000);
-	else
-		irqkit_plat_sleep_ns((uint64_t)min_us * 1000);
-	irqkit__jiffies_touch();
+	irqkit__sleep_ns((uint64_t)min_us * 1000);
 }

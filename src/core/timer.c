@@ -42,10 +42,6 @@ static uint64_t ticks_at(uint64_t hz, uint64_t ns)
 	return (ns / NSEC_PER_SEC) * hz + (ns % NSEC_PER_SEC) * hz / NSEC_PER_SEC;
 }
 
-static uint64_t ticks_since_start(uint64_t hz)
-{
-	return ticks_at(hz, irqkit__now_ns());
-}
 
 static uint64_t initial_jiffies_64(uint64_t hz)
 {
@@ -69,11 +65,18 @@ static void publish_jiffies(uint64_t j)
 		;
 }
 
+/* The jiffies count at @ns since start. */
+static uint64_t jiffies_at(uint64_t ns)
+{
+	uint64_t hz = rt_hz();
+
+	return initial_jiffies_64(hz) + ticks_at(hz, ns);
+}
+
 /* The count at @ns since start, published in the objects. */
 static uint64_t jiffies_publish_at(uint64_t ns)
 {
-	uint64_t hz = rt_hz();
-	uint64_t j = initial_jiffies_64(hz) + ticks_at(hz, ns);
+	uint64_t j = jiffies_at(ns);
 
 	if (READ_ONCE(irqkit_jiffies_64_value) != j)
 		publish_jiffies(j);
@@ -150,9 +153,9 @@ unsigned long irqkit_jiffies(void)
 /* A new run: the objects start again at INITIAL_JIFFIES (a store, not a maximum). */
 void irqkit__jiffies_reset(void)
 {
-	WRITE_ONCE(tick_on, 0);
-	uint64_t j = initial_jiffies_64(rt_hz()) + ticks_since_start(rt_hz());
+	uint64_t j = jiffies_at(irqkit__now_ns());
 
+	WRITE_ONCE(tick_on, 0);
 	a_store_release(&irqkit_jiffies_64_value, j);
 	a_store_release(&irqkit_jiffies_value, (unsigned long)j);
 }
@@ -579,14 +582,20 @@ int irqkit_del_timer_sync(struct irqkit_timer_list *timer)
 	return was;
 }
 
-void irqkit_msleep(unsigned int ms)
+/* A sleep of @ns: the virtual clock moves instead in deterministic mode.  Process context. */
+void irqkit__sleep_ns(uint64_t ns)
 {
 	might_sleep();
 	if (irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC && irqkit_started())
-		irqkit_clock_advance((uint64_t)ms * 1000000);
+		irqkit_clock_advance(ns);
 	else
-		irqkit_plat_sleep_ns((uint64_t)ms * 1000000);
+		irqkit_plat_sleep_ns(ns);
 	irqkit__jiffies_touch();
+}
+
+void irqkit_msleep(unsigned int ms)
+{
+	irqkit__sleep_ns((uint64_t)ms * 1000000);
 }
 
 void irqkit__timers_init(void)

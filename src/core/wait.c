@@ -184,15 +184,13 @@ bool irqkit_waitqueue_active(struct irqkit_wait_queue_head *wq_head)
 long irqkit_sleep_on_common(struct irqkit_wait_queue_head *wq_head, unsigned int state,
 			    long timeout)
 {
-	struct irqkit_wait_queue_entry wait = {
-		.private = irqkit_current(),
-		.func = irqkit_default_wake_function,
-	};
+	struct irqkit_wait_queue_entry wait;
 	unsigned long flags;
 
 	might_sleep();
 	head_check(wq_head, "sleep_on");
-	ilist_init(&wait.entry);
+	irqkit_init_wait_entry(&wait, 0);
+	wait.func = irqkit_default_wake_function;	/* removed below, not at the wake */
 	irqkit_set_current_state(state);
 	flags = irqkit_spin_lock_irqsave(&wq_head->lock);
 	ilist_add(&wait.entry, &wq_head->head);
