@@ -146,6 +146,14 @@ int thr_teardown(void **state)
 	return 0;
 }
 
+struct irqkit_irq_info info_of(unsigned int irq)
+{
+	struct irqkit_irq_info info;
+
+	assert_int_equal(irqkit_irq_get_info(irq, &info), 0);
+	return info;
+}
+
 void tdev_init(struct tdev *dev)
 {
 	memset(dev, 0, sizeof(*dev));

@@ -106,6 +106,8 @@ struct tdev {
 };
 
 void tdev_init(struct tdev *dev);
+/* irqkit_irq_get_info() of @irq, asserted to succeed. */
+struct irqkit_irq_info info_of(unsigned int irq);
 /* Claims the interrupt when dev->status was set (clearing it); or returns dev->ret if set. */
 enum irqkit_irqreturn tdev_handler(int irq, void *dev_id);
 /* Always returns dev->ret (IRQ_NONE unless set). */

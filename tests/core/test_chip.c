@@ -15,14 +15,6 @@ static int setup(void **state)
 	return det_setup(state);
 }
 
-static struct irqkit_irq_info info_of(unsigned int irq)
-{
-	struct irqkit_irq_info info;
-
-	assert_int_equal(irqkit_irq_get_info(irq, &info), 0);
-	return info;
-}
-
 static void test_count_only_when_actions_run(void **state)
 {
 	(void)state;

@@ -13,14 +13,6 @@ static int setup(void **state)
 	return det_setup(state);
 }
 
-static struct irqkit_irq_info info_of(unsigned int irq)
-{
-	struct irqkit_irq_info info;
-
-	assert_int_equal(irqkit_irq_get_info(irq, &info), 0);
-	return info;
-}
-
 /* ---- 2.1: the action chain ---------------------------------------------------------- */
 
 static void test_results_of_shared_handlers_are_ored(void **state)

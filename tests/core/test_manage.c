@@ -13,14 +13,6 @@ static int setup(void **state)
 	return det_setup(state);
 }
 
-static struct irqkit_irq_info info_of(unsigned int irq)
-{
-	struct irqkit_irq_info info;
-
-	assert_int_equal(irqkit_irq_get_info(irq, &info), 0);
-	return info;
-}
-
 /* ---- 1.1 ---------------------------------------------------------------------- */
 
 static void test_irqreturn_values_are_linux_values(void **state)

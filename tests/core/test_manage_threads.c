@@ -63,14 +63,6 @@ static int setup(void **state)
 	return det_setup(state);
 }
 
-static struct irqkit_irq_info info_of(unsigned int irq)
-{
-	struct irqkit_irq_info info;
-
-	assert_int_equal(irqkit_irq_get_info(irq, &info), 0);
-	return info;
-}
-
 static void test_thread_runs_in_its_own_process_context_thread(void **state)
 {
 	(void)state;
