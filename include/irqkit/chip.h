@@ -11,6 +11,7 @@ extern "C" {
 
 struct irqkit_chip;
 struct irqkit_desc;
+struct irqkit_irq_events;
 
 /*
  * struct irqkit_irq_data - the per-line data every chip operation receives
@@ -72,6 +73,13 @@ struct irqkit_chip {
 	 */
 	bool		(*irq_claim)(struct irqkit_irq_data *d);
 	unsigned long	flags;
+	/*
+	 * irqkit addition, optional: fill @ev's coalesced, lost and timestamp_ns
+	 * (the core adds events) for the delivery in progress, or with @total for every
+	 * arrival so far (see irqkit_irq_get_events()).  Any context, no lock.
+	 */
+	void		(*irq_get_events)(struct irqkit_irq_data *d, struct irqkit_irq_events *ev,
+					  bool total);
 };
 
 /* A flow handler: runs one interrupt of a line through its chip and actions. */

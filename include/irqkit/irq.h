@@ -191,6 +191,39 @@ struct irqkit_irq_info {
 /** irqkit_irq_get_info - snapshot a line's state.  Return: 0 or -EINVAL. */
 IRQKIT_API int irqkit_irq_get_info(unsigned int irq, struct irqkit_irq_info *info);
 
+/*
+ * What a line's source merged or lost: a chip that counts arrivals (the
+ * software chip; the fd chip's eventfd, timerfd, signalfd, UIO and GPIO
+ * sources) says how many arrivals one delivery stands for.  Always
+ * events = 1 + coalesced + lost for a delivery.
+ */
+struct irqkit_irq_events {
+	uint64_t	events;		/* arrivals this delivery (or all deliveries) stand for */
+	uint64_t	coalesced;	/* arrivals folded into one delivery: an eventfd counter
+					   above 1, timer expirations, edges raised while latched */
+	uint64_t	lost;		/* arrivals the source counted and never showed: a gap
+					   in a UIO count or a GPIO sequence number */
+	uint64_t	timestamp_ns;	/* the source's time of the last arrival (GPIO), or 0 */
+};
+
+/**
+ * irqkit_irq_get_events - what the delivery in progress stands for
+ *
+ * From the line's handler: the arrivals its source merged into this
+ * delivery or lost since the last one.  From a threaded handler: those of
+ * the delivery that woke it, unless another came meanwhile.  A chip that
+ * does not count gives events 1.
+ * Return: 0 or -EINVAL (no descriptor).  Context: any, meant for the handler.
+ */
+IRQKIT_API int irqkit_irq_get_events(unsigned int irq, struct irqkit_irq_events *ev);
+
+/**
+ * irqkit_irq_get_event_totals - every arrival of the line so far: events is
+ * the deliveries (the table's count) plus coalesced plus lost.
+ * Return: 0 or -EINVAL.  Context: any.
+ */
+IRQKIT_API int irqkit_irq_get_event_totals(unsigned int irq, struct irqkit_irq_events *ev);
+
 /** irqkit_kstat_irqs_cpu - handled-interrupt count of @irq on @cpu (/proc/interrupts). */
 IRQKIT_API unsigned int irqkit_kstat_irqs_cpu(unsigned int irq, unsigned int cpu);
 

@@ -18,5 +18,6 @@
 #include <irqkit/swchip.h>
 #include <irqkit/proc.h>
 #include <irqkit/hosted.h>
+#include <irqkit/fd.h>
 
 #endif /* IRQKIT_IRQKIT_H */

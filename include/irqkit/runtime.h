@@ -61,6 +61,11 @@ struct irqkit_config {
 	 * (Linux's IDLE_WORKER_TIMEOUT).  0 means 300000 ms (5 minutes).
 	 */
 	unsigned int		worker_idle_ms;
+	/*
+	 * CPUs that a program's own event loop plays (threaded mode): they get
+	 * no dispatcher thread; see irqkit_loop_fd() in <irqkit/fd.h>.
+	 */
+	irqkit_cpumask		loop_cpus;
 };
 
 #define IRQKIT_WATCHDOG_OFF	(~0u)

@@ -88,7 +88,7 @@ void irqkit__cpu_kick(struct irqkit_cpu *c)
 {
 	if (a_load_seq(&c->idle)) {
 		a_fetch_add(&c->kick_seq, 1);
-		irqkit_plat_wake(&c->kick_seq);
+		irqkit_plat_cpu_wake(c->id, &c->kick_seq);
 	}
 }
 
@@ -493,7 +493,12 @@ void irqkit__dispatcher_stop(unsigned int cpu)
 
 	a_store_seq(&c->stop, 1);
 	a_fetch_add(&c->kick_seq, 1);
-	irqkit_plat_wake(&c->kick_seq);
+	irqkit_plat_cpu_wake(cpu, &c->kick_seq);
+}
+
+void irqkit__dispatcher_external(unsigned int cpu)
+{
+	a_store_seq(&irqkit__rt.cpus[cpu].idle, 1);	/* a sleeper that never wakes by itself */
 }
 
 /* What CPU @cpu's hardirq holder runs now, or NULL. */
@@ -504,7 +509,9 @@ const void *irqkit__dispatcher_running_fn(unsigned int cpu)
 
 /*
  * The dispatcher of a virtual CPU (threaded mode): deliver, then sleep on the
- * CPU's eventcount until a signal kicks it.
+ * CPU's eventcount until a signal kicks it or one of the platform's own
+ * sources (file descriptors on posix) becomes ready; the platform delivers
+ * those in irqkit_plat_cpu_poll(), with the CPU awake.
  */
 void irqkit__dispatcher_loop(unsigned int cpu)
 {
@@ -535,9 +542,10 @@ void irqkit__dispatcher_loop(unsigned int cpu)
 			a_store_seq(&c->idle, 0);
 			continue;
 		}
-		irqkit_plat_wait(&c->kick_seq, seq);
+		irqkit_plat_cpu_idle(cpu, &c->kick_seq, seq);
 		a_store_seq(&c->idle, 0);
 		irqkit__jiffies_touch();	/* a wake-up: the jiffies objects, for their readers */
+		irqkit_plat_cpu_poll(cpu);
 	}
 	*t = (struct irqkit_task){ 0 };
 }

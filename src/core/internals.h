@@ -276,6 +276,7 @@ struct irqkit__runtime {
 	enum irqkit_mode	mode;
 	unsigned int		hz;
 	unsigned int		flags;
+	irqkit_cpumask		loop_cpus;	/* CPUs a program's loop plays: no dispatcher */
 	irqkit_log_fn		log;
 	void			*log_arg;
 	struct irqkit_desc	*descs;

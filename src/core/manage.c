@@ -857,6 +857,31 @@ int irqkit_irq_get_info(unsigned int irq, struct irqkit_irq_info *info)
 	return 0;
 }
 
+static int get_events(unsigned int irq, struct irqkit_irq_events *ev, bool total)
+{
+	struct irqkit_desc *desc = irq_to_desc(irq);
+	struct irqkit_chip *chip;
+
+	if (!desc || !ev)
+		return -IRQKIT_EINVAL;
+	*ev = (struct irqkit_irq_events){ 0 };
+	chip = READ_ONCE(desc->irq_data.chip);
+	if (chip && chip->irq_get_events)
+		chip->irq_get_events(&desc->irq_data, ev, total);
+	ev->events = (total ? irqkit__kstat_sum(irq) : 1) + ev->coalesced + ev->lost;
+	return 0;
+}
+
+int irqkit_irq_get_events(unsigned int irq, struct irqkit_irq_events *ev)
+{
+	return get_events(irq, ev, false);
+}
+
+int irqkit_irq_get_event_totals(unsigned int irq, struct irqkit_irq_events *ev)
+{
+	return get_events(irq, ev, true);
+}
+
 unsigned int irqkit_irq_err_count(void)
 {
 	return READ_ONCE(irqkit__rt.irq_err_count);

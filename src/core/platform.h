@@ -98,6 +98,20 @@ void irqkit_plat_thread_join(struct irqkit_plat_thread *th);
  */
 int irqkit_plat_thread_join_timeout(struct irqkit_plat_thread *th, uint64_t ns);
 
+/*
+ * The idle wait of CPU @cpu's dispatcher: block while *@kick == @seen (it may
+ * return early or spuriously).  A platform with interrupt sources of its own
+ * (posix: lines bound to file descriptors) also returns when one of @cpu's is
+ * ready, and delivers it in irqkit_plat_cpu_poll(), which the dispatcher calls
+ * after every idle wait, awake, with interrupts on, outside any handler.
+ * irqkit_plat_cpu_wake() ends the wait; the core calls it after changing
+ * *@kick, from any context.  A platform without such sources: a futex wait,
+ * a futex wake and an empty poll.
+ */
+void irqkit_plat_cpu_idle(unsigned int cpu, unsigned int *kick, unsigned int seen);
+void irqkit_plat_cpu_wake(unsigned int cpu, unsigned int *kick);
+void irqkit_plat_cpu_poll(unsigned int cpu);
+
 /* Sleep at least @ns (msleep).  Process context. */
 void irqkit_plat_sleep_ns(uint64_t ns);
 
@@ -144,6 +158,8 @@ unsigned int irqkit__core_nr_cpus(void);
 bool irqkit__core_deterministic(void);
 unsigned int irqkit__core_flags(void);
 uint64_t irqkit__core_watchdog_ns(void);
+/* The CPUs a program's loop plays (irqkit_config.loop_cpus): no dispatcher for them. */
+uint64_t irqkit__core_loop_cpus(void);
 
 /*
  * The body of CPU @cpu's thread in threaded mode: deliver, sleep, until
@@ -151,6 +167,12 @@ uint64_t irqkit__core_watchdog_ns(void);
  * that CPU's hardirq holder runs now (for a report about a stuck one).
  */
 void irqkit__dispatcher_loop(unsigned int cpu);
+/*
+ * CPU @cpu has no dispatcher: a program's loop plays it.  Every signal to it
+ * then ends in irqkit_plat_cpu_wake(), which makes the loop's descriptor
+ * readable.  Before irqkit__core_started().
+ */
+void irqkit__dispatcher_external(unsigned int cpu);
 void irqkit__dispatcher_stop(unsigned int cpu);
 const void *irqkit__dispatcher_running_fn(unsigned int cpu);
 

@@ -64,7 +64,9 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 	if (c.nr_irqs > NR_IRQS_MAX || c.nr_cpus > IRQKIT_NR_CPUS_MAX || c.hz > HZ_MAX ||
 	    (c.mode != IRQKIT_MODE_THREADED && c.mode != IRQKIT_MODE_DETERMINISTIC) ||
 	    (c.flags & ~(IRQKIT_CFG_NOIRQDEBUG | IRQKIT_CFG_DEBUG_SHIRQ | IRQKIT_CFG_PIN_CPUS |
-			 IRQKIT_CFG_THREADIRQS | IRQKIT_CFG_PERIODIC_TICK))) {
+			 IRQKIT_CFG_THREADIRQS | IRQKIT_CFG_PERIODIC_TICK)) ||
+	    (c.loop_cpus && (c.mode != IRQKIT_MODE_THREADED ||
+			     (c.nr_cpus < 64 && (c.loop_cpus >> c.nr_cpus))))) {
 		a_store_seq(&rt_state, RT_STOPPED);
 		return -IRQKIT_EINVAL;
 	}
@@ -75,6 +77,7 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 		.mode		= c.mode,
 		.hz		= c.hz,
 		.flags		= c.flags,
+		.loop_cpus	= c.loop_cpus,
 		.log		= c.log,
 		.log_arg	= c.log_arg,
 		.start_ns	= irqkit_plat_now_ns(),
@@ -242,6 +245,11 @@ bool irqkit__core_deterministic(void)
 unsigned int irqkit__core_flags(void)
 {
 	return irqkit__rt.flags;
+}
+
+irqkit_cpumask irqkit__core_loop_cpus(void)
+{
+	return irqkit__rt.loop_cpus;
 }
 
 uint64_t irqkit__core_watchdog_ns(void)

@@ -15,4 +15,24 @@ extern int irqkit__plat_alloc_fail;
 /* symbols.c: drop the symbol cache. */
 void irqkit__posix_symbols_exit(void);
 
+/*
+ * idle.c: each virtual CPU's epoll set, where its dispatcher waits once a
+ * descriptor is bound to it (see there).
+ */
+int irqkit__posix_cpus_init(unsigned int nr);
+void irqkit__posix_cpus_exit(void);
+void irqkit__posix_cpu_loop(unsigned int cpu);
+int irqkit__posix_cpu_epfd(unsigned int cpu);
+int irqkit__posix_cpu_collect(unsigned int cpu);
+/* epoll_ctl(@op) of @fd in @cpu's set, the event's data being @irq.  Return: 0 or -errno. */
+int irqkit__posix_fd_ctl(unsigned int cpu, int op, int fd, uint32_t events, unsigned int irq);
+void irqkit__posix_fd_count(unsigned int cpu, int delta);
+void irqkit__posix_fd_read_begin(unsigned int cpu, unsigned int irq);
+void irqkit__posix_fd_read_end(unsigned int cpu);
+void irqkit__posix_fd_quiesce(unsigned int irq);
+
+/* fdchip.c: a bound line's descriptor reported @revents on @cpu; the end of a run. */
+void irqkit__fdchip_event(unsigned int cpu, unsigned int irq, uint32_t revents);
+void irqkit__fdchip_exit(void);
+
 #endif /* IRQKIT_POSIX_H */

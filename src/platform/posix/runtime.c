@@ -102,26 +102,37 @@ int irqkit_start(const struct irqkit_config *cfg)
 	if (ret)
 		return ret;
 	if (irqkit__core_deterministic()) {
-		ret = irqkit_thread_bind(0);
+		ret = irqkit__posix_cpus_init(irqkit__core_nr_cpus());
+		if (!ret)
+			ret = irqkit_thread_bind(0);
 		if (ret)
 			goto fail;
 		irqkit__core_started();
 		return 0;
 	}
+	ret = irqkit__posix_cpus_init(irqkit__core_nr_cpus());
+	if (ret)
+		goto fail;
 	dispatchers = calloc(irqkit__core_nr_cpus(), sizeof(*dispatchers));
 	if (!dispatchers) {
 		ret = -IRQKIT_ENOMEM;
 		goto fail;
 	}
+	nr_dispatchers = irqkit__core_nr_cpus();
 	for (unsigned int i = 0; i < irqkit__core_nr_cpus(); i++) {
 		char name[16];
 
+		if (irqkit__core_loop_cpus() & (1ull << i)) {
+			/* a program's loop plays it: no thread, every signal wakes the loop */
+			irqkit__posix_cpu_loop(i);
+			irqkit__dispatcher_external(i);
+			continue;
+		}
 		snprintf(name, sizeof(name), "vcpu/%u", i);
 		ret = irqkit_plat_thread_create(&dispatchers[i], name, dispatcher_main,
 						(void *)(uintptr_t)i);
 		if (ret)
 			goto fail_threads;
-		nr_dispatchers++;
 	}
 	ret = irqkit__posix_timer_start();
 	if (ret)
@@ -132,6 +143,7 @@ int irqkit_start(const struct irqkit_config *cfg)
 fail_threads:
 	(void)stop_dispatchers(0);	/* they have run no handler yet */
 fail:
+	irqkit__posix_cpus_exit();
 	irqkit__core_exit();
 	return ret;
 }
@@ -161,6 +173,8 @@ void irqkit_stop(void)
 	}
 	__atomic_store_n(&wedged, false, __ATOMIC_RELEASE);
 	irqkit__posix_timer_stop();
+	irqkit__fdchip_exit();
+	irqkit__posix_cpus_exit();
 	irqkit__core_exit();
 	irqkit__posix_symbols_exit();
 	pthread_mutex_unlock(&stop_lock);

@@ -1,0 +1,1058 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The fd chip (Linux user space): lines whose input is a file descriptor.
+ * The descriptor sits in the epoll set of the line's virtual CPU, whose
+ * dispatcher waits there when idle (src/platform/posix/idle.c) and hands
+ * each ready descriptor to fdchip_event() below, awake, interrupts on.
+ *
+ * Two families, as controllers have:
+ *
+ *  - edge sources (eventfd, timerfd, signalfd, GPIO events, VFIO MSI, any
+ *    descriptor bound as edge): epoll's edge-triggered mode, handle_edge_irq.
+ *    When the CPU takes the interrupt the chip reads what the arrival left
+ *    (the counter, the expirations, the records) and counts it; then the
+ *    flow runs, on the spot when the CPU is free (the direct path), else the
+ *    arrival is latched and signalled to the CPU, whose claim takes the latch.
+ *  - level sources (a tty's receive and transmit, TAP, any descriptor bound
+ *    as level; also UIO and VFIO INTx, whose device keeps the line off until
+ *    re-enabled): epoll's level-triggered mode, handle_fasteoi_irq.  The
+ *    dispatcher is the only thread in epoll_wait on its set, so a descriptor
+ *    still readable after the handler is simply reported again: no mask or
+ *    unmask per interrupt.  The end of interrupt writes UIO's re-enable and
+ *    VFIO's unmask; the chip is EOI_THREADED, so for a threaded handler that
+ *    happens when the thread is done.
+ *
+ * Mask and unmask set the descriptor's epoll interest (none while masked),
+ * so a masked line costs no wake-up and loses nothing: what arrives waits in
+ * the descriptor and is reported when the interest returns.  A level
+ * interrupt the CPU cannot take at once (another thread holds it with
+ * interrupts off) is "parked": interest off until its end of interrupt, so
+ * the dispatcher does not spin on a readable descriptor meanwhile.
+ *
+ * Reads of a descriptor happen on its CPU's thread between
+ * irqkit__posix_fd_read_begin() and _end(); shutdown and unbind clear
+ * STARTED and then wait for those (irqkit__posix_fd_quiesce()), after which
+ * the descriptor is the owner's again.
+ */
+#define _GNU_SOURCE
+#include <irqkit/irqkit.h>
+#include <irqkit/fd.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/gpio.h>
+#include <linux/vfio.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "../core/platform.h"
+#include "../platform/posix/posix.h"
+
+enum fd_kind {
+	K_EDGE, K_LEVEL, K_EVENTFD, K_TIMERFD, K_SIGNALFD, K_UIO, K_VFIO, K_GPIO,
+	K_TTY_RX, K_TTY_TX, K_TAP,
+};
+
+static const struct fd_kind_desc {
+	const char	*name;
+	bool		edge;		/* edge family (else level: fasteoi, level-triggered epoll) */
+	bool		et;		/* epoll edge-triggered (the counting sources) */
+	uint32_t	events;		/* EPOLLIN, or EPOLLOUT for transmit */
+	size_t		record;		/* bytes the chip reads per arrival; 0: the handler reads */
+} kinds[] = {
+	[K_EDGE]	= { "fd",	true,  true,  EPOLLIN,  0 },
+	[K_LEVEL]	= { "fd",	false, false, EPOLLIN,  0 },
+	[K_EVENTFD]	= { "eventfd",	true,  true,  EPOLLIN,  sizeof(uint64_t) },
+	[K_TIMERFD]	= { "timerfd",	true,  true,  EPOLLIN,  sizeof(uint64_t) },
+	[K_SIGNALFD]	= { "signalfd",	true,  true,  EPOLLIN,  sizeof(struct signalfd_siginfo) },
+	[K_UIO]		= { "uio",	false, true,  EPOLLIN,  sizeof(uint32_t) },
+	[K_VFIO]	= { "vfio",	true,  true,  EPOLLIN,  sizeof(uint64_t) },
+	[K_GPIO]	= { "gpio",	true,  true,  EPOLLIN,  sizeof(struct gpio_v2_line_event) },
+	[K_TTY_RX]	= { "tty-rx",	false, false, EPOLLIN,  0 },
+	[K_TTY_TX]	= { "tty-tx",	false, false, EPOLLOUT, 0 },
+	[K_TAP]		= { "tap",	false, false, EPOLLIN,  0 },
+};
+
+#define FL_BOUND	(1u << 0)
+#define FL_STARTED	(1u << 1)	/* requested: the descriptor is watched and may be read */
+#define FL_MASKED	(1u << 2)
+#define FL_PARKED	(1u << 3)	/* level interrupt signalled, interest off until its eoi */
+#define FL_LATCH	(1u << 4)	/* edge read and not yet delivered */
+#define FL_LEVEL	(1u << 5)	/* level interrupt signalled to the CPU */
+#define FL_DEAD		(1u << 6)	/* failed: never watched or read again */
+#define FL_INSET	(1u << 7)	/* in the epoll set of cpu */
+#define FL_SEEN		(1u << 8)	/* UIO count or GPIO seqno of a previous read is known */
+#define FL_NOCTL	(1u << 9)	/* UIO without irqcontrol: no re-enable writes */
+#define FL_OWN_FD	(1u << 10)	/* fd is our duplicate (tty transmit): closed at unbind */
+
+#define RECORD_MAX	sizeof(struct signalfd_siginfo)
+
+struct fd_line {
+	unsigned int	state;		/* FL_* */
+	unsigned int	lock;		/* serialises epoll_ctl on the descriptor */
+	int		fd;
+	int		eoi_fd;		/* UIO: fd; VFIO INTx: the unmask eventfd; else -1 */
+	enum fd_kind	kind;
+	unsigned int	cpu;		/* whose epoll set holds fd (FL_INSET) */
+	uint32_t	interest;	/* epoll events applied now */
+	unsigned int	peer;		/* tty: the other line of the pair, or IRQKIT_FD_NO_IRQ */
+	uint32_t	last_seq;	/* UIO count, GPIO seqno, of the last read (FL_SEEN) */
+	uint64_t	acc_coalesced;	/* read and not yet handed to a delivery */
+	uint64_t	acc_lost;
+	uint64_t	cur_coalesced;	/* the delivery in progress */
+	uint64_t	cur_lost;
+	uint64_t	cur_ts;
+	uint64_t	last_ts;
+	uint64_t	tot_coalesced;
+	uint64_t	tot_lost;
+	size_t		record_len;	/* of record[], 0: none read yet */
+	unsigned char	*record;	/* the last record read (GPIO, signalfd) */
+};
+
+static struct fd_line *lines;
+static unsigned int nr_lines;
+static unsigned int bind_lock;
+
+extern struct irqkit_chip irqkit_fd_chip;
+
+static inline unsigned int ld(const unsigned int *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static inline unsigned int set_bits(unsigned int *p, unsigned int b)
+{
+	return __atomic_fetch_or(p, b, __ATOMIC_SEQ_CST);
+}
+
+static inline unsigned int clear_bits(unsigned int *p, unsigned int b)
+{
+	return __atomic_fetch_and(p, ~b, __ATOMIC_SEQ_CST);
+}
+
+static inline void add64(uint64_t *p, uint64_t v)
+{
+	if (v)
+		__atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+
+static void spin_on(unsigned int *lock)
+{
+	while (__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(lock, __ATOMIC_RELAXED))
+			irqkit_plat_cpu_relax();
+}
+
+static void spin_off(unsigned int *lock)
+{
+	__atomic_store_n(lock, 0, __ATOMIC_RELEASE);
+}
+
+static inline struct fd_line *line_of_data(struct irqkit_irq_data *d)
+{
+	return d->chip_data;
+}
+
+static unsigned int line_irq(const struct fd_line *l)
+{
+	return (unsigned int)(l - lines);
+}
+
+/* Edge family (handle_edge_irq); else level (handle_fasteoi_irq). */
+static bool line_is_edge(const struct fd_line *l)
+{
+	return kinds[l->kind].edge && l->eoi_fd < 0;
+}
+
+/* The bound line @irq, or NULL.  Any context. */
+static struct fd_line *bound_line(unsigned int irq)
+{
+	if (!lines || irq >= nr_lines || !(ld(&lines[irq].state) & FL_BOUND))
+		return NULL;
+	return &lines[irq];
+}
+
+/*
+ * Bring the epoll interest in line with the state: the kind's events while
+ * started, alive, unmasked and not parked; none otherwise.  Caller: l->lock.
+ */
+static void sync_interest(struct fd_line *l)
+{
+	const struct fd_kind_desc *k = &kinds[l->kind];
+	unsigned int s = ld(&l->state);
+	uint32_t want = 0;
+
+	if (!(s & FL_INSET))
+		return;
+	if ((s & FL_STARTED) && !(s & (FL_DEAD | FL_MASKED | FL_PARKED)))
+		want = k->events | (k->et ? EPOLLET : 0);
+	if (want == l->interest)
+		return;
+	if (irqkit__posix_fd_ctl(l->cpu, EPOLL_CTL_MOD, l->fd, want, line_irq(l)) == 0)
+		l->interest = want;
+}
+
+/* Put the descriptor in CPU @cpu's set (caller: l->lock). */
+static int set_add(struct fd_line *l, unsigned int cpu)
+{
+	const struct fd_kind_desc *k = &kinds[l->kind];
+	unsigned int s = ld(&l->state);
+	uint32_t want = 0;
+	int ret;
+
+	if ((s & FL_STARTED) && !(s & (FL_DEAD | FL_MASKED | FL_PARKED)))
+		want = k->events | (k->et ? EPOLLET : 0);
+	ret = irqkit__posix_fd_ctl(cpu, EPOLL_CTL_ADD, l->fd, want, line_irq(l));
+	if (ret)
+		return ret;
+	l->cpu = cpu;
+	l->interest = want;
+	set_bits(&l->state, FL_INSET);
+	irqkit__posix_fd_count(cpu, 1);
+	return 0;
+}
+
+/* Take it out (caller: l->lock).  A descriptor already closed is out already. */
+static void set_del(struct fd_line *l)
+{
+	if (!(clear_bits(&l->state, FL_INSET) & FL_INSET))
+		return;
+	(void)irqkit__posix_fd_ctl(l->cpu, EPOLL_CTL_DEL, l->fd, 0, line_irq(l));
+	irqkit__posix_fd_count(l->cpu, -1);
+}
+
+/*
+ * The descriptor failed: say so, never watch or read it again, and disable
+ * the line.  Any thread of the runtime, no descriptor lock held.
+ */
+static void line_fail(struct fd_line *l, const char *why, int err)
+{
+	unsigned int irq = line_irq(l);
+
+	if (set_bits(&l->state, FL_DEAD) & FL_DEAD)
+		return;
+	spin_on(&l->lock);
+	set_del(l);
+	spin_off(&l->lock);
+	if (err)
+		irqkit_printk(IRQKIT_LOG_ERR, "irq %u: fd %d (%s): %s (%s); disabling the line",
+			      irq, l->fd, kinds[l->kind].name, why, strerror(err));
+	else
+		irqkit_printk(IRQKIT_LOG_ERR, "irq %u: fd %d (%s): %s; disabling the line",
+			      irq, l->fd, kinds[l->kind].name, why);
+	if (ld(&l->state) & FL_STARTED)
+		irqkit_disable_irq_nosync(irq);
+}
+
+/* ---- reading what an arrival left ------------------------------------------ */
+
+struct arrival {
+	uint64_t	n;		/* arrivals read (0: nothing there) */
+	uint64_t	lost;		/* of which never shown (count or sequence gaps) */
+	const char	*error;		/* the descriptor failed: why */
+	int		err;		/* and its errno, or 0 */
+};
+
+static void keep_record(struct fd_line *l, const void *rec, size_t len)
+{
+	if (l->record) {
+		memcpy(l->record, rec, len);
+		l->record_len = len;
+	}
+}
+
+/* Read a whole number of @size-byte records; count them with @each. */
+static void read_records(struct fd_line *l, struct arrival *a, size_t size,
+			 void (*each)(struct fd_line *, struct arrival *, const void *))
+{
+	unsigned char buf[16 * RECORD_MAX];
+	size_t want = (sizeof(buf) / size) * size;
+
+	for (;;) {
+		ssize_t r = read(l->fd, buf, want);
+
+		if (r < 0) {
+			if (errno != EAGAIN && errno != EINTR) {
+				a->error = "read failed";
+				a->err = errno;
+			}
+			return;
+		}
+		if (r == 0) {
+			a->error = "end of file";
+			return;
+		}
+		if ((size_t)r % size) {
+			a->error = "read ended in the middle of a record";
+			return;
+		}
+		for (size_t off = 0; off < (size_t)r; off += size)
+			each(l, a, buf + off);
+		if ((size_t)r < want)
+			return;
+	}
+}
+
+static void each_siginfo(struct fd_line *l, struct arrival *a, const void *rec)
+{
+	a->n++;
+	keep_record(l, rec, sizeof(struct signalfd_siginfo));
+}
+
+static void each_gpio(struct fd_line *l, struct arrival *a, const void *rec)
+{
+	struct gpio_v2_line_event ev;
+
+	memcpy(&ev, rec, sizeof(ev));
+	if (ld(&l->state) & FL_SEEN) {
+		uint32_t gap = ev.seqno - l->last_seq - 1;
+
+		if (gap < 0x80000000u) {	/* a reordered or restarted sequence is no gap */
+			a->n += gap;
+			a->lost += gap;
+		}
+	}
+	set_bits(&l->state, FL_SEEN);
+	l->last_seq = ev.seqno;
+	l->last_ts = ev.timestamp_ns;
+	a->n++;
+	keep_record(l, rec, sizeof(ev));
+}
+
+static void read_arrival(struct fd_line *l, struct arrival *a)
+{
+	ssize_t r;
+
+	switch (l->kind) {
+	case K_EVENTFD:
+	case K_TIMERFD:
+	case K_VFIO: {
+		uint64_t v;
+
+		r = read(l->fd, &v, sizeof(v));
+		if (r == (ssize_t)sizeof(v))
+			a->n = v;
+		else if (r >= 0)
+			a->error = "short read of the 8-byte counter";
+		else if (errno != EAGAIN && errno != EINTR)
+			a->error = "read failed", a->err = errno;
+		return;
+	}
+	case K_UIO: {
+		uint32_t count;
+
+		r = read(l->fd, &count, sizeof(count));
+		if (r == (ssize_t)sizeof(count)) {
+			uint32_t d = count - l->last_seq;
+
+			if (!(ld(&l->state) & FL_SEEN) || d == 0 || d >= 0x80000000u)
+				d = 1;	/* the first read, or a count that did not move on */
+			set_bits(&l->state, FL_SEEN);
+			l->last_seq = count;
+			a->n = d;
+			a->lost = d - 1;
+		} else if (r >= 0) {
+			a->error = "UIO read did not return the 4-byte count";
+		} else if (errno != EAGAIN && errno != EINTR) {
+			a->error = "read failed", a->err = errno;
+		}
+		return;
+	}
+	case K_SIGNALFD:
+		read_records(l, a, sizeof(struct signalfd_siginfo), each_siginfo);
+		return;
+	case K_GPIO:
+		read_records(l, a, sizeof(struct gpio_v2_line_event), each_gpio);
+		return;
+	default:
+		a->n = 1;	/* the handler reads: each wake-up is one arrival */
+		return;
+	}
+}
+
+/* @extra coalesced and @lost arrivals: to the next delivery and the totals. */
+static void account(struct fd_line *l, uint64_t extra, uint64_t lost)
+{
+	add64(&l->acc_coalesced, extra);
+	add64(&l->acc_lost, lost);
+	add64(&l->tot_coalesced, extra);
+	add64(&l->tot_lost, lost);
+}
+
+/* A delivery starts: it stands for what was read since the last one. */
+static void hand_over(struct fd_line *l)
+{
+	__atomic_store_n(&l->cur_coalesced, __atomic_exchange_n(&l->acc_coalesced, 0, __ATOMIC_RELAXED),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&l->cur_lost, __atomic_exchange_n(&l->acc_lost, 0, __ATOMIC_RELAXED),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&l->cur_ts, __atomic_load_n(&l->last_ts, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+}
+
+/* It did not start after all: back to the next one. */
+static void take_back(struct fd_line *l)
+{
+	add64(&l->acc_coalesced, __atomic_exchange_n(&l->cur_coalesced, 0, __ATOMIC_RELAXED));
+	add64(&l->acc_lost, __atomic_exchange_n(&l->cur_lost, 0, __ATOMIC_RELAXED));
+}
+
+/* Edge family: @a->n arrivals were read; deliver them as one interrupt. */
+static void edge_arrival(struct fd_line *l, unsigned int cpu, const struct arrival *a)
+{
+	unsigned int irq = line_irq(l), old = ld(&l->state);
+
+	if (!(old & (FL_LATCH | FL_MASKED))) {
+		account(l, a->n - 1 - a->lost, a->lost);
+		hand_over(l);
+		if (irqkit_cpu_handle_now(cpu, irq)) {
+			irqkit_deliver_pending();
+			return;
+		}
+		take_back(l);
+		old = set_bits(&l->state, FL_LATCH);
+		if (old & FL_LATCH)	/* a latched arrival took this one's place meanwhile */
+			account(l, 1, 0);
+	} else {
+		old = set_bits(&l->state, FL_LATCH);
+		account(l, (old & FL_LATCH) ? a->n - a->lost : a->n - 1 - a->lost, a->lost);
+	}
+	if (!(old & (FL_LATCH | FL_MASKED)))
+		irqkit_cpu_signal(ld(&l->cpu), irq);
+}
+
+/* Level family: the descriptor is ready. */
+static void level_arrival(struct fd_line *l, unsigned int cpu, const struct arrival *a)
+{
+	unsigned int irq = line_irq(l);
+
+	if (a->n > 1 || a->lost)
+		account(l, a->n - 1 - a->lost, a->lost);
+	if (ld(&l->state) & (FL_MASKED | FL_PARKED | FL_LEVEL))
+		return;		/* reported before the interest went: it waits */
+	hand_over(l);
+	if (irqkit_cpu_handle_now(cpu, irq)) {
+		irqkit_deliver_pending();
+		return;
+	}
+	take_back(l);
+	spin_on(&l->lock);
+	set_bits(&l->state, FL_PARKED);
+	sync_interest(l);
+	spin_off(&l->lock);
+	if (!(set_bits(&l->state, FL_LEVEL) & FL_LEVEL))
+		irqkit_cpu_signal(ld(&l->cpu), irq);
+}
+
+/* The dispatcher of @cpu (or a loop playing it): line @irq's descriptor reported @revents. */
+void irqkit__fdchip_event(unsigned int cpu, unsigned int irq, uint32_t revents)
+{
+	struct fd_line *l = bound_line(irq);
+	struct arrival a = { 0 };
+	unsigned int s;
+
+	if (!l)
+		return;
+	irqkit__posix_fd_read_begin(cpu, irq);
+	s = ld(&l->state);
+	if (!(s & FL_STARTED) || (s & FL_DEAD) || ld(&l->cpu) != cpu || !(s & FL_INSET)) {
+		irqkit__posix_fd_read_end(cpu);
+		return;		/* shut down, failed or moved since it was reported */
+	}
+	if (revents & kinds[l->kind].events)
+		read_arrival(l, &a);
+	irqkit__posix_fd_read_end(cpu);
+	if (a.n) {
+		if (line_is_edge(l))
+			edge_arrival(l, cpu, &a);
+		else
+			level_arrival(l, cpu, &a);
+	}
+	if (a.error)
+		line_fail(l, a.error, a.err);
+	else if (revents & EPOLLERR)
+		line_fail(l, "error condition (EPOLLERR)", 0);
+	else if (revents & EPOLLHUP)
+		line_fail(l, "hung up (EPOLLHUP)", 0);
+}
+
+/* ---- the chip --------------------------------------------------------------- */
+
+static void fdl_mask(struct irqkit_irq_data *d)
+{
+	struct fd_line *l = line_of_data(d);
+
+	spin_on(&l->lock);
+	set_bits(&l->state, FL_MASKED);
+	sync_interest(l);
+	spin_off(&l->lock);
+}
+
+static void fdl_unmask(struct irqkit_irq_data *d)
+{
+	struct fd_line *l = line_of_data(d);
+	unsigned int s;
+
+	spin_on(&l->lock);
+	s = clear_bits(&l->state, FL_MASKED);
+	sync_interest(l);
+	spin_off(&l->lock);
+	if ((s & FL_MASKED) && (s & FL_LATCH))
+		irqkit_cpu_signal(ld(&l->cpu), d->irq);
+}
+
+/* Edge flow, the handler cannot run now (disabled, or running elsewhere): mask, keep the count. */
+static void fdl_mask_ack(struct irqkit_irq_data *d)
+{
+	take_back(line_of_data(d));
+	fdl_mask(d);
+}
+
+/* Edge flow's ack: the arrival was read when the CPU took it; nothing is left. */
+static void fdl_ack(struct irqkit_irq_data *d)
+{
+	(void)d;
+}
+
+/* Write the re-enable of UIO (a 32-bit 1) or VFIO INTx's unmask (an eventfd add). */
+static void write_reenable(struct fd_line *l)
+{
+	ssize_t r;
+
+	if (l->kind == K_UIO) {
+		int32_t one = 1;
+
+		r = write(l->eoi_fd, &one, sizeof(one));
+	} else {
+		uint64_t one = 1;
+
+		r = write(l->eoi_fd, &one, sizeof(one));
+	}
+	if (r >= 0 || errno == EAGAIN)
+		return;
+	if (l->kind == K_UIO && (errno == EIO || errno == ENOSYS || errno == EINVAL)) {
+		set_bits(&l->state, FL_NOCTL);
+		irqkit_printk(IRQKIT_LOG_INFO,
+			      "irq %u: fd %d (uio): the driver has no irqcontrol (%s); no re-enable writes",
+			      line_irq(l), l->fd, strerror(errno));
+	} else {
+		irqkit_printk(IRQKIT_LOG_ERR, "irq %u: fd %d (%s): re-enable write failed (%s)",
+			      line_irq(l), l->eoi_fd, kinds[l->kind].name, strerror(errno));
+	}
+}
+
+/* Level flow's end of interrupt: re-enable the device's line; unpark. */
+static void fdl_eoi(struct irqkit_irq_data *d)
+{
+	struct fd_line *l = line_of_data(d);
+	unsigned int s = ld(&l->state);
+
+	if (l->eoi_fd >= 0 && (s & FL_STARTED) && !(s & (FL_DEAD | FL_NOCTL)))
+		write_reenable(l);
+	if (s & FL_PARKED) {
+		spin_on(&l->lock);
+		clear_bits(&l->state, FL_PARKED);
+		sync_interest(l);
+		spin_off(&l->lock);
+	}
+}
+
+static unsigned int fdl_startup(struct irqkit_irq_data *d)
+{
+	struct fd_line *l = line_of_data(d);
+	int ret = 0;
+
+	clear_bits(&l->state, FL_MASKED | FL_PARKED | FL_LEVEL);
+	set_bits(&l->state, FL_STARTED);
+	spin_on(&l->lock);
+	if (!(ld(&l->state) & (FL_INSET | FL_DEAD)))
+		ret = set_add(l, __atomic_load_n(&d->cpu, __ATOMIC_RELAXED));
+	spin_off(&l->lock);
+	if (ret) {
+		set_bits(&l->state, FL_DEAD);
+		irqkit_printk(IRQKIT_LOG_ERR, "irq %u: fd %d (%s): cannot watch it (%s); the line stays silent",
+			      d->irq, l->fd, kinds[l->kind].name, strerror(-ret));
+	} else if (l->eoi_fd >= 0 && !(ld(&l->state) & (FL_DEAD | FL_NOCTL)))
+		write_reenable(l);	/* the device may have been left disabled */
+	return 0;
+}
+
+static void fdl_shutdown(struct irqkit_irq_data *d)
+{
+	struct fd_line *l = line_of_data(d);
+
+	clear_bits(&l->state, FL_STARTED | FL_LATCH | FL_LEVEL | FL_PARKED);
+	set_bits(&l->state, FL_MASKED);
+	spin_on(&l->lock);
+	set_del(l);
+	spin_off(&l->lock);
+	irqkit__posix_fd_quiesce(d->irq);
+	__atomic_store_n(&l->acc_coalesced, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&l->acc_lost, 0, __ATOMIC_RELAXED);
+}
+
+/* Replay an edge the core kept (disabled or in progress when it came). */
+static int fdl_retrigger(struct irqkit_irq_data *d)
+{
+	struct fd_line *l = line_of_data(d);
+	unsigned int old = set_bits(&l->state, FL_LATCH);
+
+	if (old & FL_LATCH)
+		account(l, 1, 0);
+	else if (!(old & FL_MASKED))
+		irqkit_cpu_signal(ld(&l->cpu), d->irq);
+	return 1;
+}
+
+static int fdl_set_type(struct irqkit_irq_data *d, unsigned int type)
+{
+	struct fd_line *l = line_of_data(d);
+	bool level = type & IRQKIT_TYPE_LEVEL_MASK;
+
+	if (!(type & IRQKIT_TYPE_SENSE_MASK))
+		return -IRQKIT_EINVAL;
+	if (l->kind == K_EDGE || l->kind == K_LEVEL) {
+		spin_on(&l->lock);
+		l->kind = level ? K_LEVEL : K_EDGE;
+		sync_interest(l);
+		spin_off(&l->lock);
+	} else if (level == line_is_edge(l)) {
+		return -IRQKIT_EINVAL;	/* the source has one trigger */
+	}
+	irqkit_irq_set_handler_locked(d, line_is_edge(l) ? irqkit_handle_edge_irq :
+							  irqkit_handle_fasteoi_irq);
+	return 0;
+}
+
+/* Move the descriptor to the first CPU of @dest's epoll set. */
+static int fdl_set_affinity(struct irqkit_irq_data *d, irqkit_cpumask dest, bool force)
+{
+	struct fd_line *l = line_of_data(d);
+	unsigned int cpu;
+	int ret = 0;
+
+	(void)force;
+	if (!dest)
+		return -IRQKIT_EINVAL;
+	cpu = (unsigned int)__builtin_ctzll(dest);
+	spin_on(&l->lock);
+	if ((ld(&l->state) & FL_INSET) && l->cpu != cpu) {
+		unsigned int from = l->cpu;
+
+		set_del(l);
+		ret = set_add(l, cpu);
+		if (ret && set_add(l, from) == 0)
+			cpu = from;
+	}
+	__atomic_store_n(&l->cpu, cpu, __ATOMIC_SEQ_CST);
+	spin_off(&l->lock);
+	if (ret)
+		return -IRQKIT_EINVAL;
+	__atomic_store_n(&d->cpu, cpu, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* On the target CPU, for a signalled line: is it still requesting? */
+static bool fdl_claim(struct irqkit_irq_data *d)
+{
+	struct fd_line *l = line_of_data(d);
+
+	if (!(clear_bits(&l->state, FL_LATCH | FL_LEVEL) & (FL_LATCH | FL_LEVEL)))
+		return false;
+	hand_over(l);
+	return true;
+}
+
+static int fdl_get_state(struct irqkit_irq_data *d, int which, bool *state)
+{
+	unsigned int s = ld(&line_of_data(d)->state);
+
+	switch (which) {
+	case IRQKIT_CHIPSTATE_PENDING:
+		*state = (s & (FL_LATCH | FL_LEVEL)) != 0;
+		return 0;
+	case IRQKIT_CHIPSTATE_MASKED:
+		*state = (s & FL_MASKED) != 0;
+		return 0;
+	default:
+		return -IRQKIT_EINVAL;
+	}
+}
+
+static void fdl_get_events(struct irqkit_irq_data *d, struct irqkit_irq_events *ev, bool total)
+{
+	struct fd_line *l = line_of_data(d);
+
+	if (total) {
+		ev->coalesced = __atomic_load_n(&l->tot_coalesced, __ATOMIC_RELAXED);
+		ev->lost = __atomic_load_n(&l->tot_lost, __ATOMIC_RELAXED);
+		ev->timestamp_ns = __atomic_load_n(&l->last_ts, __ATOMIC_RELAXED);
+	} else {
+		ev->coalesced = __atomic_load_n(&l->cur_coalesced, __ATOMIC_RELAXED);
+		ev->lost = __atomic_load_n(&l->cur_lost, __ATOMIC_RELAXED);
+		ev->timestamp_ns = __atomic_load_n(&l->cur_ts, __ATOMIC_RELAXED);
+	}
+}
+
+struct irqkit_chip irqkit_fd_chip = {
+	.name			= "FD",
+	.irq_startup		= fdl_startup,
+	.irq_shutdown		= fdl_shutdown,
+	.irq_ack		= fdl_ack,
+	.irq_mask		= fdl_mask,
+	.irq_mask_ack		= fdl_mask_ack,
+	.irq_unmask		= fdl_unmask,
+	.irq_eoi		= fdl_eoi,
+	.irq_retrigger		= fdl_retrigger,
+	.irq_set_type		= fdl_set_type,
+	.irq_set_affinity	= fdl_set_affinity,
+	.irq_claim		= fdl_claim,
+	.irq_get_irqchip_state	= fdl_get_state,
+	.irq_get_events		= fdl_get_events,
+	.flags			= IRQKIT_CHIP_EOI_THREADED,
+};
+
+/* ---- binding ------------------------------------------------------------------ */
+
+static unsigned int *fd_owner;	/* fd -> irq + 1 of the line watching it */
+static size_t nr_fd_owner;
+
+static int own_fd(int fd, unsigned int irq)
+{
+	if ((size_t)fd >= nr_fd_owner) {
+		size_t n = (size_t)fd * 2 + 64;
+		unsigned int *p = realloc(fd_owner, n * sizeof(*p));
+
+		if (!p)
+			return -IRQKIT_ENOMEM;
+		memset(p + nr_fd_owner, 0, (n - nr_fd_owner) * sizeof(*p));
+		fd_owner = p;
+		nr_fd_owner = n;
+	}
+	fd_owner[fd] = irq + 1;
+	return 0;
+}
+
+static bool fd_taken(int fd)
+{
+	return (size_t)fd < nr_fd_owner && fd_owner[fd];
+}
+
+/* Is a virtual CPU there to wait on @irq's descriptor: a dispatcher, or a loop? */
+static bool cpu_waits(unsigned int cpu)
+{
+	return irqkit_mode() == IRQKIT_MODE_THREADED && cpu < irqkit_nr_cpus();
+}
+
+static int lines_init(void)
+{
+	unsigned int nr = irqkit_nr_irqs();
+
+	if (lines)
+		return 0;
+	lines = calloc(nr, sizeof(*lines));
+	if (!lines)
+		return -IRQKIT_ENOMEM;
+	nr_lines = nr;
+	return 0;
+}
+
+/* Validate and bind; caller: bind_lock. */
+static int bind_locked(unsigned int irq, int fd, enum fd_kind kind, int eoi_fd, unsigned int flags)
+{
+	struct irqkit_irq_data *d;
+	struct fd_line *l;
+	bool edge = kinds[kind].edge && eoi_fd < 0;
+	int fl, ret;
+
+	if (!irqkit_started() || irq >= irqkit_nr_irqs() || !(d = irqkit_irq_get_irq_data(irq)))
+		return -IRQKIT_EINVAL;
+	if (!cpu_waits(__atomic_load_n(&d->cpu, __ATOMIC_RELAXED)))
+		return -IRQKIT_EOPNOTSUPP;
+	if (fd < 0 || (fl = fcntl(fd, F_GETFL)) < 0)
+		return -IRQKIT_EBADF;
+	ret = lines_init();
+	if (ret)
+		return ret;
+	l = &lines[irq];
+	if (irqkit_irq_has_action(irq) || (ld(&l->state) & FL_BOUND) || fd_taken(fd))
+		return -IRQKIT_EBUSY;
+	/* pollable?  epoll refuses regular files and directories with EPERM */
+	ret = irqkit__posix_fd_ctl(d->cpu, EPOLL_CTL_ADD, fd, 0, irq);
+	if (ret)
+		return ret;
+	(void)irqkit__posix_fd_ctl(d->cpu, EPOLL_CTL_DEL, fd, 0, irq);
+	if (kind == K_GPIO || kind == K_SIGNALFD) {
+		l->record = calloc(1, RECORD_MAX);
+		if (!l->record)
+			return -IRQKIT_ENOMEM;
+	}
+	ret = own_fd(fd, irq);
+	if (ret) {
+		free(l->record);
+		l->record = NULL;
+		return ret;
+	}
+	if (!(fl & O_NONBLOCK))
+		(void)fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	l->fd = fd;
+	l->eoi_fd = eoi_fd;
+	l->kind = kind;
+	l->cpu = d->cpu;
+	l->interest = 0;
+	l->peer = IRQKIT_FD_NO_IRQ;
+	l->record_len = 0;
+	l->acc_coalesced = l->acc_lost = l->cur_coalesced = l->cur_lost = 0;
+	l->tot_coalesced = l->tot_lost = l->cur_ts = l->last_ts = 0;
+	__atomic_store_n(&l->state, FL_BOUND | FL_MASKED | flags, __ATOMIC_RELEASE);
+	irqkit_irq_set_chip_data(irq, l);
+	irqkit_irq_set_chip_and_handler_name(irq, &irqkit_fd_chip,
+					     edge ? irqkit_handle_edge_irq : irqkit_handle_fasteoi_irq,
+					     NULL);
+	irqkit_irq_set_hwirq(irq, (unsigned long)fd);
+	return irqkit_irq_set_default_type(irq, edge ? IRQKIT_TYPE_EDGE_RISING : IRQKIT_TYPE_LEVEL_HIGH);
+}
+
+static int bind_kind(unsigned int irq, int fd, enum fd_kind kind, int eoi_fd)
+{
+	int ret;
+
+	spin_on(&bind_lock);
+	ret = bind_locked(irq, fd, kind, eoi_fd, 0);
+	spin_off(&bind_lock);
+	return ret;
+}
+
+int irqkit_fd_bind(unsigned int irq, int fd, unsigned int type)
+{
+	if ((type & ~IRQKIT_TYPE_SENSE_MASK) || !(type & IRQKIT_TYPE_SENSE_MASK) ||
+	    ((type & IRQKIT_TYPE_LEVEL_MASK) && (type & IRQKIT_TYPE_EDGE_BOTH)))
+		return -IRQKIT_EINVAL;
+	return bind_kind(irq, fd, (type & IRQKIT_TYPE_LEVEL_MASK) ? K_LEVEL : K_EDGE, -1);
+}
+
+int irqkit_fd_bind_eventfd(unsigned int irq, int efd)
+{
+	return bind_kind(irq, efd, K_EVENTFD, -1);
+}
+
+int irqkit_fd_bind_timerfd(unsigned int irq, int tfd)
+{
+	return bind_kind(irq, tfd, K_TIMERFD, -1);
+}
+
+int irqkit_fd_bind_signalfd(unsigned int irq, int sfd)
+{
+	return bind_kind(irq, sfd, K_SIGNALFD, -1);
+}
+
+int irqkit_fd_bind_uio(unsigned int irq, int uio_fd)
+{
+	return bind_kind(irq, uio_fd, K_UIO, uio_fd);
+}
+
+int irqkit_fd_bind_vfio(unsigned int irq, int trigger_fd, int unmask_fd)
+{
+	if (unmask_fd < -1 || (unmask_fd >= 0 && fcntl(unmask_fd, F_GETFL) < 0))
+		return -IRQKIT_EBADF;
+	return bind_kind(irq, trigger_fd, K_VFIO, unmask_fd);
+}
+
+int irqkit_fd_bind_gpio(unsigned int irq, int request_fd)
+{
+	return bind_kind(irq, request_fd, K_GPIO, -1);
+}
+
+int irqkit_fd_bind_tap(unsigned int irq, int tap_fd)
+{
+	return bind_kind(irq, tap_fd, K_TAP, -1);
+}
+
+/* Take line @l off its descriptor (no handler left); caller: bind_lock. */
+static void unbind_locked(struct fd_line *l)
+{
+	unsigned int irq = line_irq(l);
+
+	clear_bits(&l->state, FL_STARTED);
+	spin_on(&l->lock);
+	set_del(l);
+	spin_off(&l->lock);
+	irqkit__posix_fd_quiesce(irq);
+	irqkit_irq_set_chip_and_handler_name(irq, NULL, NULL, NULL);
+	irqkit_irq_set_chip_data(irq, NULL);
+	if ((size_t)l->fd < nr_fd_owner)
+		fd_owner[l->fd] = 0;
+	if (ld(&l->state) & FL_OWN_FD)
+		close(l->fd);
+	free(l->record);
+	l->record = NULL;
+	l->fd = -1;
+	__atomic_store_n(&l->state, 0, __ATOMIC_RELEASE);
+}
+
+int irqkit_fd_bind_tty(unsigned int rx_irq, unsigned int tx_irq, int tty_fd)
+{
+	int ret, dup_fd = -1;
+
+	if (rx_irq == tx_irq)
+		return -IRQKIT_EINVAL;
+	spin_on(&bind_lock);
+	ret = bind_locked(rx_irq, tty_fd, K_TTY_RX, -1, 0);
+	if (ret || tx_irq == IRQKIT_FD_NO_IRQ)
+		goto out;
+	/* epoll keys on the descriptor: transmit watches a duplicate of it */
+	dup_fd = fcntl(tty_fd, F_DUPFD_CLOEXEC, 0);
+	ret = dup_fd < 0 ? -IRQKIT_EMFILE : bind_locked(tx_irq, dup_fd, K_TTY_TX, -1, FL_OWN_FD);
+	if (ret) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		unbind_locked(&lines[rx_irq]);
+		goto out;
+	}
+	lines[rx_irq].peer = tx_irq;
+	lines[tx_irq].peer = rx_irq;
+out:
+	spin_off(&bind_lock);
+	return ret;
+}
+
+int irqkit_fd_unbind(unsigned int irq)
+{
+	struct fd_line *l;
+	int ret = 0;
+
+	spin_on(&bind_lock);
+	l = bound_line(irq);
+	if (!l) {
+		ret = -IRQKIT_EINVAL;
+	} else if (irqkit_irq_has_action(irq) ||
+		   (l->peer != IRQKIT_FD_NO_IRQ && irqkit_irq_has_action(l->peer))) {
+		ret = -IRQKIT_EBUSY;
+	} else {
+		if (l->peer != IRQKIT_FD_NO_IRQ)
+			unbind_locked(&lines[l->peer]);
+		unbind_locked(l);
+	}
+	spin_off(&bind_lock);
+	return ret;
+}
+
+int irqkit_fd_of(unsigned int irq)
+{
+	struct fd_line *l = bound_line(irq);
+
+	return l ? l->fd : -IRQKIT_EINVAL;
+}
+
+int irqkit_fd_last_record(unsigned int irq, void *buf, size_t len)
+{
+	struct fd_line *l = bound_line(irq);
+
+	if (!l || !l->record || !l->record_len || !buf)
+		return -IRQKIT_EINVAL;
+	memcpy(buf, l->record, len < l->record_len ? len : l->record_len);
+	return (int)l->record_len;
+}
+
+int irqkit_vfio_set_irqs(int device_fd, unsigned int index, unsigned int count, int *trigger_fds,
+			 int *unmask_fd)
+{
+	size_t size = sizeof(struct vfio_irq_set) + sizeof(int32_t) * (count ? count : 1);
+	struct vfio_irq_set *set;
+	int ret = 0;
+
+	if (!count || !trigger_fds || count > 2048 ||
+	    (index == VFIO_PCI_INTX_IRQ_INDEX && (count != 1 || !unmask_fd)))
+		return -IRQKIT_EINVAL;
+	set = calloc(1, size);
+	if (!set)
+		return -IRQKIT_ENOMEM;
+	for (unsigned int i = 0; i < count; i++)
+		trigger_fds[i] = -1;
+	if (unmask_fd)
+		*unmask_fd = -1;
+	for (unsigned int i = 0; i < count; i++) {
+		trigger_fds[i] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (trigger_fds[i] < 0) {
+			ret = -IRQKIT_EMFILE;
+			goto fail;
+		}
+	}
+	*set = (struct vfio_irq_set){ .argsz = (uint32_t)size,
+				      .flags = VFIO_IRQ_SET_DATA_EVENTFD | VFIO_IRQ_SET_ACTION_TRIGGER,
+				      .index = index, .start = 0, .count = count };
+	memcpy(set->data, trigger_fds, sizeof(int32_t) * count);
+	if (ioctl(device_fd, VFIO_DEVICE_SET_IRQS, set)) {
+		ret = -errno;
+		goto fail;
+	}
+	if (index == VFIO_PCI_INTX_IRQ_INDEX) {
+		*unmask_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (*unmask_fd < 0) {
+			ret = -IRQKIT_EMFILE;
+			goto fail;
+		}
+		set->flags = VFIO_IRQ_SET_DATA_EVENTFD | VFIO_IRQ_SET_ACTION_UNMASK;
+		set->count = 1;
+		memcpy(set->data, unmask_fd, sizeof(int32_t));
+		if (ioctl(device_fd, VFIO_DEVICE_SET_IRQS, set)) {
+			ret = -errno;
+			goto fail;
+		}
+	}
+	free(set);
+	return 0;
+fail:
+	for (unsigned int i = 0; i < count; i++)
+		if (trigger_fds[i] >= 0)
+			close(trigger_fds[i]);
+	if (unmask_fd && *unmask_fd >= 0)
+		close(*unmask_fd);
+	free(set);
+	return ret;
+}
+
+/* The run ends: the epoll sets go with it; our duplicates and records go here. */
+void irqkit__fdchip_exit(void)
+{
+	for (unsigned int i = 0; lines && i < nr_lines; i++) {
+		if ((lines[i].state & FL_OWN_FD) && lines[i].fd >= 0)
+			close(lines[i].fd);
+		free(lines[i].record);
+	}
+	free(lines);
+	lines = NULL;
+	nr_lines = 0;
+	free(fd_owner);
+	fd_owner = NULL;
+	nr_fd_owner = 0;
+}
+
+/* ---- a CPU inside another event loop ------------------------------------------ */
+
+int irqkit_loop_fd(unsigned int cpu)
+{
+	if (!irqkit_started() || cpu >= irqkit_nr_cpus() || !(irqkit__core_loop_cpus() & (1ull << cpu)))
+		return -IRQKIT_EINVAL;
+	return irqkit__posix_cpu_epfd(cpu);
+}
+
+int irqkit_loop_run(void)
+{
+	unsigned int cpu = (unsigned int)irqkit_smp_processor_id();
+	int n;
+
+	if (!irqkit_started() || !(irqkit_task_self.irqflags & IRQKIT_TASK_BOUND) ||
+	    !(irqkit__core_loop_cpus() & (1ull << cpu)))
+		return -IRQKIT_EINVAL;
+	if (irqkit_irqs_disabled() || irqkit_in_interrupt())
+		return -IRQKIT_EBUSY;
+	n = irqkit__posix_cpu_collect(cpu);
+	irqkit_deliver_pending();
+	return n;
+}

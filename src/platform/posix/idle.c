@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The idle wait of a virtual CPU's dispatcher, and the file descriptors it
+ * waits on.  A CPU with no bound descriptor sleeps on the core's eventcount
+ * with a futex, as before.  Once a line of the fd chip is bound to it, the
+ * dispatcher sleeps in epoll_wait() on the CPU's epoll instance instead; an
+ * eventfd in that instance (edge-triggered, so it is never read) carries the
+ * core's kicks.  The events epoll returns are kept and handed to the fd chip
+ * by irqkit_plat_cpu_poll(), once the CPU is awake: no thread besides the
+ * dispatcher, and no hop.
+ *
+ * Lost wake-ups.  The kicker changes the eventcount and then reads in_epoll;
+ * the dispatcher sets in_epoll and then re-reads the eventcount (both with
+ * full barriers), so one of them sees the other: an eventfd write when the
+ * dispatcher is or will be in epoll_wait, a futex wake otherwise (and
+ * FUTEX_WAIT compares the word itself).  A CPU whose first descriptor is
+ * bound while its dispatcher sleeps on the futex is woken the same way, by a
+ * bump of the eventcount.
+ */
+#define _GNU_SOURCE
+#include "../../core/platform.h"
+#include <irqkit/types.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "posix.h"
+
+#define EVENTS_MAX	64
+#define COOKIE_KICK	UINT64_MAX
+
+struct posix_cpu {
+	int			epfd;
+	int			kickfd;
+	unsigned int		nr_fds;		/* bound descriptors: the wait is epoll's */
+	unsigned int		in_epoll;	/* the dispatcher waits, or is about to, in epoll_wait */
+	unsigned int		*kick;		/* the core's eventcount, from the first idle wait */
+	unsigned int		reading;	/* line + 1 whose descriptor this CPU reads now */
+	int			nev;
+	struct epoll_event	ev[EVENTS_MAX];
+} __attribute__((aligned(64)));
+
+static struct posix_cpu *pcpus;
+static unsigned int nr_pcpus;
+
+int irqkit__posix_cpus_init(unsigned int nr)
+{
+	pcpus = calloc(nr, sizeof(*pcpus));
+	if (!pcpus)
+		return -IRQKIT_ENOMEM;
+	nr_pcpus = nr;
+	for (unsigned int i = 0; i < nr; i++) {
+		struct posix_cpu *pc = &pcpus[i];
+		struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.u64 = COOKIE_KICK };
+
+		pc->epfd = epoll_create1(EPOLL_CLOEXEC);
+		pc->kickfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (pc->epfd < 0 || pc->kickfd < 0 ||
+		    epoll_ctl(pc->epfd, EPOLL_CTL_ADD, pc->kickfd, &ev)) {
+			nr_pcpus = i + 1;
+			irqkit__posix_cpus_exit();
+			return errno == ENOMEM ? -IRQKIT_ENOMEM : -IRQKIT_EMFILE;
+		}
+	}
+	return 0;
+}
+
+void irqkit__posix_cpus_exit(void)
+{
+	for (unsigned int i = 0; i < nr_pcpus; i++) {
+		if (pcpus[i].epfd > 0)
+			close(pcpus[i].epfd);
+		if (pcpus[i].kickfd > 0)
+			close(pcpus[i].kickfd);
+	}
+	free(pcpus);
+	pcpus = NULL;
+	nr_pcpus = 0;
+}
+
+void irqkit_plat_cpu_idle(unsigned int cpu, unsigned int *kick, unsigned int seen)
+{
+	struct posix_cpu *pc = &pcpus[cpu];
+	int n;
+
+	if (!__atomic_load_n(&pc->kick, __ATOMIC_RELAXED))
+		__atomic_store_n(&pc->kick, kick, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&pc->nr_fds, __ATOMIC_SEQ_CST)) {
+		irqkit_plat_wait(kick, seen);
+		return;
+	}
+	__atomic_store_n(&pc->in_epoll, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(kick, __ATOMIC_SEQ_CST) != seen) {
+		__atomic_store_n(&pc->in_epoll, 0, __ATOMIC_RELAXED);
+		return;
+	}
+	n = epoll_wait(pc->epfd, pc->ev, EVENTS_MAX, -1);
+	__atomic_store_n(&pc->in_epoll, 0, __ATOMIC_RELAXED);
+	if (n < 0 && errno != EINTR)
+		irqkit_plat_fatal("epoll_wait failed");
+	pc->nev = n > 0 ? n : 0;
+}
+
+void irqkit_plat_cpu_wake(unsigned int cpu, unsigned int *kick)
+{
+	static const uint64_t one = 1;
+	struct posix_cpu *pc = &pcpus[cpu];
+
+	if (!__atomic_load_n(&pc->in_epoll, __ATOMIC_SEQ_CST)) {
+		irqkit_plat_wake(kick);
+		return;
+	}
+	if (write(pc->kickfd, &one, sizeof(one)) != sizeof(one) && errno != EAGAIN)
+		irqkit_plat_fatal("eventfd write failed");
+}
+
+/* Hand the events of the last wait to the fd chip: the dispatcher, awake, interrupts on. */
+void irqkit_plat_cpu_poll(unsigned int cpu)
+{
+	struct posix_cpu *pc = &pcpus[cpu];
+	int n = pc->nev;
+
+	pc->nev = 0;
+	for (int i = 0; i < n; i++)
+		if (pc->ev[i].data.u64 != COOKIE_KICK)
+			irqkit__fdchip_event(cpu, (unsigned int)pc->ev[i].data.u64, pc->ev[i].events);
+}
+
+/*
+ * A program's own loop serves @cpu (no dispatcher waits there): collect what
+ * is ready without blocking and hand it to the fd chip.  Return: events seen.
+ */
+int irqkit__posix_cpu_collect(unsigned int cpu)
+{
+	struct posix_cpu *pc = &pcpus[cpu];
+	int n = epoll_wait(pc->epfd, pc->ev, EVENTS_MAX, 0);
+
+	pc->nev = n > 0 ? n : 0;
+	irqkit_plat_cpu_poll(cpu);
+	return n > 0 ? n : 0;
+}
+
+int irqkit__posix_cpu_epfd(unsigned int cpu)
+{
+	return cpu < nr_pcpus ? pcpus[cpu].epfd : -1;
+}
+
+/* Keep CPU @cpu readable for its loop: a kick stays visible until collected. */
+void irqkit__posix_cpu_loop(unsigned int cpu)
+{
+	__atomic_store_n(&pcpus[cpu].in_epoll, 1, __ATOMIC_SEQ_CST);
+}
+
+int irqkit__posix_fd_ctl(unsigned int cpu, int op, int fd, uint32_t events, unsigned int irq)
+{
+	struct epoll_event ev = { .events = events, .data.u64 = irq };
+
+	if (cpu >= nr_pcpus)
+		return -IRQKIT_EINVAL;
+	if (epoll_ctl(pcpus[cpu].epfd, op, fd, &ev))
+		return -errno;
+	return 0;
+}
+
+/*
+ * One descriptor more (@delta 1) or less (-1) on @cpu.  The first one wakes a
+ * dispatcher that sleeps on the futex, so that it waits in epoll from now on.
+ */
+void irqkit__posix_fd_count(unsigned int cpu, int delta)
+{
+	struct posix_cpu *pc = &pcpus[cpu];
+	unsigned int *kick;
+
+	if (__atomic_add_fetch(&pc->nr_fds, (unsigned int)delta, __ATOMIC_SEQ_CST) != 1 || delta < 0)
+		return;
+	kick = __atomic_load_n(&pc->kick, __ATOMIC_SEQ_CST);
+	if (kick) {
+		__atomic_fetch_add(kick, 1, __ATOMIC_SEQ_CST);
+		irqkit_plat_wake(kick);
+	}
+}
+
+/*
+ * Reading line @irq's descriptor on @cpu: irqkit__posix_fd_read_begin() says
+ * so (a full barrier) before the caller checks that the line is still bound,
+ * irqkit__posix_fd_read_end() after the read.  irqkit__posix_fd_quiesce(),
+ * after the line stopped being bound, waits until no CPU reads it: then its
+ * descriptor is the owner's again (it may close it).
+ */
+void irqkit__posix_fd_read_begin(unsigned int cpu, unsigned int irq)
+{
+	__atomic_store_n(&pcpus[cpu].reading, irq + 1, __ATOMIC_SEQ_CST);
+}
+
+void irqkit__posix_fd_read_end(unsigned int cpu)
+{
+	__atomic_store_n(&pcpus[cpu].reading, 0, __ATOMIC_RELEASE);
+}
+
+void irqkit__posix_fd_quiesce(unsigned int irq)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	for (unsigned int i = 0; i < nr_pcpus; i++)
+		while (__atomic_load_n(&pcpus[i].reading, __ATOMIC_ACQUIRE) == irq + 1)
+			irqkit_plat_cpu_relax();
+}

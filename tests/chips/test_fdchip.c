@@ -1,0 +1,610 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Tests of src/chips/fdchip.c and the dispatcher's epoll wait
+ * (src/platform/posix/idle.c): lines bound to eventfd, timerfd, signalfd,
+ * a pty, and test doubles that speak UIO's, VFIO's and GPIO's bytes.
+ */
+#define _GNU_SOURCE
+#include "../harness.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/gpio.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <termios.h>
+#include <unistd.h>
+
+#define L(n)	(T_NOCHIP + (n))	/* lines with no chip: ours to bind */
+
+/* What a handler saw, per line. */
+struct seen {
+	atomic_int	calls;
+	atomic_int	inside;		/* > 1 means the handler ran concurrently with itself */
+	atomic_int	overlap;
+	atomic_ullong	coalesced;
+	atomic_ullong	lost;
+	atomic_ullong	ts;
+	atomic_int	cpu;
+	atomic_bool	hardirq;
+	int		fd;		/* level sources: what the handler drains */
+	int		ret;		/* what it returns */
+	char		buf[4096];
+	atomic_int	len;
+};
+
+static struct seen s0, s1;
+
+static void seen_init(struct seen *s, int fd)
+{
+	memset(s, 0, sizeof(*s));
+	s->fd = fd;
+	s->ret = IRQKIT_HANDLED;
+}
+
+static void note(struct seen *s, int irq)
+{
+	struct irqkit_irq_events ev;
+
+	if (atomic_fetch_add(&s->inside, 1))
+		atomic_store(&s->overlap, 1);
+	assert_int_equal(irqkit_irq_get_events((unsigned int)irq, &ev), 0);
+	assert_true(ev.events == 1 + ev.coalesced + ev.lost);
+	atomic_fetch_add(&s->coalesced, ev.coalesced);
+	atomic_fetch_add(&s->lost, ev.lost);
+	atomic_store(&s->ts, ev.timestamp_ns);
+	atomic_store(&s->cpu, irqkit_smp_processor_id());
+	atomic_store(&s->hardirq, irqkit_in_hardirq());
+	atomic_fetch_sub(&s->inside, 1);
+	atomic_fetch_add(&s->calls, 1);
+}
+
+static enum irqkit_irqreturn count_handler(int irq, void *dev)
+{
+	struct seen *s = dev;
+
+	note(s, irq);
+	return (enum irqkit_irqreturn)s->ret;
+}
+
+/* Level source: read what waits (a driver's receive routine), then count. */
+static enum irqkit_irqreturn drain_handler(int irq, void *dev)
+{
+	struct seen *s = dev;
+	int len = atomic_load(&s->len);
+	ssize_t r;
+
+	if (s->ret == IRQKIT_NONE) {	/* a broken driver: never reads */
+		note(s, irq);
+		return IRQKIT_NONE;
+	}
+	while (len < (int)sizeof(s->buf) && (r = read(s->fd, s->buf + len, sizeof(s->buf) - (size_t)len)) > 0)
+		len += (int)r;
+	atomic_store(&s->len, len);
+	note(s, irq);
+	return IRQKIT_HANDLED;
+}
+
+static void efd_write(int fd, uint64_t v)
+{
+	assert_int_equal(write(fd, &v, sizeof(v)), (ssize_t)sizeof(v));
+}
+
+static int efd(void)
+{
+	int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+
+	assert_true(fd >= 0);
+	return fd;
+}
+
+/* ---- eventfd ----------------------------------------------------------------- */
+
+static void test_eventfd_write_runs_the_handler_on_the_lines_cpu(void **state)
+{
+	int fd = efd();
+
+	(void)state;
+	seen_init(&s0, fd);
+	assert_int_equal(irqkit_fd_bind_eventfd(L(0), fd), 0);
+	assert_int_equal(irqkit_fd_of(L(0)), fd);
+	assert_int_equal(irqkit_irq_set_affinity(L(0), 1ull << 1), 0);
+	assert_int_equal(irqkit_request_irq(L(0), count_handler, 0, "efd", &s0), 0);
+	for (int i = 1; i <= 20; i++) {
+		efd_write(fd, 1);
+		assert_true(wait_until(atomic_load(&s0.calls) == i, 5000));
+	}
+	assert_int_equal(atomic_load(&s0.cpu), 1);
+	assert_true(atomic_load(&s0.hardirq));
+	assert_int_equal(atomic_load(&s0.coalesced), 0);
+	assert_int_equal(irqkit_kstat_irqs_cpu(L(0), 1), 20);
+	irqkit_free_irq(L(0), &s0);
+	assert_int_equal(irqkit_fd_unbind(L(0)), 0);
+	close(fd);
+}
+
+static void test_eventfd_counter_is_the_number_of_coalesced_events(void **state)
+{
+	struct irqkit_irq_events tot;
+	int fd = efd();
+
+	(void)state;
+	seen_init(&s0, fd);
+	assert_int_equal(irqkit_fd_bind_eventfd(L(0), fd), 0);
+	assert_int_equal(irqkit_request_irq(L(0), count_handler, 0, "efd", &s0), 0);
+	irqkit_disable_irq(L(0));
+	for (int i = 0; i < 7; i++)
+		efd_write(fd, 1);
+	usleep(20000);
+	assert_int_equal(atomic_load(&s0.calls), 0);	/* masked: nothing taken */
+	irqkit_enable_irq(L(0));
+	assert_true(wait_until(atomic_load(&s0.calls) == 1, 5000));
+	usleep(20000);
+	assert_int_equal(atomic_load(&s0.calls), 1);
+	assert_int_equal(atomic_load(&s0.coalesced), 6);
+	assert_int_equal(irqkit_irq_get_event_totals(L(0), &tot), 0);
+	assert_int_equal(tot.events, 7);
+	assert_int_equal(tot.coalesced, 6);
+	irqkit_free_irq(L(0), &s0);
+	close(fd);
+}
+
+static void test_free_irq_stops_reading_the_descriptor(void **state)
+{
+	uint64_t v = 0;
+	int fd = efd();
+
+	(void)state;
+	seen_init(&s0, fd);
+	assert_int_equal(irqkit_fd_bind_eventfd(L(0), fd), 0);
+	assert_int_equal(irqkit_request_irq(L(0), count_handler, 0, "efd", &s0), 0);
+	efd_write(fd, 1);
+	assert_true(wait_until(atomic_load(&s0.calls) == 1, 5000));
+	irqkit_free_irq(L(0), &s0);
+	efd_write(fd, 3);
+	usleep(20000);
+	/* nobody took it: the counter is still there for its owner */
+	assert_int_equal(read(fd, &v, sizeof(v)), (ssize_t)sizeof(v));
+	assert_int_equal(v, 3);
+	/* requested again, the line takes new events */
+	assert_int_equal(irqkit_request_irq(L(0), count_handler, 0, "efd", &s0), 0);
+	efd_write(fd, 1);
+	assert_true(wait_until(atomic_load(&s0.calls) == 2, 5000));
+	irqkit_free_irq(L(0), &s0);
+	assert_int_equal(irqkit_fd_unbind(L(0)), 0);
+	close(fd);
+}
+
+/* ---- timerfd ------------------------------------------------------------------ */
+
+static void test_timerfd_periodic_and_one_shot(void **state)
+{
+	struct itimerspec per = { .it_interval = { 0, 2000000 }, .it_value = { 0, 2000000 } };
+	struct itimerspec one = { .it_value = { 0, 1000000 } };
+	struct itimerspec off = { 0 };
+	struct irqkit_irq_events tot;
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+
+	(void)state;
+	assert_true(fd >= 0);
+	seen_init(&s0, fd);
+	assert_int_equal(irqkit_fd_bind_timerfd(L(1), fd), 0);
+	assert_int_equal(irqkit_request_irq(L(1), count_handler, 0, "tick", &s0), 0);
+	assert_int_equal(timerfd_settime(fd, 0, &per, NULL), 0);
+	assert_true(wait_until(atomic_load(&s0.calls) >= 10, 5000));
+	assert_int_equal(timerfd_settime(fd, 0, &off, NULL), 0);
+	usleep(10000);
+	/* expirations: every one delivered or counted as coalesced */
+	assert_int_equal(irqkit_irq_get_event_totals(L(1), &tot), 0);
+	assert_true(tot.events == (uint64_t)atomic_load(&s0.calls) + atomic_load(&s0.coalesced));
+
+	irqkit_free_irq(L(1), &s0);
+	seen_init(&s1, fd);
+	assert_int_equal(irqkit_request_irq(L(1), count_handler, 0, "tick", &s1), 0);
+	assert_int_equal(timerfd_settime(fd, 0, &one, NULL), 0);
+	assert_true(wait_until(atomic_load(&s1.calls) == 1, 5000));
+	usleep(20000);
+	assert_int_equal(atomic_load(&s1.calls), 1);
+	irqkit_free_irq(L(1), &s1);
+	close(fd);
+}
+
+/* ---- signalfd ----------------------------------------------------------------- */
+
+static int sig_setup(void **state)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	/* blocked before start: every thread of the runtime inherits the mask */
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	return thr_setup(state);
+}
+
+static int sig_teardown(void **state)
+{
+	sigset_t set;
+	int ret = thr_teardown(state);
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	return ret;
+}
+
+static void test_signalfd_delivers_the_signal_record(void **state)
+{
+	struct signalfd_siginfo si;
+	sigset_t set;
+	int fd;
+
+	(void)state;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	assert_true(fd >= 0);
+	seen_init(&s0, fd);
+	assert_int_equal(irqkit_fd_bind_signalfd(L(2), fd), 0);
+	assert_int_equal(irqkit_request_irq(L(2), count_handler, 0, "sig", &s0), 0);
+	assert_int_equal(kill(getpid(), SIGUSR1), 0);
+	assert_true(wait_until(atomic_load(&s0.calls) == 1, 5000));
+	assert_int_equal(irqkit_fd_last_record(L(2), &si, sizeof(si)), (int)sizeof(si));
+	assert_int_equal(si.ssi_signo, SIGUSR1);
+	assert_int_equal(si.ssi_pid, getpid());
+	irqkit_free_irq(L(2), &s0);
+	close(fd);
+}
+
+/* ---- a pty as a UART ------------------------------------------------------------ */
+
+static int open_pty(int *slave)
+{
+	struct termios raw;
+	int master;
+
+	assert_int_equal(openpty(&master, slave, NULL, NULL, NULL), 0);
+	cfmakeraw(&raw);
+	assert_int_equal(tcsetattr(*slave, TCSANOW, &raw), 0);
+	return master;
+}
+
+static const char tx_msg[] = "transmitted by the tx interrupt";
+static atomic_int tx_pos;
+
+static enum irqkit_irqreturn tx_handler(int irq, void *dev)
+{
+	struct seen *s = dev;
+	int pos = atomic_load(&tx_pos);
+	ssize_t r = write(s->fd, tx_msg + pos, sizeof(tx_msg) - (size_t)pos);
+
+	if (r > 0)
+		atomic_store(&tx_pos, pos += (int)r);
+	if (pos == (int)sizeof(tx_msg))
+		irqkit_disable_irq_nosync((unsigned int)irq);	/* nothing left: THRI off */
+	note(s, irq);
+	return IRQKIT_HANDLED;
+}
+
+static void test_pty_receive_and_transmit_lines(void **state)
+{
+	char got[64] = { 0 };
+	int slave, master = open_pty(&slave);
+	size_t n = 0;
+
+	(void)state;
+	seen_init(&s0, master);
+	seen_init(&s1, master);
+	atomic_store(&tx_pos, 0);
+	assert_int_equal(irqkit_fd_bind_tty(L(3), L(4), master), 0);
+	assert_int_equal(irqkit_request_irq(L(3), drain_handler, 0, "ttyS0-rx", &s0), 0);
+	assert_int_equal(irqkit_request_irq(L(4), tx_handler, IRQKIT_F_NO_AUTOEN, "ttyS0-tx", &s1), 0);
+	assert_int_equal(write(slave, "hello", 5), 5);
+	assert_true(wait_until(atomic_load(&s0.len) == 5, 5000));
+	assert_memory_equal(s0.buf, "hello", 5);
+	/* the driver has data to send: it turns the transmit interrupt on */
+	irqkit_enable_irq(L(4));
+	while (n < sizeof(tx_msg)) {
+		struct pollfd p = { .fd = slave, .events = POLLIN };
+		ssize_t r;
+
+		assert_int_equal(poll(&p, 1, 5000), 1);
+		r = read(slave, got + n, sizeof(got) - n);
+		assert_true(r > 0);
+		n += (size_t)r;
+	}
+	assert_string_equal(got, tx_msg);
+	assert_true(info_of(L(4)).disabled);
+	irqkit_free_irq(L(3), &s0);
+	irqkit_free_irq(L(4), &s1);
+	assert_int_equal(irqkit_fd_unbind(L(4)), 0);	/* either line unbinds the pair */
+	assert_int_equal(irqkit_fd_of(L(3)), -IRQKIT_EINVAL);
+	close(slave);
+	close(master);
+}
+
+static void test_stuck_receive_line_ends_in_nobody_cared(void **state)
+{
+	int slave, master = open_pty(&slave);
+
+	(void)state;
+	seen_init(&s0, master);
+	s0.ret = IRQKIT_NONE;
+	assert_int_equal(irqkit_fd_bind_tty(L(3), IRQKIT_FD_NO_IRQ, master), 0);
+	assert_int_equal(irqkit_request_irq(L(3), drain_handler, 0, "ttyS0", &s0), 0);
+	assert_int_equal(write(slave, "x", 1), 1);
+	assert_true(wait_until(info_of(L(3)).spurious_disabled, 60000));
+	assert_log_contains("irq 43: nobody cared");
+	assert_log_contains("Disabling IRQ #43");
+	assert_true(atomic_load(&s0.calls) >= 99900);
+	/* masked: the still readable descriptor wakes nobody */
+	{
+		int calls = atomic_load(&s0.calls);
+
+		usleep(50000);
+		assert_int_equal(atomic_load(&s0.calls), calls);
+	}
+	irqkit_free_irq(L(3), &s0);
+	close(slave);
+	close(master);
+}
+
+/* ---- UIO, VFIO and GPIO over test doubles ---------------------------------------- */
+
+static atomic_int uio_done;
+
+static enum irqkit_irqreturn uio_thread(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	usleep(2000);
+	atomic_fetch_add(&uio_done, 1);
+	return IRQKIT_HANDLED;
+}
+
+static enum irqkit_irqreturn uio_quick(int irq, void *dev)
+{
+	note(dev, irq);
+	return IRQKIT_WAKE_THREAD;
+}
+
+/* The device side of the double: a count, and the re-enable the driver writes. */
+static void uio_fire(int dev, uint32_t count)
+{
+	assert_int_equal(write(dev, &count, sizeof(count)), (ssize_t)sizeof(count));
+}
+
+static int32_t uio_reenable(int dev)
+{
+	struct pollfd p = { .fd = dev, .events = POLLIN };
+	int32_t v = 0;
+
+	assert_int_equal(poll(&p, 1, 5000), 1);
+	assert_int_equal(read(dev, &v, sizeof(v)), (ssize_t)sizeof(v));
+	return v;
+}
+
+static void test_uio_count_gaps_are_lost_and_reenable_follows_the_thread(void **state)
+{
+	int sv[2];
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv), 0);
+	seen_init(&s0, sv[0]);
+	atomic_store(&uio_done, 0);
+	assert_int_equal(irqkit_fd_bind_uio(L(5), sv[0]), 0);
+	assert_int_equal(irqkit_request_threaded_irq(L(5), uio_quick, uio_thread, IRQKIT_F_ONESHOT,
+						     "uio0", &s0), 0);
+	assert_int_equal(uio_reenable(sv[1]), 1);	/* enabled at startup */
+	uio_fire(sv[1], 10);
+	assert_int_equal(uio_reenable(sv[1]), 1);
+	assert_int_equal(atomic_load(&uio_done), 1);	/* only once the thread finished */
+	uio_fire(sv[1], 11);
+	assert_int_equal(uio_reenable(sv[1]), 1);
+	assert_int_equal(atomic_load(&uio_done), 2);
+	assert_int_equal(atomic_load(&s0.lost), 0);
+	uio_fire(sv[1], 14);				/* 12 and 13 never shown */
+	assert_int_equal(uio_reenable(sv[1]), 1);
+	assert_int_equal(atomic_load(&uio_done), 3);
+	assert_int_equal(atomic_load(&s0.lost), 2);
+	assert_int_equal(atomic_load(&s0.calls), 3);
+	irqkit_free_irq(L(5), &s0);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+static void test_uio_read_of_the_wrong_size_disables_the_line(void **state)
+{
+	int sv[2];
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv), 0);
+	seen_init(&s0, sv[0]);
+	assert_int_equal(irqkit_fd_bind_uio(L(5), sv[0]), 0);
+	assert_int_equal(irqkit_request_irq(L(5), count_handler, 0, "uio0", &s0), 0);
+	assert_int_equal(write(sv[1], "ab", 2), 2);
+	assert_true(wait_until(log_contains("UIO read did not return the 4-byte count"), 5000));
+	assert_log_contains("irq 45: fd");
+	assert_true(wait_until(info_of(L(5)).disabled, 5000));
+	assert_int_equal(atomic_load(&s0.calls), 0);
+	irqkit_free_irq(L(5), &s0);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+static void test_vfio_intx_is_unmasked_after_the_handler(void **state)
+{
+	int trig = efd(), unmask = efd(), junk[1], um;
+	uint64_t v, total = 0;
+
+	(void)state;
+	seen_init(&s0, trig);
+	assert_int_equal(irqkit_fd_bind_vfio(L(6), trig, unmask), 0);
+	assert_int_equal(irqkit_request_irq(L(6), count_handler, 0, "vfio-intx", &s0), 0);
+	efd_write(trig, 1);
+	assert_true(wait_until(atomic_load(&s0.calls) == 1, 5000));
+	/* one unmask at startup, one after the handler */
+	assert_true(wait_until((read(unmask, &v, sizeof(v)) == sizeof(v) ? total += v : total) == 2,
+			       5000));
+	irqkit_free_irq(L(6), &s0);
+	/* not a VFIO device: the ioctl's answer */
+	assert_int_equal(irqkit_vfio_set_irqs(trig, 0, 1, junk, &um), -ENOTTY);
+	close(trig);
+	close(unmask);
+}
+
+static void gpio_event(int fd, uint32_t seqno, uint64_t ts, uint32_t id)
+{
+	struct gpio_v2_line_event ev = { .timestamp_ns = ts, .id = id, .offset = 7,
+					 .seqno = seqno, .line_seqno = seqno };
+
+	assert_int_equal(write(fd, &ev, sizeof(ev)), (ssize_t)sizeof(ev));
+}
+
+static void test_gpio_sequence_gaps_are_lost_events(void **state)
+{
+	struct gpio_v2_line_event last;
+	int p[2];
+
+	(void)state;
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	seen_init(&s0, p[0]);
+	assert_int_equal(irqkit_fd_bind_gpio(L(7), p[0]), 0);
+	assert_int_equal(irqkit_request_irq(L(7), count_handler, 0, "gpio-button", &s0), 0);
+	gpio_event(p[1], 1, 1000, GPIO_V2_LINE_EVENT_RISING_EDGE);
+	assert_true(wait_until(atomic_load(&s0.calls) == 1, 5000));
+	gpio_event(p[1], 2, 2000, GPIO_V2_LINE_EVENT_FALLING_EDGE);
+	assert_true(wait_until(atomic_load(&s0.calls) == 2, 5000));
+	assert_int_equal(atomic_load(&s0.lost), 0);
+	gpio_event(p[1], 6, 6000, GPIO_V2_LINE_EVENT_RISING_EDGE);	/* 3, 4, 5 lost */
+	assert_true(wait_until(atomic_load(&s0.calls) == 3, 5000));
+	assert_int_equal(atomic_load(&s0.lost), 3);
+	assert_int_equal(atomic_load(&s0.ts), 6000);
+	assert_int_equal(irqkit_fd_last_record(L(7), &last, sizeof(last)), (int)sizeof(last));
+	assert_int_equal(last.seqno, 6);
+	assert_int_equal(last.id, GPIO_V2_LINE_EVENT_RISING_EDGE);
+	/* a stream cut in the middle of a record */
+	assert_int_equal(write(p[1], "0123456789", 10), 10);
+	assert_true(wait_until(log_contains("read ended in the middle of a record"), 5000));
+	assert_true(wait_until(info_of(L(7)).disabled, 5000));
+	irqkit_free_irq(L(7), &s0);
+	close(p[0]);
+	close(p[1]);
+}
+
+/* ---- bad input ------------------------------------------------------------------ */
+
+static void test_bad_descriptors_and_lines_are_refused(void **state)
+{
+	int fd = efd(), closed = efd(), file;
+	char path[] = "/tmp/irqkit-fdchip-XXXXXX";
+
+	(void)state;
+	close(closed);
+	assert_int_equal(irqkit_fd_bind_eventfd(L(0), closed), -IRQKIT_EBADF);
+	assert_int_equal(irqkit_fd_bind_eventfd(L(0), -1), -IRQKIT_EBADF);
+	file = mkstemp(path);
+	assert_true(file >= 0);
+	unlink(path);
+	assert_int_equal(irqkit_fd_bind(L(0), file, IRQKIT_TYPE_LEVEL_HIGH), -IRQKIT_EPERM);
+	close(file);
+	assert_int_equal(irqkit_fd_bind(L(0), fd, IRQKIT_TYPE_LEVEL_HIGH | IRQKIT_TYPE_EDGE_RISING),
+			 -IRQKIT_EINVAL);
+	assert_int_equal(irqkit_fd_bind_eventfd(T_NR_IRQS, fd), -IRQKIT_EINVAL);
+	assert_int_equal(irqkit_fd_bind_eventfd(L(0), fd), 0);
+	assert_int_equal(irqkit_fd_bind_eventfd(L(1), fd), -IRQKIT_EBUSY);	/* fd on two lines */
+	assert_int_equal(irqkit_fd_bind_tty(L(2), L(2), fd), -IRQKIT_EINVAL);
+	assert_int_equal(irqkit_request_irq(L(0), count_handler, 0, "efd", &s0), 0);
+	assert_int_equal(irqkit_fd_unbind(L(0)), -IRQKIT_EBUSY);		/* free_irq first */
+	assert_int_equal(irqkit_irq_set_affinity(L(0), 1ull << 5), -IRQKIT_EINVAL);	/* no such CPU */
+	assert_int_equal(irqkit_irq_set_irq_type(L(0), IRQKIT_TYPE_LEVEL_HIGH), -IRQKIT_EINVAL);
+	irqkit_free_irq(L(0), &s0);
+	assert_int_equal(irqkit_fd_unbind(L(0)), 0);
+	assert_int_equal(irqkit_fd_unbind(L(0)), -IRQKIT_EINVAL);
+	assert_int_equal(irqkit_fd_last_record(L(0), path, sizeof(path)), -IRQKIT_EINVAL);
+	/* a swchip line can be taken over once it has no handler */
+	assert_int_equal(irqkit_request_irq(T_EDGE(3), count_handler, 0, "sw", &s0), 0);
+	assert_int_equal(irqkit_fd_bind_eventfd(T_EDGE(3), fd), -IRQKIT_EBUSY);
+	irqkit_free_irq(T_EDGE(3), &s0);
+	close(fd);
+}
+
+static void test_deterministic_mode_has_no_dispatcher_to_wait(void **state)
+{
+	int fd = efd();
+
+	(void)state;
+	assert_int_equal(det_setup(NULL), 0);
+	assert_int_equal(irqkit_fd_bind_eventfd(L(0), fd), -IRQKIT_EOPNOTSUPP);
+	irqkit_stop();
+	assert_int_equal(irqkit_fd_bind_eventfd(L(0), fd), -IRQKIT_EINVAL);	/* not started */
+	close(fd);
+}
+
+static void test_hangup_is_reported_and_the_line_disabled(void **state)
+{
+	int p[2];
+
+	(void)state;
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	seen_init(&s0, p[0]);
+	assert_int_equal(irqkit_fd_bind(L(8), p[0], IRQKIT_TYPE_LEVEL_HIGH), 0);
+	assert_int_equal(irqkit_request_irq(L(8), drain_handler, 0, "pipe", &s0), 0);
+	assert_int_equal(write(p[1], "abc", 3), 3);
+	assert_true(wait_until(atomic_load(&s0.len) == 3, 5000));
+	close(p[1]);
+	assert_true(wait_until(log_contains("hung up (EPOLLHUP); disabling the line"), 5000));
+	assert_true(wait_until(info_of(L(8)).disabled, 5000));
+	{
+		int calls = atomic_load(&s0.calls);
+
+		usleep(50000);	/* no busy loop on a descriptor that keeps saying HUP */
+		assert_int_equal(atomic_load(&s0.calls), calls);
+		assert_int_equal(log_count("hung up"), 1);
+	}
+	irqkit_free_irq(L(8), &s0);
+	assert_int_equal(irqkit_fd_unbind(L(8)), 0);
+	close(p[0]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_eventfd_write_runs_the_handler_on_the_lines_cpu,
+						thr_setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_eventfd_counter_is_the_number_of_coalesced_events,
+						thr_setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_free_irq_stops_reading_the_descriptor,
+						thr_setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_timerfd_periodic_and_one_shot,
+						thr_setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_signalfd_delivers_the_signal_record,
+						sig_setup, sig_teardown),
+		cmocka_unit_test_setup_teardown(test_pty_receive_and_transmit_lines,
+						thr_setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_stuck_receive_line_ends_in_nobody_cared,
+						thr_setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_uio_count_gaps_are_lost_and_reenable_follows_the_thread,
+						thr_setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_uio_read_of_the_wrong_size_disables_the_line,
+						thr_setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_vfio_intx_is_unmasked_after_the_handler,
+						thr_setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_gpio_sequence_gaps_are_lost_events,
+						thr_setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_descriptors_and_lines_are_refused,
+						thr_setup, thr_teardown),
+		cmocka_unit_test(test_deterministic_mode_has_no_dispatcher_to_wait),
+		cmocka_unit_test_setup_teardown(test_hangup_is_reported_and_the_line_disabled,
+						thr_setup, thr_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
