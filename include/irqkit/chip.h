@@ -75,8 +75,9 @@ struct irqkit_chip {
 	unsigned long	flags;
 	/*
 	 * irqkit addition, optional: fill @ev's coalesced, lost and timestamp_ns
-	 * (the core adds events) for the delivery in progress, or with @total for every
-	 * arrival so far (see irqkit_irq_get_events()).  Any context, no lock.
+	 * for the delivery in progress, or with @total for every arrival so far,
+	 * with events too if the chip counts them (see irqkit_irq_get_events()).
+	 * Any context, no lock.
 	 */
 	void		(*irq_get_events)(struct irqkit_irq_data *d, struct irqkit_irq_events *ev,
 					  bool total);

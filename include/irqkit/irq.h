@@ -218,8 +218,11 @@ struct irqkit_irq_events {
 IRQKIT_API int irqkit_irq_get_events(unsigned int irq, struct irqkit_irq_events *ev);
 
 /**
- * irqkit_irq_get_event_totals - every arrival of the line so far: events is
- * the deliveries (the table's count) plus coalesced plus lost.
+ * irqkit_irq_get_event_totals - every arrival of the line so far: events
+ * as the chip counted them (a chip that does not count: the table's count
+ * plus coalesced plus lost), coalesced including the edges the flow folded
+ * into one already pending.  Once the line is quiet, events = handler runs
+ * + coalesced + lost.
  * Return: 0 or -EINVAL.  Context: any.
  */
 IRQKIT_API int irqkit_irq_get_event_totals(unsigned int irq, struct irqkit_irq_events *ev);

@@ -109,6 +109,7 @@ struct fd_line {
 	uint64_t	cur_lost;
 	uint64_t	cur_ts;
 	uint64_t	last_ts;
+	uint64_t	tot_arrivals;
 	uint64_t	tot_coalesced;
 	uint64_t	tot_lost;
 	size_t		record_len;	/* of record[], 0: none read yet */
@@ -211,7 +212,7 @@ static int set_add(struct fd_line *l, unsigned int cpu)
 	ret = irqkit__posix_fd_ctl(cpu, EPOLL_CTL_ADD, l->fd, want, line_irq(l));
 	if (ret)
 		return ret;
-	l->cpu = cpu;
+	__atomic_store_n(&l->cpu, cpu, __ATOMIC_RELAXED);
 	l->interest = want;
 	set_bits(&l->state, FL_INSET);
 	irqkit__posix_fd_count(cpu, 1);
@@ -376,13 +377,27 @@ static void read_arrival(struct fd_line *l, struct arrival *a)
 	}
 }
 
-/* @extra coalesced and @lost arrivals: to the next delivery and the totals. */
-static void account(struct fd_line *l, uint64_t extra, uint64_t lost)
+/*
+ * @a's arrivals, to the next delivery and the totals: all but one coalesced
+ * when they start an interrupt of their own (@own), all of them when they
+ * fold into one already latched; the lost ones apart.
+ */
+static void account(struct fd_line *l, const struct arrival *a, bool own)
 {
+	uint64_t extra = a->n - a->lost - (own ? 1 : 0);
+
+	add64(&l->tot_arrivals, a->n);
 	add64(&l->acc_coalesced, extra);
-	add64(&l->acc_lost, lost);
+	add64(&l->acc_lost, a->lost);
 	add64(&l->tot_coalesced, extra);
-	add64(&l->tot_lost, lost);
+	add64(&l->tot_lost, a->lost);
+}
+
+/* An interrupt already counted folds into one latched meanwhile. */
+static void fold(struct fd_line *l)
+{
+	add64(&l->acc_coalesced, 1);
+	add64(&l->tot_coalesced, 1);
 }
 
 /* A delivery starts: it stands for what was read since the last one. */
@@ -402,25 +417,28 @@ static void take_back(struct fd_line *l)
 	add64(&l->acc_lost, __atomic_exchange_n(&l->cur_lost, 0, __ATOMIC_RELAXED));
 }
 
-/* Edge family: @a->n arrivals were read; deliver them as one interrupt. */
+/*
+ * Edge family: @a->n arrivals were read; they make one interrupt, or fold
+ * into the one already latched.  Their figures wait in acc_* for the flow's
+ * ack, which the flow calls only when the handlers are about to run.
+ */
 static void edge_arrival(struct fd_line *l, unsigned int cpu, const struct arrival *a)
 {
 	unsigned int irq = line_irq(l), old = ld(&l->state);
 
 	if (!(old & (FL_LATCH | FL_MASKED))) {
-		account(l, a->n - 1 - a->lost, a->lost);
-		hand_over(l);
+		account(l, a, true);
 		if (irqkit_cpu_handle_now(cpu, irq)) {
 			irqkit_deliver_pending();
 			return;
 		}
-		take_back(l);
 		old = set_bits(&l->state, FL_LATCH);
 		if (old & FL_LATCH)	/* a latched arrival took this one's place meanwhile */
-			account(l, 1, 0);
+			fold(l);
 	} else {
+		/* (counted after the latch: a delivery that starts meanwhile leaves it to the next) */
 		old = set_bits(&l->state, FL_LATCH);
-		account(l, (old & FL_LATCH) ? a->n - a->lost : a->n - 1 - a->lost, a->lost);
+		account(l, a, !(old & FL_LATCH));
 	}
 	if (!(old & (FL_LATCH | FL_MASKED)))
 		irqkit_cpu_signal(ld(&l->cpu), irq);
@@ -431,10 +449,11 @@ static void level_arrival(struct fd_line *l, unsigned int cpu, const struct arri
 {
 	unsigned int irq = line_irq(l);
 
-	if (a->n > 1 || a->lost)
-		account(l, a->n - 1 - a->lost, a->lost);
-	if (ld(&l->state) & (FL_MASKED | FL_PARKED | FL_LEVEL))
+	if (ld(&l->state) & (FL_MASKED | FL_PARKED | FL_LEVEL)) {
+		account(l, a, false);
 		return;		/* reported before the interest went: it waits */
+	}
+	account(l, a, true);
 	hand_over(l);
 	if (irqkit_cpu_handle_now(cpu, irq)) {
 		irqkit_deliver_pending();
@@ -506,17 +525,14 @@ static void fdl_unmask(struct irqkit_irq_data *d)
 		irqkit_cpu_signal(ld(&l->cpu), d->irq);
 }
 
-/* Edge flow, the handler cannot run now (disabled, or running elsewhere): mask, keep the count. */
-static void fdl_mask_ack(struct irqkit_irq_data *d)
-{
-	take_back(line_of_data(d));
-	fdl_mask(d);
-}
-
-/* Edge flow's ack: the arrival was read when the CPU took it; nothing is left. */
+/*
+ * Edge flow's ack, called only when the handlers are about to run: the
+ * arrival was read when the CPU took it, nothing is left in the descriptor;
+ * what was read since the last delivery is this one's.
+ */
 static void fdl_ack(struct irqkit_irq_data *d)
 {
-	(void)d;
+	hand_over(line_of_data(d));
 }
 
 /* Write the re-enable of UIO (a 32-bit 1) or VFIO INTx's unmask (an eventfd add). */
@@ -603,7 +619,7 @@ static int fdl_retrigger(struct irqkit_irq_data *d)
 	unsigned int old = set_bits(&l->state, FL_LATCH);
 
 	if (old & FL_LATCH)
-		account(l, 1, 0);
+		fold(l);
 	else if (!(old & FL_MASKED))
 		irqkit_cpu_signal(ld(&l->cpu), d->irq);
 	return 1;
@@ -664,7 +680,8 @@ static bool fdl_claim(struct irqkit_irq_data *d)
 
 	if (!(clear_bits(&l->state, FL_LATCH | FL_LEVEL) & (FL_LATCH | FL_LEVEL)))
 		return false;
-	hand_over(l);
+	if (!line_is_edge(l))
+		hand_over(l);	/* the edge flow's ack does it */
 	return true;
 }
 
@@ -689,6 +706,7 @@ static void fdl_get_events(struct irqkit_irq_data *d, struct irqkit_irq_events *
 	struct fd_line *l = line_of_data(d);
 
 	if (total) {
+		ev->events = __atomic_load_n(&l->tot_arrivals, __ATOMIC_RELAXED);
 		ev->coalesced = __atomic_load_n(&l->tot_coalesced, __ATOMIC_RELAXED);
 		ev->lost = __atomic_load_n(&l->tot_lost, __ATOMIC_RELAXED);
 		ev->timestamp_ns = __atomic_load_n(&l->last_ts, __ATOMIC_RELAXED);
@@ -705,7 +723,7 @@ struct irqkit_chip irqkit_fd_chip = {
 	.irq_shutdown		= fdl_shutdown,
 	.irq_ack		= fdl_ack,
 	.irq_mask		= fdl_mask,
-	.irq_mask_ack		= fdl_mask_ack,
+	.irq_mask_ack		= fdl_mask,
 	.irq_unmask		= fdl_unmask,
 	.irq_eoi		= fdl_eoi,
 	.irq_retrigger		= fdl_retrigger,
@@ -803,12 +821,12 @@ static int bind_locked(unsigned int irq, int fd, enum fd_kind kind, int eoi_fd, 
 	l->fd = fd;
 	l->eoi_fd = eoi_fd;
 	l->kind = kind;
-	l->cpu = d->cpu;
+	__atomic_store_n(&l->cpu, d->cpu, __ATOMIC_RELAXED);
 	l->interest = 0;
 	l->peer = IRQKIT_FD_NO_IRQ;
 	l->record_len = 0;
 	l->acc_coalesced = l->acc_lost = l->cur_coalesced = l->cur_lost = 0;
-	l->tot_coalesced = l->tot_lost = l->cur_ts = l->last_ts = 0;
+	l->tot_arrivals = l->tot_coalesced = l->tot_lost = l->cur_ts = l->last_ts = 0;
 	__atomic_store_n(&l->state, FL_BOUND | FL_MASKED | flags, __ATOMIC_RELEASE);
 	irqkit_irq_set_chip_data(irq, l);
 	irqkit_irq_set_chip_and_handler_name(irq, &irqkit_fd_chip,

@@ -868,7 +868,14 @@ static int get_events(unsigned int irq, struct irqkit_irq_events *ev, bool total
 	chip = READ_ONCE(desc->irq_data.chip);
 	if (chip && chip->irq_get_events)
 		chip->irq_get_events(&desc->irq_data, ev, total);
-	ev->events = (total ? irqkit__kstat_sum(irq) : 1) + ev->coalesced + ev->lost;
+	if (!total) {
+		ev->events = 1 + ev->coalesced + ev->lost;
+		return 0;
+	}
+	/* edges the flow folded into a pending one are coalesced too */
+	ev->coalesced += READ_ONCE(desc->pending_merged);
+	if (!ev->events)	/* a chip that does not count arrivals */
+		ev->events = irqkit__kstat_sum(irq) + ev->coalesced + ev->lost;
 	return 0;
 }
 
