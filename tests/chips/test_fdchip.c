@@ -574,6 +574,103 @@ static void test_hangup_is_reported_and_the_line_disabled(void **state)
 	close(p[0]);
 }
 
+/* ---- a CPU played by the program's own loop ------------------------------------- */
+
+static atomic_bool loop_writer_stop;
+static pid_t loop_tid;
+
+static enum irqkit_irqreturn loop_handler(int irq, void *dev)
+{
+	struct seen *s = dev;
+
+	if (gettid() != loop_tid)
+		atomic_store(&s->overlap, 1);	/* ran elsewhere than on the loop's thread */
+	note(s, irq);
+	return IRQKIT_HANDLED;
+}
+
+static void *loop_device(void *arg)
+{
+	int fd = (int)(intptr_t)arg;
+
+	for (int i = 0; i < 200 && !atomic_load(&loop_writer_stop); i++) {
+		efd_write(fd, 1);
+		assert_int_equal(irqkit_sw_raise(T_EDGE(2)), 0);
+		usleep(200);
+	}
+	return NULL;
+}
+
+static int loop_setup(void **state)
+{
+	(void)state;
+	return start_world_cfg((struct irqkit_config){ .nr_irqs = T_NR_IRQS, .nr_cpus = 2,
+						      .loop_cpus = 1ull << 1 });
+}
+
+static void test_loop_cpu_is_played_by_the_programs_epoll_loop(void **state)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	int fd = efd(), ep = epoll_create1(EPOLL_CLOEXEC);
+	struct irqkit_irq_events tot;
+	pthread_t dev;
+
+	(void)state;
+	assert_int_equal(nr_threads_named("vcpu/1", NULL), 0);	/* no dispatcher */
+	assert_int_equal(irqkit_loop_fd(0), -IRQKIT_EINVAL);		/* CPU 0 has one */
+	assert_int_equal(irqkit_loop_run(), -IRQKIT_EINVAL);		/* not bound to CPU 1 */
+	seen_init(&s0, fd);
+	seen_init(&s1, -1);
+	loop_tid = gettid();
+	assert_int_equal(irqkit_fd_bind_eventfd(L(0), fd), 0);
+	assert_int_equal(irqkit_irq_set_affinity(L(0), 1ull << 1), 0);
+	assert_int_equal(irqkit_request_irq(L(0), loop_handler, 0, "efd", &s0), 0);
+	assert_int_equal(irqkit_irq_set_affinity(T_EDGE(2), 1ull << 1), 0);
+	assert_int_equal(irqkit_request_irq(T_EDGE(2), loop_handler, 0, "sw", &s1), 0);
+	assert_int_equal(irqkit_thread_bind(1), 0);
+	ev.data.fd = irqkit_loop_fd(1);
+	assert_true(ev.data.fd >= 0);
+	assert_int_equal(epoll_ctl(ep, EPOLL_CTL_ADD, ev.data.fd, &ev), 0);
+	atomic_store(&loop_writer_stop, false);
+	assert_int_equal(pthread_create(&dev, NULL, loop_device, (void *)(intptr_t)fd), 0);
+	for (;;) {
+		struct irqkit_irq_events sw;
+		struct epoll_event got;
+
+		assert_int_equal(irqkit_irq_get_event_totals(L(0), &tot), 0);
+		assert_int_equal(irqkit_irq_get_event_totals(T_EDGE(2), &sw), 0);
+		if (tot.events == 200 && atomic_load(&s1.calls) + sw.coalesced == 200)
+			break;
+		if (epoll_wait(ep, &got, 1, 5000) != 1) {
+			atomic_store(&loop_writer_stop, true);
+			fail_msg("the loop's descriptor did not become readable");
+		}
+		assert_true(irqkit_loop_run() >= 0);
+	}
+	pthread_join(dev, NULL);
+	assert_int_equal(atomic_load(&s0.calls) + (int)tot.coalesced, 200);
+	assert_false(atomic_load(&s0.overlap));
+	assert_false(atomic_load(&s1.overlap));
+	irqkit_local_irq_disable();
+	assert_int_equal(irqkit_loop_run(), -IRQKIT_EBUSY);
+	irqkit_local_irq_enable();
+	assert_int_equal(irqkit_thread_unbind(), 0);
+	irqkit_free_irq(L(0), &s0);
+	irqkit_free_irq(T_EDGE(2), &s1);
+	close(ep);
+	close(fd);
+}
+
+static void test_loop_cpus_are_checked_at_start(void **state)
+{
+	(void)state;
+	assert_int_equal(irqkit_start(&(struct irqkit_config){ .nr_cpus = 2, .loop_cpus = 1ull << 2 }),
+			 -IRQKIT_EINVAL);
+	assert_int_equal(irqkit_start(&(struct irqkit_config){ .nr_cpus = 2, .loop_cpus = 1,
+							       .mode = IRQKIT_MODE_DETERMINISTIC }),
+			 -IRQKIT_EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -604,6 +701,9 @@ int main(void)
 		cmocka_unit_test(test_deterministic_mode_has_no_dispatcher_to_wait),
 		cmocka_unit_test_setup_teardown(test_hangup_is_reported_and_the_line_disabled,
 						thr_setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_loop_cpu_is_played_by_the_programs_epoll_loop,
+						loop_setup, thr_teardown),
+		cmocka_unit_test(test_loop_cpus_are_checked_at_start),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
