@@ -512,11 +512,44 @@ static void fdl_mask(struct irqkit_irq_data *d)
 	spin_off(&l->lock);
 }
 
+/*
+ * An edge line being unmasked: what arrived while it was masked waits in the
+ * descriptor, as an edge waits in a masked controller's latch.  Take it into
+ * the latch now, so that a replay of the core's (enable_irq right after this)
+ * folds into it instead of making a second interrupt.  Descriptor lock held:
+ * a failure here is noted and the line goes silent, not disabled.
+ */
+static void take_masked_arrivals(struct fd_line *l)
+{
+	struct arrival a = { 0 };
+	unsigned int old;
+
+	if (kinds[l->kind].record) {
+		read_arrival(l, &a);
+	} else {
+		struct pollfd p = { .fd = l->fd, .events = POLLIN };
+
+		a.n = poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
+	}
+	if (a.error) {
+		set_bits(&l->state, FL_DEAD);
+		irqkit_printk(IRQKIT_LOG_ERR, "irq %u: fd %d (%s): %s; the line stays silent",
+			      line_irq(l), l->fd, kinds[l->kind].name, a.error);
+		return;
+	}
+	if (!a.n)
+		return;
+	old = set_bits(&l->state, FL_LATCH);
+	account(l, &a, !(old & FL_LATCH));
+}
+
 static void fdl_unmask(struct irqkit_irq_data *d)
 {
 	struct fd_line *l = line_of_data(d);
-	unsigned int s;
+	unsigned int s = ld(&l->state);
 
+	if ((s & FL_MASKED) && (s & FL_STARTED) && !(s & FL_DEAD) && line_is_edge(l))
+		take_masked_arrivals(l);
 	spin_on(&l->lock);
 	s = clear_bits(&l->state, FL_MASKED);
 	sync_interest(l);

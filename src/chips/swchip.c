@@ -36,6 +36,8 @@ struct sw_line {
 	struct irqkit_irq_data	*d;	/* the line's data, set when it joins the chip */
 	uint64_t		coalesced;
 	uint64_t		resent;
+	uint64_t		seen;		/* coalesced when the last claimed delivery began */
+	uint64_t		cur;		/* of which that delivery stands for */
 };
 
 /* irq + 1 while this thread delivers a raise of that line on the direct path */
@@ -184,7 +186,24 @@ static bool sw_claim(struct irqkit_irq_data *d)
 	if (!(s & SW_LATCH) || !(a_fetch_and(&l->state, ~SW_LATCH) & SW_LATCH))
 		return false;
 	sw_claimed = d->irq + 1;
+	/* the raises that met this latch are this delivery's */
+	WRITE_ONCE(l->cur, READ_ONCE(l->coalesced) - READ_ONCE(l->seen));
+	WRITE_ONCE(l->seen, l->seen + l->cur);
 	return true;
+}
+
+/*
+ * What a delivery stands for: a raise taken on the direct path never met a
+ * latch; a claimed one carries the raises that met its latch.
+ */
+static void sw_get_events(struct irqkit_irq_data *d, struct irqkit_irq_events *ev, bool total)
+{
+	struct sw_line *l = sw_line(d);
+
+	if (total)
+		ev->coalesced = READ_ONCE(l->coalesced);
+	else if (sw_direct != d->irq + 1)
+		ev->coalesced = READ_ONCE(l->cur);
 }
 
 static int sw_get_state(struct irqkit_irq_data *d, int which, bool *state)
@@ -214,6 +233,7 @@ struct irqkit_chip irqkit_sw_chip = {
 	.irq_set_affinity	= sw_set_affinity,
 	.irq_claim		= sw_claim,
 	.irq_get_irqchip_state	= sw_get_state,
+	.irq_get_events		= sw_get_events,
 };
 
 int irqkit_swchip_add(unsigned int first, unsigned int count, unsigned int type)

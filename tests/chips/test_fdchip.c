@@ -138,20 +138,40 @@ static void test_eventfd_counter_is_the_number_of_coalesced_events(void **state)
 	(void)state;
 	seen_init(&s0, fd);
 	assert_int_equal(irqkit_fd_bind_eventfd(L(0), fd), 0);
-	assert_int_equal(irqkit_request_irq(L(0), count_handler, 0, "efd", &s0), 0);
-	irqkit_disable_irq(L(0));
+	/* not started yet: the events wait in the descriptor */
+	assert_int_equal(irqkit_request_irq(L(0), count_handler, IRQKIT_F_NO_AUTOEN, "efd", &s0), 0);
 	for (int i = 0; i < 7; i++)
 		efd_write(fd, 1);
 	usleep(20000);
-	assert_int_equal(atomic_load(&s0.calls), 0);	/* masked: nothing taken */
+	assert_int_equal(atomic_load(&s0.calls), 0);
 	irqkit_enable_irq(L(0));
-	assert_true(wait_until(atomic_load(&s0.calls) == 1, 5000));
+	assert_true(wait_until(atomic_load(&s0.calls) >= 1, 5000));
 	usleep(20000);
 	assert_int_equal(atomic_load(&s0.calls), 1);
 	assert_int_equal(atomic_load(&s0.coalesced), 6);
 	assert_int_equal(irqkit_irq_get_event_totals(L(0), &tot), 0);
 	assert_int_equal(tot.events, 7);
 	assert_int_equal(tot.coalesced, 6);
+
+	/*
+	 * Disabled while events come: the first is kept by the core (PENDING)
+	 * and replayed at enable, the rest wait in the descriptor.  One or two
+	 * interrupts, as a controller's latched edge plus the core's replay may
+	 * give; every event is accounted either way.
+	 */
+	irqkit_disable_irq(L(0));
+	for (int i = 0; i < 5; i++)
+		efd_write(fd, 1);
+	usleep(20000);
+	assert_int_equal(atomic_load(&s0.calls), 1);
+	irqkit_enable_irq(L(0));
+	assert_true(wait_until(atomic_load(&s0.calls) >= 2, 5000));
+	usleep(20000);
+	assert_in_range(atomic_load(&s0.calls), 2, 3);
+	assert_int_equal(atomic_load(&s0.calls) + (int)atomic_load(&s0.coalesced), 12);
+	assert_int_equal(irqkit_irq_get_event_totals(L(0), &tot), 0);
+	assert_int_equal(tot.events, 12);
+	assert_int_equal(tot.events, atomic_load(&s0.calls) + tot.coalesced);
 	irqkit_free_irq(L(0), &s0);
 	close(fd);
 }
@@ -321,7 +341,7 @@ static void test_pty_receive_and_transmit_lines(void **state)
 		n += (size_t)r;
 	}
 	assert_string_equal(got, tx_msg);
-	assert_true(info_of(L(4)).disabled);
+	assert_true(wait_until(info_of(L(4)).disabled, 5000));	/* turned itself off */
 	irqkit_free_irq(L(3), &s0);
 	irqkit_free_irq(L(4), &s1);
 	assert_int_equal(irqkit_fd_unbind(L(4)), 0);	/* either line unbinds the pair */
@@ -639,11 +659,17 @@ static void test_loop_cpu_is_played_by_the_programs_epoll_loop(void **state)
 
 		assert_int_equal(irqkit_irq_get_event_totals(L(0), &tot), 0);
 		assert_int_equal(irqkit_irq_get_event_totals(T_EDGE(2), &sw), 0);
-		if (tot.events == 200 && atomic_load(&s1.calls) + sw.coalesced == 200)
+		if (tot.events == 200 && atomic_load(&s0.calls) + tot.coalesced == 200 &&
+		    atomic_load(&s1.calls) + sw.coalesced == 200)
 			break;
 		if (epoll_wait(ep, &got, 1, 5000) != 1) {
 			atomic_store(&loop_writer_stop, true);
-			fail_msg("the loop's descriptor did not become readable");
+			fail_msg("the loop's descriptor did not become readable: fd events %llu, "
+				 "fd runs %d + coalesced %llu, sw runs %d + coalesced %llu, sw pending %d",
+				 (unsigned long long)tot.events, atomic_load(&s0.calls),
+				 (unsigned long long)tot.coalesced,
+				 atomic_load(&s1.calls), (unsigned long long)sw.coalesced,
+				 info_of(T_EDGE(2)).pending);
 		}
 		assert_true(irqkit_loop_run() >= 0);
 	}
