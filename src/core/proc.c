@@ -93,9 +93,11 @@ int irqkit_show_interrupts_buf(char *buf, size_t size, unsigned int flags)
 
 	if (!(flags & IRQKIT_SHOW_LINUX_ONLY)) {
 		/* irqkit's own section: Linux keeps these in /proc/irq/N/spurious */
-		sb_printf(&sb, "irqkit: spurious accounting per line (count, unhandled, last_unhandled)\n");
+		sb_printf(&sb, "irqkit: per line: spurious accounting (count, unhandled, last_unhandled), "
+			  "arrivals folded into others (coalesced) and never shown (lost)\n");
 		for (unsigned int i = 0; i < rt->nr_irqs; i++) {
 			struct irqkit_desc *desc = &rt->descs[i];
+			struct irqkit_irq_events ev;
 			unsigned long last;
 
 			if (!shown(desc, i))
@@ -104,9 +106,11 @@ int irqkit_show_interrupts_buf(char *buf, size_t size, unsigned int flags)
 			last = READ_ONCE(desc->last_unhandled);
 			if (last)
 				last -= IRQKIT_INITIAL_JIFFIES(rt->hz);
-			sb_printf(&sb, "%*u: %10u %10u %10lu ms  %s\n", prec, i,
+			(void)irqkit_irq_get_event_totals(i, &ev);
+			sb_printf(&sb, "%*u: %10u %10u %10lu ms %10llu %10llu  %s\n", prec, i,
 				  READ_ONCE(desc->irq_count), READ_ONCE(desc->irqs_unhandled),
 				  (unsigned long)((uint64_t)last * 1000 / rt->hz),
+				  (unsigned long long)ev.coalesced, (unsigned long long)ev.lost,
 				  (istate_get(desc) & IRQS_SPURIOUS_DISABLED) ?
 				  "disabled as spurious" : "ok");
 		}

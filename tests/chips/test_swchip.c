@@ -109,6 +109,39 @@ static void test_swchip_add_checks(void **state)
 	assert_int_equal(irqkit_sw_get_stats(T_NR_IRQS, NULL), -IRQKIT_EINVAL);
 }
 
+static struct irqkit_irq_events last_ev;
+
+static enum irqkit_irqreturn events_handler(int irq, void *dev_id)
+{
+	(void)dev_id;
+	assert_int_equal(irqkit_irq_get_events((unsigned int)irq, &last_ev), 0);
+	return IRQKIT_HANDLED;
+}
+
+static void test_a_delivery_says_how_many_raises_it_stands_for(void **state)
+{
+	struct irqkit_irq_events tot;
+	unsigned long flags;
+
+	(void)state;
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), events_handler, 0, "a", &a), 0);
+	irqkit_sw_raise(T_EDGE(1));			/* the direct path: one raise */
+	assert_int_equal(last_ev.events, 1);
+	assert_int_equal(last_ev.coalesced, 0);
+	flags = irqkit_local_irq_save();
+	for (int i = 0; i < 5; i++)
+		irqkit_sw_raise(T_EDGE(1));
+	irqkit_local_irq_restore(flags);		/* one delivery for five raises */
+	assert_int_equal(last_ev.events, 5);
+	assert_int_equal(last_ev.coalesced, 4);
+	irqkit_sw_raise(T_EDGE(1));
+	assert_int_equal(last_ev.coalesced, 0);
+	assert_int_equal(irqkit_irq_get_event_totals(T_EDGE(1), &tot), 0);
+	assert_int_equal(tot.events, 7);
+	assert_int_equal(tot.coalesced, 4);
+	assert_int_equal(irqkit_irq_get_events(T_NR_IRQS, &tot), -IRQKIT_EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -118,6 +151,7 @@ int main(void)
 		T(test_level_line_follows_its_input),
 		T(test_set_type_switches_between_edge_and_level_flow),
 		T(test_swchip_add_checks),
+		T(test_a_delivery_says_how_many_raises_it_stands_for),
 #undef T
 	};
 
