@@ -37,6 +37,7 @@ struct bench_set {
 
 extern const struct bench_set bench_core_set;
 extern const struct bench_set bench_deferred_set;
+extern const struct bench_set bench_fd_set;
 
 /* The scaling curves (scaling.c): lines, shared actions, virtual CPUs. */
 int bench_scaling(const char *which, bool quick, bool json, int reps);
