@@ -17,8 +17,9 @@ extern "C" {
  * format with GENERIC_IRQ_SHOW_LEVEL): a header of CPU columns, one row per
  * line that has a handler or a nonzero count, the ERR row.  Then, unless
  * IRQKIT_SHOW_LINUX_ONLY, a section that Linux does not have, opened by a line
- * "irqkit:", with each shown line's unhandled count and whether it was
- * disabled as spurious.
+ * "irqkit:", with each shown line's unhandled count, whether it was
+ * disabled as spurious, and its arrivals coalesced and lost
+ * (irqkit_irq_get_event_totals()).
  */
 
 /**

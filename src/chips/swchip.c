@@ -180,6 +180,7 @@ static bool sw_claim(struct irqkit_irq_data *d)
 {
 	struct sw_line *l = sw_line(d);
 	unsigned int s = READ_ONCE(l->state);
+	uint64_t now;
 
 	if (s & SW_TYPE_LEVEL)
 		return (s & SW_LEVEL) != 0;
@@ -187,8 +188,8 @@ static bool sw_claim(struct irqkit_irq_data *d)
 		return false;
 	sw_claimed = d->irq + 1;
 	/* the raises that met this latch are this delivery's */
-	WRITE_ONCE(l->cur, READ_ONCE(l->coalesced) - READ_ONCE(l->seen));
-	WRITE_ONCE(l->seen, l->seen + l->cur);
+	now = READ_ONCE(l->coalesced);
+	WRITE_ONCE(l->cur, now - a_xchg(&l->seen, now));
 	return true;
 }
 
