@@ -697,6 +697,32 @@ static void test_loop_cpus_are_checked_at_start(void **state)
 			 -IRQKIT_EINVAL);
 }
 
+/*
+ * The caller closes the bound descriptor while its line is requested and
+ * the file lives on through another descriptor: epoll still reports it, the
+ * read fails with EBADF, and that is reported and the line disabled.
+ */
+static void test_descriptor_closed_under_a_requested_line_is_reported(void **state)
+{
+	int fd = efd(), other = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+
+	(void)state;
+	seen_init(&s0, fd);
+	assert_int_equal(irqkit_fd_bind_eventfd(L(0), fd), 0);
+	assert_int_equal(irqkit_request_irq(L(0), count_handler, 0, "efd", &s0), 0);
+	efd_write(other, 1);
+	assert_true(wait_until(atomic_load(&s0.calls) == 1, 5000));
+	close(fd);
+	efd_write(other, 1);
+	assert_true(wait_until(log_contains("read failed (Bad file descriptor); disabling the line"),
+			       5000));
+	assert_true(wait_until(info_of(L(0)).disabled, 5000));
+	assert_int_equal(atomic_load(&s0.calls), 1);
+	irqkit_free_irq(L(0), &s0);
+	assert_int_equal(irqkit_fd_unbind(L(0)), 0);
+	close(other);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -726,6 +752,8 @@ int main(void)
 						thr_setup, thr_teardown),
 		cmocka_unit_test(test_deterministic_mode_has_no_dispatcher_to_wait),
 		cmocka_unit_test_setup_teardown(test_hangup_is_reported_and_the_line_disabled,
+						thr_setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_descriptor_closed_under_a_requested_line_is_reported,
 						thr_setup, thr_teardown),
 		cmocka_unit_test_setup_teardown(test_loop_cpu_is_played_by_the_programs_epoll_loop,
 						loop_setup, thr_teardown),
