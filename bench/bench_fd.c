@@ -12,11 +12,18 @@
  *    write + epoll_wait + read for each event.
  *  - a CPU played by a libuv loop (irqkit_loop_fd in a uv_poll_t): its
  *    round trip against libuv's own uv_poll_t round trip, same loop thread.
+ *
+ * Placement is fixed, the same for both sides: the device on host CPU 0,
+ * the side that takes the interrupt (virtual CPU 1's dispatcher, pinned with
+ * IRQKIT_CFG_PIN_CPUS, or the peer's thread) on host CPU 1.  Left to the
+ * scheduler, a pair sometimes shares a core and sometimes not, and a round
+ * trip then takes 8 or 25 us by that alone.
  */
 #define _GNU_SOURCE
 #include <irqkit/irqkit.h>
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
@@ -52,9 +59,25 @@ static void efd_get(int fd)
 		abort();
 }
 
+#define DEVICE_HOST_CPU	0
+#define SERVER_HOST_CPU	1
+#define SERVER_VCPU	1
+
+/* Pin the calling thread to host CPU @cpu (modulo the CPUs there are). */
+static void pin_to(int cpu)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu % (online > 0 ? (int)online : 1), &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
 /* The device side: n round trips through @a and @b. */
 static void device_round_trips(int a, int b, long n)
 {
+	pin_to(DEVICE_HOST_CPU);
 	for (long i = 0; i < n; i++) {
 		efd_put(a);
 		efd_get(b);
@@ -86,9 +109,10 @@ static void irqkit_round_trips(long n)
 	device_round_trips(dev_a, dev_b, n);
 }
 
-static int start_fd_runtime(unsigned int nr_irqs, uint64_t loop_cpus, unsigned int cpus)
+static int start_fd_runtime(unsigned int nr_irqs, uint64_t loop_cpus)
 {
-	struct irqkit_config cfg = { .nr_irqs = nr_irqs, .nr_cpus = cpus, .loop_cpus = loop_cpus };
+	struct irqkit_config cfg = { .nr_irqs = nr_irqs, .nr_cpus = 2, .loop_cpus = loop_cpus,
+				     .flags = IRQKIT_CFG_PIN_CPUS };
 
 	if (irqkit_start(&cfg))
 		return -1;
@@ -130,6 +154,7 @@ static int raw_ep, raw_stop_fd;
 static void *raw_server(void *arg)
 {
 	(void)arg;
+	pin_to(SERVER_HOST_CPU);
 	for (;;) {
 		struct epoll_event ev[8];
 		int n = epoll_wait(raw_ep, ev, 8, -1);
@@ -206,6 +231,7 @@ static void uv_on_stop(uv_async_t *a)
 static void *uv_server(void *arg)
 {
 	(void)arg;
+	pin_to(SERVER_HOST_CPU);
 	if (uv_plays_cpu >= 0 && irqkit_thread_bind((unsigned int)uv_plays_cpu))
 		abort();
 	uv_run(&uvl, UV_RUN_DEFAULT);
@@ -248,7 +274,7 @@ static void uv_server_stop(void)
 
 static int setup_rt_raw(void)
 {
-	return start_fd_runtime(64, 0, 1) || bind_round_trip_line(0) || raw_server_start();
+	return start_fd_runtime(64, 0) || bind_round_trip_line(SERVER_VCPU) || raw_server_start();
 }
 
 static void teardown_rt_raw(void)
@@ -261,7 +287,7 @@ static void teardown_rt_raw(void)
 
 static int setup_rt_uv(void)
 {
-	return start_fd_runtime(64, 0, 1) || bind_round_trip_line(0) || uv_server_start(-1);
+	return start_fd_runtime(64, 0) || bind_round_trip_line(SERVER_VCPU) || uv_server_start(-1);
 }
 
 static void teardown_rt_uv(void)
@@ -323,7 +349,7 @@ static int setup_idle(void)
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
-	if (start_fd_runtime(IDLE_FIRST + IDLE_LINES, 0, 1) || bind_round_trip_line(0))
+	if (start_fd_runtime(IDLE_FIRST + IDLE_LINES, 0) || bind_round_trip_line(SERVER_VCPU))
 		return -1;
 	for (int i = 0; i < IDLE_LINES; i++) {
 		idle_fds[i] = nonblocking_efd();
@@ -332,7 +358,8 @@ static int setup_idle(void)
 				IDLE_LINES + 256);
 			return -1;
 		}
-		if (irqkit_fd_bind_eventfd(IDLE_FIRST + (unsigned int)i, idle_fds[i]))
+		if (irqkit_fd_bind_eventfd(IDLE_FIRST + (unsigned int)i, idle_fds[i]) ||
+		    irqkit_irq_set_affinity(IDLE_FIRST + (unsigned int)i, 1ull << SERVER_VCPU))
 			return -1;
 	}
 	return 0;
@@ -369,6 +396,7 @@ static void irqkit_burst(long n)
 {
 	long target = __atomic_load_n(&burst_seen, __ATOMIC_RELAXED) + n;
 
+	pin_to(DEVICE_HOST_CPU);
 	for (long i = 0; i < n; i++)
 		efd_put(burst_fds[i % BURST_LINES]);
 	while (__atomic_load_n(&burst_seen, __ATOMIC_ACQUIRE) < target)
@@ -380,6 +408,7 @@ static int floor_ep, floor_fds[BURST_LINES];
 
 static void raw_write_wait_read(long n)
 {
+	pin_to(DEVICE_HOST_CPU);
 	for (long i = 0; i < n; i++) {
 		struct epoll_event ev;
 		uint64_t v;
@@ -393,7 +422,7 @@ static void raw_write_wait_read(long n)
 
 static int setup_burst(void)
 {
-	if (start_fd_runtime(64, 0, 1))
+	if (start_fd_runtime(64, 0))
 		return -1;
 	floor_ep = epoll_create1(EPOLL_CLOEXEC);
 	for (int i = 0; i < BURST_LINES; i++) {
@@ -402,6 +431,7 @@ static int setup_burst(void)
 		burst_fds[i] = nonblocking_efd();
 		floor_fds[i] = ev.data.fd = nonblocking_efd();
 		if (irqkit_fd_bind_eventfd(BURST_FIRST + (unsigned int)i, burst_fds[i]) ||
+		    irqkit_irq_set_affinity(BURST_FIRST + (unsigned int)i, 1ull << SERVER_VCPU) ||
 		    irqkit_request_irq(BURST_FIRST + (unsigned int)i, burst_handler, 0, "burst", NULL) ||
 		    epoll_ctl(floor_ep, EPOLL_CTL_ADD, floor_fds[i], &ev))
 			return -1;
@@ -426,10 +456,10 @@ static void teardown_burst(void)
 
 static int setup_loop(void)
 {
-	if (start_fd_runtime(64, 1ull << 1, 2) || bind_round_trip_line(1))
+	if (start_fd_runtime(64, 1ull << SERVER_VCPU) || bind_round_trip_line(SERVER_VCPU))
 		return -1;
-	uv_plays_cpu = 1;
-	return uv_server_start(irqkit_loop_fd(1));
+	uv_plays_cpu = SERVER_VCPU;
+	return uv_server_start(irqkit_loop_fd(SERVER_VCPU));
 }
 
 static void teardown_loop(void)

@@ -376,6 +376,25 @@ static void test_stuck_receive_line_ends_in_nobody_cared(void **state)
 	close(master);
 }
 
+static void test_pty_whose_other_end_closes_is_reported(void **state)
+{
+	int slave, master = open_pty(&slave);
+
+	(void)state;
+	seen_init(&s0, master);
+	assert_int_equal(irqkit_fd_bind_tty(L(3), IRQKIT_FD_NO_IRQ, master), 0);
+	assert_int_equal(irqkit_request_irq(L(3), drain_handler, 0, "ttyS0", &s0), 0);
+	assert_int_equal(write(slave, "hi", 2), 2);
+	assert_true(wait_until(atomic_load(&s0.len) == 2, 5000));
+	close(slave);
+	assert_true(wait_until(log_contains("irq 43: fd"), 5000));
+	assert_true(wait_until(info_of(L(3)).disabled, 5000));
+	assert_log_contains("(tty-rx)");
+	irqkit_free_irq(L(3), &s0);
+	assert_int_equal(irqkit_fd_unbind(L(3)), 0);
+	close(master);
+}
+
 /* ---- UIO, VFIO and GPIO over test doubles ---------------------------------------- */
 
 static atomic_int uio_done;
@@ -739,6 +758,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pty_receive_and_transmit_lines,
 						thr_setup, thr_teardown),
 		cmocka_unit_test_setup_teardown(test_stuck_receive_line_ends_in_nobody_cared,
+						thr_setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_pty_whose_other_end_closes_is_reported,
 						thr_setup, thr_teardown),
 		cmocka_unit_test_setup_teardown(test_uio_count_gaps_are_lost_and_reenable_follows_the_thread,
 						thr_setup, thr_teardown),
