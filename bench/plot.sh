@@ -2,16 +2,46 @@
 # SPDX-License-Identifier: MIT
 #
 # Run the benchmark suite and the scaling curves, keep their output in
-# docs/perf/, and draw docs/perf/ratios.png and docs/perf/scaling.png with
-# gnuplot.  docs/performance.md shows them.
+# docs/perf/, and draw docs/perf/ratios.png, docs/perf/fd.png (the rows of
+# the file-descriptor pairs) and docs/perf/scaling.png with gnuplot.
+# docs/performance.md shows them.  With --fd, only the file-descriptor pairs
+# run (docs/perf/fd.txt) and only fd.png is drawn.
 #
-#   bench/plot.sh [path/to/irqkit-bench] [--quick]
+#   bench/plot.sh [path/to/irqkit-bench] [--quick | --fd]
 set -eu
 bench=${1:-build-rel/bench/irqkit-bench}
 quick=${2:-}
 out=docs/perf
 command -v gnuplot >/dev/null || { echo "plot.sh: gnuplot is not installed (tools/setup-debian.sh)" >&2; exit 1; }
 mkdir -p "$out"
+
+# bars TABLE PNG TITLE: the median ratio of each row with its min..max and target
+bars() {
+	awk 'NR > 1 && $1 != "benchmark" { t = ($6 == "-") ? 0 : $6;
+	     printf "\"%s / %s\" %s %s %s %s\n", $1, $2, $3, $4, $5, t }' "$1" >"${2%.png}.dat"
+	gnuplot <<GP
+set terminal pngcairo size 1200,$((200 + 28 * $(wc -l <"${2%.png}.dat"))) font "sans,9" noenhanced
+set output "$2"
+set title "$3"
+set logscale x 10
+set xlabel "ratio subject / floor or peer (lower is better; log scale)"
+set ytics nomirror
+set yrange [-1:*] reverse
+set grid x
+set key bottom right
+set style fill solid 0.4
+plot "${2%.png}.dat" using 2:0:3:4:ytic(1) with xerrorbars title "median (min..max)" lc rgb "#3060a0" pt 7, \
+     "" using (\$5 > 0 ? \$5 : 1/0):0 with points pt 2 ps 1.5 lc rgb "#c03030" title "target"
+GP
+}
+
+if [ "$quick" = "--fd" ]; then
+	for f in fd_round_trip fd_burst loop_cpu; do "$bench" --reps 15 "$f"; done | tee "$out/fd.txt"
+	bars "$out/fd.txt" "$out/fd.png" \
+	     "interrupts from file descriptors: median ratio (bars: min..max), crosses: target\n$(date -u '+%Y-%m-%d %H:%M UTC'), --reps 15"
+	echo "plot.sh: wrote $out/fd.png"
+	exit 0
+fi
 
 {
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -23,24 +53,11 @@ mkdir -p "$out"
 "$bench" $quick | tee "$out/ratios.txt"
 "$bench" --scaling $quick | tee "$out/scaling.dat"
 
-# benchmark/peer, ratio, min, max, target (0: none) for the bar chart
-awk 'NR > 1 { t = ($6 == "-") ? 0 : $6; printf "\"%s / %s\" %s %s %s %s\n", $1, $2, $3, $4, $5, t }' \
-	"$out/ratios.txt" >"$out/ratios.dat"
-
-gnuplot <<GP
-set terminal pngcairo size 1200,900 font "sans,9" noenhanced
-set output "$out/ratios.png"
-set title "irqkit against its floors and peers: median ratio (bars: min..max), crosses: target\n$(sed -n 's/^date: //p' "$out/machine.txt")"
-set logscale x 10
-set xlabel "ratio subject / floor or peer (lower is better; log scale)"
-set ytics nomirror
-set yrange [-1:*] reverse
-set grid x
-set key bottom right
-set style fill solid 0.4
-plot "$out/ratios.dat" using 2:0:3:4:ytic(1) with xerrorbars title "median (min..max)" lc rgb "#3060a0" pt 7, \
-     "" using (\$5 > 0 ? \$5 : 1/0):0 with points pt 2 ps 1.5 lc rgb "#c03030" title "target"
-GP
+bars "$out/ratios.txt" "$out/ratios.png" \
+     "irqkit against its floors and peers: median ratio (bars: min..max), crosses: target\n$(sed -n 's/^date: //p' "$out/machine.txt")"
+grep -E '^(benchmark|fd_|loop_cpu)' "$out/ratios.txt" >"$out/fd.txt"
+bars "$out/fd.txt" "$out/fd.png" \
+     "interrupts from file descriptors: median ratio (bars: min..max), crosses: target\n$(sed -n 's/^date: //p' "$out/machine.txt")"
 
 gnuplot <<GP
 set terminal pngcairo size 1500,450 font "sans,9" noenhanced
@@ -75,4 +92,4 @@ plot "$out/scaling.dat" index 2 using 1:2 with linespoints title "ns per dispatc
      "" index 2 using 1:(\$1 * one) axes x1y2 with lines dt 2 title "N x one CPU (right)"
 unset multiplot
 GP
-echo "plot.sh: wrote $out/ratios.png and $out/scaling.png"
+echo "plot.sh: wrote $out/ratios.png, $out/fd.png and $out/scaling.png"
