@@ -47,12 +47,14 @@ extern "C" {
  * is never read again.  Closing a descriptor while its line is requested is
  * a bug of the caller that irqkit survives: it is reported when noticed.
  *
- * Every bind needs a started runtime, a line with no handler and no chip of
- * another kind in use, and a descriptor not bound already.  Return: 0;
- * -EINVAL (bad line, line in use, bad type); -EBADF (fd not open);
- * -EPERM (fd cannot be polled, as epoll says for a regular file); -EBUSY (fd
- * bound to another line); -EOPNOTSUPP (deterministic mode: no dispatcher
- * waits); -ENOMEM.  Context: process context.
+ * Every bind needs a started runtime, a line with no handler that is not
+ * bound already (a line of another chip, such as the software chip, is
+ * taken over), and a descriptor not bound already.  Return: 0; -EINVAL (no
+ * such line, runtime not started, bad type); -EBADF (fd not open); -EPERM
+ * (fd cannot be polled, as epoll says for a regular file); -EBUSY (the line
+ * has a handler or is bound, or the fd is bound to another line);
+ * -EOPNOTSUPP (deterministic mode: no dispatcher waits); -ENOMEM.
+ * Context: process context.
  */
 
 /**
