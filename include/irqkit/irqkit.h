@@ -19,5 +19,6 @@
 #include <irqkit/proc.h>
 #include <irqkit/hosted.h>
 #include <irqkit/fd.h>
+#include <irqkit/fault.h>
 
 #endif /* IRQKIT_IRQKIT_H */

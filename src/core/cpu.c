@@ -174,6 +174,16 @@ static void irq_exit_and_release(struct irqkit_task *t, struct irqkit_cpu *c)
 	irqkit__cpu_release_hardirq(t, c);
 }
 
+/* The CPU takes @desc's interrupt: its flow handler runs (fault injection aside). */
+static __always_inline void take_irq(struct irqkit_desc *desc)
+{
+	if (unlikely(istate_get(desc) & IRQS_FAULT)) {
+		irqkit__fault_take(desc);
+		return;
+	}
+	READ_ONCE(desc->handle_irq)(desc);
+}
+
 /* One signalled line: the chip may drop it (claim), else its flow handler runs. */
 static void handle_signalled(unsigned int irq)
 {
@@ -183,7 +193,7 @@ static void handle_signalled(unsigned int irq)
 
 	if (chip->irq_claim && !chip->irq_claim(d))
 		return;
-	READ_ONCE(desc->handle_irq)(desc);
+	take_irq(desc);
 }
 
 /*
@@ -328,9 +338,7 @@ static bool cpu_run_now(unsigned int cpu, unsigned int irq, bool claim, bool res
 	if (claim) {
 		handle_signalled(irq);
 	} else {
-		struct irqkit_desc *desc = &irqkit__rt.descs[irq];
-
-		READ_ONCE(desc->handle_irq)(desc);
+		take_irq(&irqkit__rt.descs[irq]);
 	}
 	if (rest) {
 		irq_exit_and_release(t, c);

@@ -82,6 +82,7 @@
 #define IRQS_REPLAY			(1u << 6)
 #define IRQS_WAITING			(1u << 7)
 #define IRQS_PENDING			(1u << 9)
+#define IRQS_FAULT			(1u << 16)	/* irqkit: fault injection on (fault.c) */
 
 /* desc->settings: the public IRQKIT_IRQ_* plus this private bit. */
 #define IRQ_SETTINGS_NO_DEBUG		(1u << 30)
@@ -143,6 +144,7 @@ struct irqkit_desc {
 	unsigned int		threads_active;		/* woken threads not yet done, atomic */
 	unsigned int		wait_for_threads;	/* synchronize_irq sleeps on it */
 	unsigned int		threads_handled_last;	/* spurious deferral (3.3) */
+	struct irqkit__fault	*fault;		/* fault injection (fault.c), lock */
 } __attribute__((aligned(64)));
 
 /* ---- per-CPU state --------------------------------------------------------- */
@@ -621,6 +623,11 @@ HIDDEN int irqkit__descs_init(void);
 HIDDEN void irqkit__descs_exit(void);
 HIDDEN unsigned int irqkit__kstat_sum(unsigned int irq);
 
+/* fault.c: an arrival on a line with IRQS_FAULT; the end of a run */
+struct irqkit__fault;
+HIDDEN void irqkit__fault_take(struct irqkit_desc *desc);
+HIDDEN void irqkit__faults_exit(void);
+
 /* mutex.c */
 HIDDEN void irqkit__mutex_lock(unsigned int *m);
 HIDDEN void irqkit__mutex_unlock(unsigned int *m);
@@ -657,6 +664,8 @@ HIDDEN void irqkit__spurious_init(void);
 
 /* resend.c */
 HIDDEN int irqkit__check_irq_resend(struct irqkit_desc *desc, bool inject);
+/* Queue the line for the software resend, level lines too (fault injection). */
+HIDDEN int irqkit__irq_sw_resend(struct irqkit_desc *desc);
 HIDDEN void irqkit__clear_irq_resend(struct irqkit_desc *desc);
 HIDDEN void irqkit__resend_init(void);
 

@@ -28,6 +28,7 @@ void irqkit__descs_exit(void)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;
 
+	irqkit__faults_exit();
 	if (rt->descs)
 		irqkit_plat_free(rt->descs, sizeof(*rt->descs) * rt->nr_irqs);
 	rt->descs = NULL;

@@ -24,6 +24,11 @@ static int irq_sw_resend(struct irqkit_desc *desc)
 	return 0;
 }
 
+int irqkit__irq_sw_resend(struct irqkit_desc *desc)
+{
+	return irq_sw_resend(desc);
+}
+
 /*
  * check_irq_resend - replay a pending edge (REFERENCE 2.10)
  *

@@ -716,6 +716,26 @@ static void test_loop_cpus_are_checked_at_start(void **state)
 			 -IRQKIT_EINVAL);
 }
 
+/* A pipe's write end whose reader went away is in error (EPOLLERR): reported, disabled. */
+static void test_error_condition_is_reported_and_the_line_disabled(void **state)
+{
+	int p[2];
+
+	(void)state;
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	seen_init(&s0, p[1]);
+	assert_int_equal(irqkit_fd_bind(L(8), p[1], IRQKIT_TYPE_LEVEL_HIGH), 0);
+	assert_int_equal(irqkit_request_irq(L(8), count_handler, 0, "pipe-w", &s0), 0);
+	close(p[0]);
+	assert_true(wait_until(log_contains("error condition (EPOLLERR); disabling the line"), 5000));
+	assert_true(wait_until(info_of(L(8)).disabled, 5000));
+	usleep(20000);
+	assert_int_equal(log_count("error condition"), 1);
+	irqkit_free_irq(L(8), &s0);
+	assert_int_equal(irqkit_fd_unbind(L(8)), 0);
+	close(p[1]);
+}
+
 /*
  * The caller closes the bound descriptor while its line is requested and
  * the file lives on through another descriptor: epoll still reports it, the
@@ -775,6 +795,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hangup_is_reported_and_the_line_disabled,
 						thr_setup, thr_teardown),
 		cmocka_unit_test_setup_teardown(test_descriptor_closed_under_a_requested_line_is_reported,
+						thr_setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_error_condition_is_reported_and_the_line_disabled,
 						thr_setup, thr_teardown),
 		cmocka_unit_test_setup_teardown(test_loop_cpu_is_played_by_the_programs_epoll_loop,
 						loop_setup, thr_teardown),

@@ -88,6 +88,15 @@ static void annotate_jiffies(void)
 				(long)sizeof(irqkit_jiffies_64_value), "jiffies_64, read as a word");
 }
 
+/* IRQKIT_FAULT_IRQ: fault injection from the environment (<irqkit/fault.h>). */
+static void faults_from_env(void)
+{
+	const char *spec = getenv("IRQKIT_FAULT_IRQ");
+
+	if (spec && *spec)
+		(void)irqkit_fault_parse(spec);	/* a bad entry is logged and the rest ignored */
+}
+
 int irqkit_start(const struct irqkit_config *cfg)
 {
 	int ret;
@@ -107,6 +116,7 @@ int irqkit_start(const struct irqkit_config *cfg)
 			ret = irqkit_thread_bind(0);
 		if (ret)
 			goto fail;
+		faults_from_env();
 		irqkit__core_started();
 		return 0;
 	}
@@ -137,6 +147,7 @@ int irqkit_start(const struct irqkit_config *cfg)
 	ret = irqkit__posix_timer_start();
 	if (ret)
 		goto fail_threads;
+	faults_from_env();
 	irqkit__core_started();
 	return 0;
 

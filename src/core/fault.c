@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Fault injection per line (<irqkit/fault.h>).  An arrival is where the CPU
+ * takes a line's interrupt (cpu.c: the direct path and a signalled line);
+ * a line with an attribute has IRQS_FAULT set, so the others pay one test of
+ * a word the flow reads anyway.  The decision follows Linux's should_fail():
+ * times, then interval, then probability.
+ */
+#include "internals.h"
+#include <irqkit/fault.h>
+
+struct irqkit__fault {
+	struct irqkit_fault_attr	attr;		/* desc lock */
+	uint32_t			rng;		/* desc lock */
+	uint64_t			count;		/* arrivals seen, for interval; desc lock */
+	struct irqkit_fault_stats	stats;		/* desc lock to change, READ_ONCE to read */
+};
+
+static uint32_t xorshift32(uint32_t *s)
+{
+	uint32_t x = *s ? *s : 0x9e3779b9u;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	*s = x;
+	return x;
+}
+
+/* should_fail(): does this arrival get the fault?  Descriptor lock held. */
+static bool should_fail(struct irqkit__fault *f)
+{
+	struct irqkit_fault_attr *a = &f->attr;
+
+	WRITE_ONCE(f->stats.considered, f->stats.considered + 1);
+	if (a->kind == IRQKIT_FAULT_OFF || a->times == 0)
+		return false;
+	if (a->interval > 1 && ++f->count % a->interval)
+		return false;
+	if (a->probability <= xorshift32(&f->rng) % 100)
+		return false;
+	if (a->times > 0)
+		a->times--;
+	return true;
+}
+
+/* The interrupt is lost: acknowledge it at the chip as the flow would, run nothing. */
+static void drop_irq(struct irqkit_desc *desc)
+{
+	struct irqkit_chip *chip = desc->irq_data.chip;
+	struct irqkit_irq_data *d = &desc->irq_data;
+
+	if (desc->handle_irq == irqkit_handle_fasteoi_irq) {
+		if (chip->irq_eoi)
+			chip->irq_eoi(d);
+	} else if (!irqd_is_level_type(d) && chip->irq_ack) {
+		chip->irq_ack(d);
+	}
+}
+
+/* One more delivery than the device made (Linux's irq_inject_interrupt). */
+static bool extra_irq(struct irqkit_desc *desc)
+{
+	if (irqd_is_level_type(&desc->irq_data))
+		return irqkit__irq_sw_resend(desc) == 0;
+	return irqkit__check_irq_resend(desc, true) == 0;
+}
+
+void irqkit__fault_take(struct irqkit_desc *desc)
+{
+	struct irqkit__fault *f = desc->fault;
+	enum irqkit_fault_kind kind = IRQKIT_FAULT_OFF;
+	uint64_t deadline = 0;
+
+	desc_lock(desc);
+	if (should_fail(f))
+		kind = f->attr.kind;
+	switch (kind) {
+	case IRQKIT_FAULT_DROP:
+		WRITE_ONCE(f->stats.dropped, f->stats.dropped + 1);
+		drop_irq(desc);
+		desc_unlock(desc);
+		/* a level line the device still asserts requests again */
+		if (irqd_is_level_type(&desc->irq_data))
+			irqkit_cpu_signal(READ_ONCE(desc->irq_data.cpu), irq_desc_get_irq(desc));
+		return;
+	case IRQKIT_FAULT_DELAY:
+		WRITE_ONCE(f->stats.delayed, f->stats.delayed + 1);
+		deadline = irqkit_plat_now_ns() + (uint64_t)f->attr.delay_us * 1000;
+		break;
+	default:
+		break;
+	}
+	desc_unlock(desc);
+	while (deadline && irqkit_plat_now_ns() < deadline)
+		irqkit_plat_cpu_relax();
+	READ_ONCE(desc->handle_irq)(desc);
+	if (kind != IRQKIT_FAULT_DUPLICATE && kind != IRQKIT_FAULT_SPURIOUS)
+		return;
+	desc_lock(desc);
+	if (extra_irq(desc)) {
+		if (kind == IRQKIT_FAULT_DUPLICATE)
+			WRITE_ONCE(f->stats.duplicated, f->stats.duplicated + 1);
+		else
+			WRITE_ONCE(f->stats.spurious, f->stats.spurious + 1);
+	}
+	desc_unlock(desc);
+}
+
+static const char *const kind_name[] = {
+	[IRQKIT_FAULT_OFF] = "off", [IRQKIT_FAULT_DROP] = "drop",
+	[IRQKIT_FAULT_DUPLICATE] = "duplicate", [IRQKIT_FAULT_SPURIOUS] = "spurious",
+	[IRQKIT_FAULT_DELAY] = "delay",
+};
+
+int irqkit_fault_inject(unsigned int irq, const struct irqkit_fault_attr *attr)
+{
+	struct irqkit_desc *desc = irq_to_desc(irq);
+	struct irqkit_fault_attr a = attr ? *attr : (struct irqkit_fault_attr){ 0 };
+	struct irqkit__fault *f, *fresh = NULL;
+	unsigned long flags;
+
+	if (!desc) {
+		pr_warn("irqkit_fault_inject: no irq %u", irq);
+		return -IRQKIT_EINVAL;
+	}
+	if ((unsigned int)a.kind > IRQKIT_FAULT_DELAY || a.probability > 100 || a.times < -1 ||
+	    a.delay_us > 1000000) {
+		pr_warn("irqkit_fault_inject: irq %u: bad attribute (kind %u, probability %u, times %d, delay_us %u)",
+			irq, (unsigned int)a.kind, a.probability, a.times, a.delay_us);
+		return -IRQKIT_EINVAL;
+	}
+	if (!READ_ONCE(desc->fault)) {
+		fresh = irqkit_plat_alloc(sizeof(*fresh));
+		if (!fresh)
+			return -IRQKIT_ENOMEM;
+	}
+	flags = desc_lock_irqsave(desc);
+	f = desc->fault;
+	if (!f) {
+		f = desc->fault = fresh;
+		fresh = NULL;
+	}
+	f->attr = a;
+	f->rng = a.seed;
+	f->count = 0;
+	if (a.kind == IRQKIT_FAULT_OFF)
+		istate_clear(desc, IRQS_FAULT);
+	else
+		istate_set(desc, IRQS_FAULT);
+	desc_unlock_irqrestore(desc, flags);
+	if (fresh)
+		irqkit_plat_free(fresh, sizeof(*fresh));
+	if (a.kind != IRQKIT_FAULT_OFF)
+		pr_info("irq %u: injecting faults: %s, probability %u%%, interval %u, times %d",
+			irq, kind_name[a.kind], a.probability, a.interval, a.times);
+	return 0;
+}
+
+int irqkit_fault_get_stats(unsigned int irq, struct irqkit_fault_stats *st)
+{
+	struct irqkit_desc *desc = irq_to_desc(irq);
+	struct irqkit__fault *f;
+
+	if (!desc || !st)
+		return -IRQKIT_EINVAL;
+	*st = (struct irqkit_fault_stats){ 0 };
+	f = READ_ONCE(desc->fault);
+	if (f) {
+		st->considered = READ_ONCE(f->stats.considered);
+		st->dropped = READ_ONCE(f->stats.dropped);
+		st->duplicated = READ_ONCE(f->stats.duplicated);
+		st->spurious = READ_ONCE(f->stats.spurious);
+		st->delayed = READ_ONCE(f->stats.delayed);
+	}
+	return 0;
+}
+
+/* The run ends: every line's attribute goes, after a report of what it did. */
+void irqkit__faults_exit(void)
+{
+	struct irqkit__runtime *rt = &irqkit__rt;
+
+	for (unsigned int i = 0; rt->descs && i < rt->nr_irqs; i++) {
+		struct irqkit__fault *f = rt->descs[i].fault;
+
+		if (!f)
+			continue;
+		if (f->stats.considered)
+			pr_info("irq %u: fault injection: %llu interrupts, %llu dropped, %llu duplicated, %llu spurious added, %llu delayed",
+				i, (unsigned long long)f->stats.considered,
+				(unsigned long long)f->stats.dropped,
+				(unsigned long long)f->stats.duplicated,
+				(unsigned long long)f->stats.spurious,
+				(unsigned long long)f->stats.delayed);
+		irqkit_plat_free(f, sizeof(*f));
+		rt->descs[i].fault = NULL;
+	}
+}
+
+/* ---- the specification string ------------------------------------------------ */
+
+static bool parse_uint(const char **p, unsigned long *v)
+{
+	const char *s = *p;
+	unsigned long n = 0;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	while (*s >= '0' && *s <= '9') {
+		if (n > 100000000ul)
+			return false;
+		n = n * 10 + (unsigned long)(*s++ - '0');
+	}
+	*v = n;
+	*p = s;
+	return true;
+}
+
+static bool word_is(const char **p, const char *w)
+{
+	const char *s = *p;
+
+	while (*w && *s == *w)
+		s++, w++;
+	if (*w || (*s >= 'a' && *s <= 'z') || *s == '_')
+		return false;
+	*p = s;
+	return true;
+}
+
+/* One entry "IRQ:KIND[:key=value,...]" up to ';' or the end. */
+static int parse_entry(const char **p)
+{
+	struct irqkit_fault_attr a = { .probability = 100, .interval = 1, .times = -1 };
+	const char *s = *p;
+	unsigned long irq, v;
+	int kind;
+
+	if (!parse_uint(&s, &irq) || *s++ != ':')
+		return -IRQKIT_EINVAL;
+	for (kind = IRQKIT_FAULT_DROP; kind <= IRQKIT_FAULT_DELAY; kind++)
+		if (word_is(&s, kind_name[kind]))
+			break;
+	if (kind > IRQKIT_FAULT_DELAY)
+		return -IRQKIT_EINVAL;
+	a.kind = (enum irqkit_fault_kind)kind;
+	if (*s == ':') {
+		do {
+			bool neg = false;
+
+			s++;
+			if (word_is(&s, "probability") && *s == '=') {
+				s++;
+				if (!parse_uint(&s, &v))
+					return -IRQKIT_EINVAL;
+				a.probability = (unsigned int)v;
+			} else if (word_is(&s, "interval") && *s == '=') {
+				s++;
+				if (!parse_uint(&s, &v))
+					return -IRQKIT_EINVAL;
+				a.interval = (unsigned int)v;
+			} else if (word_is(&s, "times") && *s == '=') {
+				s++;
+				if (*s == '-')
+					neg = true, s++;
+				if (!parse_uint(&s, &v) || (neg && v != 1))
+					return -IRQKIT_EINVAL;
+				a.times = neg ? -1 : (int)v;
+			} else if (word_is(&s, "delay_us") && *s == '=') {
+				s++;
+				if (!parse_uint(&s, &v))
+					return -IRQKIT_EINVAL;
+				a.delay_us = (unsigned int)v;
+			} else if (word_is(&s, "seed") && *s == '=') {
+				s++;
+				if (!parse_uint(&s, &v))
+					return -IRQKIT_EINVAL;
+				a.seed = (unsigned int)v;
+			} else {
+				return -IRQKIT_EINVAL;
+			}
+		} while (*s == ',');
+	}
+	if (*s && *s != ';')
+		return -IRQKIT_EINVAL;
+	*p = s;
+	return irqkit_fault_inject((unsigned int)irq, &a);
+}
+
+int irqkit_fault_parse(const char *spec)
+{
+	const char *s = spec;
+
+	if (!spec)
+		return -IRQKIT_EINVAL;
+	while (*s) {
+		const char *entry = s;
+		int ret = parse_entry(&s);
+
+		if (ret) {
+			pr_warn("irqkit: fault specification: bad entry at \"%s\"", entry);
+			return ret;
+		}
+		if (*s == ';')
+			s++;
+	}
+	return 0;
+}
