@@ -24,10 +24,61 @@ struct irqkit_spinlock {
 
 IRQKIT_API void irqkit_spin_lock_slow(struct irqkit_spinlock *lock);
 
-static inline void irqkit_spin_lock_init(struct irqkit_spinlock *lock)
+/*
+ * The lock validator (Linux's lockdep), for code compiled with
+ * -DIRQKIT_LOCKDEP: every spinlock taken or released there is checked
+ * before it happens (irq-safety, lock order, recursion, bad releases) and
+ * problems are reported in Linux's words.  Code compiled without it calls
+ * nothing.  IRQKIT_LOCKDEP=0 in the environment turns it off at start.
+ */
+IRQKIT_API void irqkit_lockdep_init(const void *lock, const void *key, const char *name);
+IRQKIT_API void irqkit_lockdep_acquire(const void *lock, bool trylock);
+IRQKIT_API void irqkit_lockdep_release(const void *lock, bool locked);
+/** irqkit_lockdep_is_held - does the calling thread hold @lock (as the validator saw it)? */
+IRQKIT_API bool irqkit_lockdep_is_held(const void *lock);
+/** lockdep_assert_held(): warn, with the caller, if the calling thread does not hold @lock. */
+IRQKIT_API void irqkit_lockdep_assert_held(const void *lock);
+/** lockdep_assert_irqs_disabled(): warn if interrupts are on. */
+IRQKIT_API void irqkit_lockdep_assert_irqs_disabled(void);
+IRQKIT_API void irqkit_lockdep_off(void);
+IRQKIT_API bool irqkit_lockdep_enabled(void);
+
+/*
+ * Under the validator the lock functions are always inlined, even at -O0,
+ * so a report names the function that took the lock, not a helper.
+ */
+#ifdef IRQKIT_LOCKDEP
+#define IRQKIT__LOCKFN	static inline __attribute__((always_inline))
+#else
+#define IRQKIT__LOCKFN	static inline
+#endif
+
+static inline void irqkit__spin_lock_init_plain(struct irqkit_spinlock *lock)
 {
 	__atomic_store_n(&lock->locked, 0, __ATOMIC_RELAXED);
 }
+
+#ifdef IRQKIT_LOCKDEP
+/* The lock's class is this call site's, as Linux's spin_lock_init() makes it. */
+#define irqkit_spin_lock_init(lock)						\
+	do {									\
+		static const char irqkit__lock_key_;				\
+		struct irqkit_spinlock *irqkit__l_ = (lock);			\
+										\
+		irqkit__spin_lock_init_plain(irqkit__l_);			\
+		irqkit_lockdep_init(irqkit__l_, &irqkit__lock_key_, #lock);	\
+	} while (0)
+#define IRQKIT__LOCKDEP_ACQUIRE(l, try)	irqkit_lockdep_acquire((l), (try))
+#define IRQKIT__LOCKDEP_RELEASE(l)						\
+	irqkit_lockdep_release((l), __atomic_load_n(&(l)->locked, __ATOMIC_RELAXED) != 0)
+#else
+static inline void irqkit_spin_lock_init(struct irqkit_spinlock *lock)
+{
+	irqkit__spin_lock_init_plain(lock);
+}
+#define IRQKIT__LOCKDEP_ACQUIRE(l, try)	((void)0)
+#define IRQKIT__LOCKDEP_RELEASE(l)	((void)0)
+#endif
 
 static inline bool irqkit_spin_is_locked(struct irqkit_spinlock *lock)
 {
@@ -35,26 +86,30 @@ static inline bool irqkit_spin_is_locked(struct irqkit_spinlock *lock)
 }
 
 /** irqkit_spin_lock - acquire; disables preemption.  Context: any. */
-static inline void irqkit_spin_lock(struct irqkit_spinlock *lock)
+IRQKIT__LOCKFN void irqkit_spin_lock(struct irqkit_spinlock *lock)
 {
 	irqkit_preempt_disable();
+	IRQKIT__LOCKDEP_ACQUIRE(lock, false);	/* before it spins: a report, not a hang */
 	if (__builtin_expect(__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE), 0))
 		irqkit_spin_lock_slow(lock);
 }
 
 /** irqkit_spin_trylock - acquire if free.  Return: true if acquired.  Context: any. */
-static inline bool irqkit_spin_trylock(struct irqkit_spinlock *lock)
+IRQKIT__LOCKFN bool irqkit_spin_trylock(struct irqkit_spinlock *lock)
 {
 	irqkit_preempt_disable();
 	if (!__atomic_load_n(&lock->locked, __ATOMIC_RELAXED) &&
-	    !__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE))
+	    !__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE)) {
+		IRQKIT__LOCKDEP_ACQUIRE(lock, true);
 		return true;
+	}
 	irqkit_preempt_enable();
 	return false;
 }
 
-static inline void irqkit_spin_unlock(struct irqkit_spinlock *lock)
+IRQKIT__LOCKFN void irqkit_spin_unlock(struct irqkit_spinlock *lock)
 {
+	IRQKIT__LOCKDEP_RELEASE(lock);
 	__atomic_store_n(&lock->locked, 0, __ATOMIC_RELEASE);
 	irqkit_preempt_enable();
 }
@@ -65,7 +120,7 @@ static inline void irqkit_spin_unlock(struct irqkit_spinlock *lock)
  * The form to use between a handler and any other context (REFERENCE 5.4).
  * Return: the saved state for irqkit_spin_unlock_irqrestore().
  */
-static inline unsigned long irqkit_spin_lock_irqsave(struct irqkit_spinlock *lock)
+IRQKIT__LOCKFN unsigned long irqkit_spin_lock_irqsave(struct irqkit_spinlock *lock)
 {
 	unsigned long flags = irqkit_local_irq_save();
 
@@ -74,7 +129,7 @@ static inline unsigned long irqkit_spin_lock_irqsave(struct irqkit_spinlock *loc
 }
 
 /** irqkit_spin_unlock_irqrestore - release, then restore the saved state (a delivery point). */
-static inline void irqkit_spin_unlock_irqrestore(struct irqkit_spinlock *lock,
+IRQKIT__LOCKFN void irqkit_spin_unlock_irqrestore(struct irqkit_spinlock *lock,
 						 unsigned long flags)
 {
 	irqkit_spin_unlock(lock);
@@ -82,34 +137,34 @@ static inline void irqkit_spin_unlock_irqrestore(struct irqkit_spinlock *lock,
 }
 
 /** irqkit_spin_lock_irq - disable interrupts unconditionally, acquire. */
-static inline void irqkit_spin_lock_irq(struct irqkit_spinlock *lock)
+IRQKIT__LOCKFN void irqkit_spin_lock_irq(struct irqkit_spinlock *lock)
 {
 	irqkit_local_irq_disable();
 	irqkit_spin_lock(lock);
 }
 
 /** irqkit_spin_unlock_irq - release, then enable interrupts unconditionally. */
-static inline void irqkit_spin_unlock_irq(struct irqkit_spinlock *lock)
+IRQKIT__LOCKFN void irqkit_spin_unlock_irq(struct irqkit_spinlock *lock)
 {
 	irqkit_spin_unlock(lock);
 	irqkit_local_irq_enable();
 }
 
 /** irqkit_spin_lock_bh - disable bottom halves, then acquire. */
-static inline void irqkit_spin_lock_bh(struct irqkit_spinlock *lock)
+IRQKIT__LOCKFN void irqkit_spin_lock_bh(struct irqkit_spinlock *lock)
 {
 	irqkit_local_bh_disable();
 	irqkit_spin_lock(lock);
 }
 
 /** irqkit_spin_unlock_bh - release, then enable bottom halves. */
-static inline void irqkit_spin_unlock_bh(struct irqkit_spinlock *lock)
+IRQKIT__LOCKFN void irqkit_spin_unlock_bh(struct irqkit_spinlock *lock)
 {
 	irqkit_spin_unlock(lock);
 	irqkit_local_bh_enable();
 }
 
-static inline bool irqkit_spin_trylock_irqsave(struct irqkit_spinlock *lock,
+IRQKIT__LOCKFN bool irqkit_spin_trylock_irqsave(struct irqkit_spinlock *lock,
 					       unsigned long *flags)
 {
 	*flags = irqkit_local_irq_save();
@@ -119,7 +174,7 @@ static inline bool irqkit_spin_trylock_irqsave(struct irqkit_spinlock *lock,
 	return false;
 }
 
-static inline bool irqkit_spin_trylock_irq(struct irqkit_spinlock *lock)
+IRQKIT__LOCKFN bool irqkit_spin_trylock_irq(struct irqkit_spinlock *lock)
 {
 	irqkit_local_irq_disable();
 	if (irqkit_spin_trylock(lock))
@@ -128,7 +183,7 @@ static inline bool irqkit_spin_trylock_irq(struct irqkit_spinlock *lock)
 	return false;
 }
 
-static inline bool irqkit_spin_trylock_bh(struct irqkit_spinlock *lock)
+IRQKIT__LOCKFN bool irqkit_spin_trylock_bh(struct irqkit_spinlock *lock)
 {
 	irqkit_local_bh_disable();
 	if (irqkit_spin_trylock(lock))

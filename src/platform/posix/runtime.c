@@ -88,13 +88,19 @@ static void annotate_jiffies(void)
 				(long)sizeof(irqkit_jiffies_64_value), "jiffies_64, read as a word");
 }
 
-/* IRQKIT_FAULT_IRQ: fault injection from the environment (<irqkit/fault.h>). */
-static void faults_from_env(void)
+/*
+ * IRQKIT_FAULT_IRQ: fault injection from the environment (<irqkit/fault.h>);
+ * IRQKIT_LOCKDEP=0: the lock validator off (<irqkit/spinlock.h>).
+ */
+static void settings_from_env(void)
 {
 	const char *spec = getenv("IRQKIT_FAULT_IRQ");
+	const char *ld = getenv("IRQKIT_LOCKDEP");
 
 	if (spec && *spec)
 		(void)irqkit_fault_parse(spec);	/* a bad entry is logged and the rest ignored */
+	if (ld && ld[0] == '0' && !ld[1])
+		irqkit_lockdep_off();
 }
 
 int irqkit_start(const struct irqkit_config *cfg)
@@ -116,7 +122,7 @@ int irqkit_start(const struct irqkit_config *cfg)
 			ret = irqkit_thread_bind(0);
 		if (ret)
 			goto fail;
-		faults_from_env();
+		settings_from_env();
 		irqkit__core_started();
 		return 0;
 	}
@@ -147,7 +153,7 @@ int irqkit_start(const struct irqkit_config *cfg)
 	ret = irqkit__posix_timer_start();
 	if (ret)
 		goto fail_threads;
-	faults_from_env();
+	settings_from_env();
 	irqkit__core_started();
 	return 0;
 
