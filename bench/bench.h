@@ -38,6 +38,10 @@ struct bench_set {
 extern const struct bench_set bench_core_set;
 extern const struct bench_set bench_deferred_set;
 extern const struct bench_set bench_fd_set;
+extern const struct bench_set bench_lockdep_set;
+
+/* n spin_lock_irqsave/unlock_irqrestore pairs on one lock, compiled without the validator. */
+void bench_spin_lock_irqsave_pairs(long n);
 
 /* The scaling curves (scaling.c): lines, shared actions, virtual CPUs. */
 int bench_scaling(const char *which, bool quick, bool json, int reps);

@@ -498,7 +498,7 @@ static void sigmask_block_restore(long n)
 static struct irqkit_spinlock lock = IRQKIT_SPINLOCK_INIT;
 static pthread_spinlock_t plock;
 
-static void spin_lock_irqsave_pair(long n)
+void bench_spin_lock_irqsave_pairs(long n)
 {
 	for (long i = 0; i < n; i++) {
 		unsigned long flags = irqkit_spin_lock_irqsave(&lock);
@@ -606,10 +606,10 @@ static const struct bench benches[] = {
 	  .subject = local_irq_save_restore, .floor = sigmask_block_restore, .target = 0.005,
 	  .setup = setup_runtime, .teardown = teardown_runtime },
 	{ .name = "spin_lock_irqsave", .floor_name = "tas_lock",
-	  .subject = spin_lock_irqsave_pair, .floor = floor_tas_lock, .target = 1.2,
+	  .subject = bench_spin_lock_irqsave_pairs, .floor = floor_tas_lock, .target = 1.2,
 	  .setup = setup_spin, .teardown = teardown_runtime },
 	{ .name = "spin_lock_irqsave", .floor_name = "pthread_spin_lock",
-	  .subject = spin_lock_irqsave_pair, .floor = floor_pthread_spin, .target = 0.6,
+	  .subject = bench_spin_lock_irqsave_pairs, .floor = floor_pthread_spin, .target = 0.6,
 	  .setup = setup_spin, .teardown = teardown_runtime },
 	{ .name = "disable_nosync_enable", .floor_name = "two_atomic_rmw",
 	  .subject = disable_enable, .floor = floor_two_rmw, .target = 2.0,

@@ -62,7 +62,7 @@ static inline void irqkit__spin_lock_init_plain(struct irqkit_spinlock *lock)
 /* The lock's class is this call site's, as Linux's spin_lock_init() makes it. */
 #define irqkit_spin_lock_init(lock)						\
 	do {									\
-		static const char irqkit__lock_key_;				\
+		static const char irqkit__lock_key_ = 0;			\
 		struct irqkit_spinlock *irqkit__l_ = (lock);			\
 										\
 		irqkit__spin_lock_init_plain(irqkit__l_);			\

@@ -10,6 +10,7 @@
 #include <linux/interrupt.h>
 #include <linux/irq.h>
 #include <linux/spinlock.h>
+#include <linux/lockdep.h>
 #include <linux/hardirq.h>
 #include <linux/bottom_half.h>
 
@@ -66,6 +67,8 @@ static void test_26_driver_builds_and_runs_beside_a_modern_one(void **state)
 				     &modern_irqs), 0);
 
 	spin_lock_irqsave(&card.lock, flags);
+	lockdep_assert_held(&card.lock);	/* without IRQKIT_LOCKDEP: nothing, as without CONFIG_LOCKDEP */
+	lockdep_assert_irqs_disabled();
 	card.status = 1;
 	irqkit_sw_raise((unsigned int)irq);	/* latched: interrupts are off */
 	assert_int_equal(card.irqs, 0);
