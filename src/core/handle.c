@@ -16,8 +16,24 @@ static void warn_no_thread(unsigned int irq, struct irqkit_action *action)
  * results (REFERENCE 2.1).  The chain is walked without the descriptor lock:
  * an action is unlinked under the lock and freed only after the line is no
  * longer in progress (free_irq synchronises), so the walk never sees freed
- * memory.  A handler that turned interrupts on is warned about once (1.2).
+ * memory.  A handler that turned interrupts on is warned about once (1.2);
+ * one that returns with preemption still off (a spinlock it took and did not
+ * release) is reported and its count put back, as Linux does for a softirq.
  */
+/* A handler returned with interrupts on, or with a lock (preemption off) still held. */
+static __attribute__((noinline, cold)) void handler_left_state(struct irqkit_task *t,
+							       unsigned int irq, const void *fn,
+							       unsigned int pc)
+{
+	if (WARN_ONCE(!task_irqs_off(t), "irq %u handler %pS enabled interrupts", irq, fn))
+		irqkit_local_irq_disable();
+	if (t->preempt_count != pc) {
+		pr_err("BUG: irq %u handler %pS returned with preempt_count %08x, entered with %08x (a lock still held?)",
+		       irq, fn, t->preempt_count, pc);
+		t->preempt_count = pc;
+	}
+}
+
 static __always_inline enum irqkit_irqreturn
 handle_actions(struct irqkit_desc *desc)
 {
@@ -26,6 +42,7 @@ handle_actions(struct irqkit_desc *desc)
 	const void *prev_fn = t->running_fn;
 	unsigned int irq = irq_desc_get_irq(desc);
 	unsigned int retval = IRQKIT_NONE;
+	unsigned int pc = t->preempt_count;
 
 	WRITE_ONCE(t->running, desc);
 	for (struct irqkit_action *action = a_load_acquire(&desc->action); action;
@@ -45,8 +62,8 @@ handle_actions(struct irqkit_desc *desc)
 			res = action->handler_regs((int)irq, action->dev_id, NULL);
 		}
 		irqkit_trace(irq_handler_exit, irq, res);
-		if (WARN_ONCE(!task_irqs_off(t), "irq %u handler %pS enabled interrupts", irq, fn))
-			irqkit_local_irq_disable();
+		if (unlikely(!task_irqs_off(t) || t->preempt_count != pc))
+			handler_left_state(t, irq, fn, pc);
 		if (res == IRQKIT_WAKE_THREAD) {
 			if (unlikely(!action->thread_fn))
 				warn_no_thread(irq, action);

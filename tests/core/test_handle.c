@@ -73,6 +73,29 @@ static void test_handler_that_enables_interrupts_is_warned_once(void **state)
 	assert_int_equal(log_count("enabled interrupts"), 1);
 }
 
+static struct irqkit_spinlock kept_lock;
+
+static enum irqkit_irqreturn keeps_a_lock(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	irqkit_spin_lock(&kept_lock);	/* and never unlocks it */
+	return IRQKIT_HANDLED;
+}
+
+static void test_handler_that_returns_with_a_lock_held_is_reported(void **state)
+{
+	(void)state;
+	irqkit_spin_lock_init(&kept_lock);
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), keeps_a_lock, 0, "a", NULL), 0);
+	irqkit_sw_raise(T_EDGE(1));
+	assert_log_contains("BUG: irq 1 handler");
+	assert_log_contains("returned with preempt_count 00010001, entered with 00010000 (a lock still held?)");
+	/* the count is put back: process context is not atomic */
+	assert_false(irqkit_in_atomic());
+	__atomic_store_n(&kept_lock.locked, 0, __ATOMIC_RELAXED);
+}
+
 static void test_wake_thread_without_thread_fn_warns_once(void **state)
 {
 	(void)state;
@@ -135,6 +158,7 @@ int main(void)
 		T(test_handlers_run_in_hardirq_with_interrupts_off),
 		T(test_handler_that_enables_interrupts_is_warned_once),
 		T(test_wake_thread_without_thread_fn_warns_once),
+		T(test_handler_that_returns_with_a_lock_held_is_reported),
 		T(test_pt_regs_handler_receives_null_regs),
 		T(test_interrupt_on_line_without_flow_is_reported_and_counted_in_err),
 #undef T
