@@ -354,13 +354,15 @@ static void usage_check(struct lock_class *c, const void *ip)
 {
 	struct irqkit_task *t = &irqkit_task_self;
 
+	/* as Linux: the ON states only with hardirqs on (off, no softirq runs either) */
 	if (t->preempt_count & IRQKIT_HARDIRQ_MASK)
 		mark_usage(c, IN_HARDIRQ, HARDIRQ_ON, ip);
-	else if (!irqkit_irqs_disabled())
-		mark_usage(c, HARDIRQ_ON, IN_HARDIRQ, ip);
 	if (t->preempt_count & IRQKIT_SOFTIRQ_OFFSET)
 		mark_usage(c, IN_SOFTIRQ, SOFTIRQ_ON, ip);
-	else if (!(t->preempt_count & IRQKIT_SOFTIRQ_MASK) && !(t->preempt_count & IRQKIT_HARDIRQ_MASK))
+	if (irqkit_irqs_disabled())
+		return;
+	mark_usage(c, HARDIRQ_ON, IN_HARDIRQ, ip);
+	if (!(t->preempt_count & IRQKIT_SOFTIRQ_MASK))
 		mark_usage(c, SOFTIRQ_ON, IN_SOFTIRQ, ip);
 }
 
