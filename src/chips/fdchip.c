@@ -209,12 +209,19 @@ static int set_add(struct fd_line *l, unsigned int cpu)
 
 	if ((s & FL_STARTED) && !(s & (FL_DEAD | FL_MASKED | FL_PARKED)))
 		want = k->events | (k->et ? EPOLLET : 0);
-	ret = irqkit__posix_fd_ctl(cpu, EPOLL_CTL_ADD, l->fd, want, line_irq(l));
-	if (ret)
-		return ret;
-	__atomic_store_n(&l->cpu, cpu, __ATOMIC_RELAXED);
-	l->interest = want;
+	/*
+	 * The line is @cpu's before the descriptor enters the set: epoll reports
+	 * a ready descriptor at once, and that CPU must not drop the report as
+	 * another CPU's (edge-triggered, it would not come again).
+	 */
+	__atomic_store_n(&l->cpu, cpu, __ATOMIC_SEQ_CST);
 	set_bits(&l->state, FL_INSET);
+	ret = irqkit__posix_fd_ctl(cpu, EPOLL_CTL_ADD, l->fd, want, line_irq(l));
+	if (ret) {
+		clear_bits(&l->state, FL_INSET);
+		return ret;
+	}
+	l->interest = want;
 	irqkit__posix_fd_count(cpu, 1);
 	return 0;
 }
