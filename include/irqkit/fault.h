@@ -31,6 +31,14 @@ enum irqkit_fault_kind {
 	IRQKIT_FAULT_SPURIOUS,
 	/* The CPU takes the interrupt @delay_us late (it spins, as a busy CPU). */
 	IRQKIT_FAULT_DELAY,
+	/*
+	 * A level line stuck: after the interrupt the line stays asserted for
+	 * @stuck_ms whatever its device does, so the CPU takes it again and
+	 * again (each time through the software resend, between other work);
+	 * the handlers find nothing, and Linux's spurious detection may disable
+	 * the line ("nobody cared").  Edge lines are left alone.
+	 */
+	IRQKIT_FAULT_STUCK,
 };
 
 /*
@@ -47,6 +55,7 @@ struct irqkit_fault_attr {
 	int			times;
 	unsigned int		delay_us;	/* IRQKIT_FAULT_DELAY, up to 1,000,000 */
 	unsigned int		seed;
+	unsigned int		stuck_ms;	/* IRQKIT_FAULT_STUCK, up to 60,000 */
 };
 
 struct irqkit_fault_stats {
@@ -55,13 +64,15 @@ struct irqkit_fault_stats {
 	uint64_t	duplicated;
 	uint64_t	spurious;
 	uint64_t	delayed;
+	uint64_t	stuck;		/* deliveries of a line held stuck */
 };
 
 /**
  * irqkit_fault_inject - fault @irq's arrivals as @attr says (NULL or kind
  * OFF: stop).  The statistics keep counting across changes.
  * Return: 0; -EINVAL for a line that does not exist, an unknown kind, a
- * probability above 100, times below -1 or a delay above a second (logged);
+ * probability above 100, times below -1, a delay above a second or a stuck
+ * time above a minute (logged);
  * -ENOMEM.  Context: process context.
  */
 IRQKIT_API int irqkit_fault_inject(unsigned int irq, const struct irqkit_fault_attr *attr);
@@ -73,8 +84,9 @@ IRQKIT_API int irqkit_fault_get_stats(unsigned int irq, struct irqkit_fault_stat
  * irqkit_fault_parse - apply a fault specification, the format of the
  * environment variable IRQKIT_FAULT_IRQ that irqkit_start() reads:
  * entries separated by ';', each "IRQ:KIND[:key=value,...]" with KIND one of
- * drop, duplicate, spurious, delay and keys probability, interval, times,
- * delay_us, seed (defaults: probability 100, interval 1, times -1).
+ * drop, duplicate, spurious, delay, stuck and keys probability, interval,
+ * times, delay_us, stuck_ms, seed (defaults: probability 100, interval 1,
+ * times -1).
  * Example: "5:drop:probability=10,times=100;9:delay:delay_us=200".
  * Return: 0, or -EINVAL at the first bad entry (logged; the entries before
  * it are applied).  Context: process context.

@@ -13,6 +13,7 @@ struct irqkit__fault {
 	struct irqkit_fault_attr	attr;		/* desc lock */
 	uint32_t			rng;		/* desc lock */
 	uint64_t			count;		/* arrivals seen, for interval; desc lock */
+	uint64_t			stuck_until;	/* STUCK: ns of the clock; desc lock */
 	struct irqkit_fault_stats	stats;		/* desc lock to change, READ_ONCE to read */
 };
 
@@ -88,6 +89,12 @@ void irqkit__fault_take(struct irqkit_desc *desc)
 		WRITE_ONCE(f->stats.delayed, f->stats.delayed + 1);
 		deadline = irqkit_plat_now_ns() + (uint64_t)f->attr.delay_us * 1000;
 		break;
+	case IRQKIT_FAULT_STUCK:
+		if (irqd_is_level_type(&desc->irq_data))
+			f->stuck_until = irqkit_plat_now_ns() + (uint64_t)f->attr.stuck_ms * 1000000;
+		else
+			kind = IRQKIT_FAULT_OFF;
+		break;
 	default:
 		break;
 	}
@@ -95,6 +102,10 @@ void irqkit__fault_take(struct irqkit_desc *desc)
 	while (deadline && irqkit_plat_now_ns() < deadline)
 		irqkit_plat_cpu_relax();
 	READ_ONCE(desc->handle_irq)(desc);
+	if (kind == IRQKIT_FAULT_STUCK) {
+		irqkit__fault_resent(desc);
+		return;
+	}
 	if (kind != IRQKIT_FAULT_DUPLICATE && kind != IRQKIT_FAULT_SPURIOUS)
 		return;
 	desc_lock(desc);
@@ -107,10 +118,31 @@ void irqkit__fault_take(struct irqkit_desc *desc)
 	desc_unlock(desc);
 }
 
+/*
+ * A line held stuck was taken (or its software resend ran): while the time
+ * lasts and the line is enabled, it requests again.  Any context.
+ */
+void irqkit__fault_resent(struct irqkit_desc *desc)
+{
+	struct irqkit__fault *f = READ_ONCE(desc->fault);
+	unsigned long flags;
+
+	if (!f)
+		return;
+	flags = desc_lock_irqsave(desc);
+	if (f->stuck_until && irqkit_plat_now_ns() < f->stuck_until &&
+	    !irqd_irq_disabled(&desc->irq_data) && desc->action &&
+	    irqkit__irq_sw_resend(desc) == 0)
+		WRITE_ONCE(f->stats.stuck, f->stats.stuck + 1);
+	else
+		f->stuck_until = 0;
+	desc_unlock_irqrestore(desc, flags);
+}
+
 static const char *const kind_name[] = {
 	[IRQKIT_FAULT_OFF] = "off", [IRQKIT_FAULT_DROP] = "drop",
 	[IRQKIT_FAULT_DUPLICATE] = "duplicate", [IRQKIT_FAULT_SPURIOUS] = "spurious",
-	[IRQKIT_FAULT_DELAY] = "delay",
+	[IRQKIT_FAULT_DELAY] = "delay", [IRQKIT_FAULT_STUCK] = "stuck",
 };
 
 int irqkit_fault_inject(unsigned int irq, const struct irqkit_fault_attr *attr)
@@ -124,10 +156,10 @@ int irqkit_fault_inject(unsigned int irq, const struct irqkit_fault_attr *attr)
 		pr_warn("irqkit_fault_inject: no irq %u", irq);
 		return -IRQKIT_EINVAL;
 	}
-	if ((unsigned int)a.kind > IRQKIT_FAULT_DELAY || a.probability > 100 || a.times < -1 ||
-	    a.delay_us > 1000000) {
-		pr_warn("irqkit_fault_inject: irq %u: bad attribute (kind %u, probability %u, times %d, delay_us %u)",
-			irq, (unsigned int)a.kind, a.probability, a.times, a.delay_us);
+	if ((unsigned int)a.kind > IRQKIT_FAULT_STUCK || a.probability > 100 || a.times < -1 ||
+	    a.delay_us > 1000000 || a.stuck_ms > 60000) {
+		pr_warn("irqkit_fault_inject: irq %u: bad attribute (kind %u, probability %u, times %d, delay_us %u, stuck_ms %u)",
+			irq, (unsigned int)a.kind, a.probability, a.times, a.delay_us, a.stuck_ms);
 		return -IRQKIT_EINVAL;
 	}
 	if (!READ_ONCE(desc->fault)) {
@@ -144,6 +176,7 @@ int irqkit_fault_inject(unsigned int irq, const struct irqkit_fault_attr *attr)
 	f->attr = a;
 	f->rng = a.seed;
 	f->count = 0;
+	f->stuck_until = 0;
 	if (a.kind == IRQKIT_FAULT_OFF)
 		istate_clear(desc, IRQS_FAULT);
 	else
@@ -172,6 +205,7 @@ int irqkit_fault_get_stats(unsigned int irq, struct irqkit_fault_stats *st)
 		st->duplicated = READ_ONCE(f->stats.duplicated);
 		st->spurious = READ_ONCE(f->stats.spurious);
 		st->delayed = READ_ONCE(f->stats.delayed);
+		st->stuck = READ_ONCE(f->stats.stuck);
 	}
 	return 0;
 }
@@ -187,12 +221,13 @@ void irqkit__faults_exit(void)
 		if (!f)
 			continue;
 		if (f->stats.considered)
-			pr_info("irq %u: fault injection: %llu interrupts, %llu dropped, %llu duplicated, %llu spurious added, %llu delayed",
+			pr_info("irq %u: fault injection: %llu interrupts, %llu dropped, %llu duplicated, %llu spurious added, %llu delayed, %llu while stuck",
 				i, (unsigned long long)f->stats.considered,
 				(unsigned long long)f->stats.dropped,
 				(unsigned long long)f->stats.duplicated,
 				(unsigned long long)f->stats.spurious,
-				(unsigned long long)f->stats.delayed);
+				(unsigned long long)f->stats.delayed,
+				(unsigned long long)f->stats.stuck);
 		irqkit_plat_free(f, sizeof(*f));
 		rt->descs[i].fault = NULL;
 	}
@@ -239,10 +274,10 @@ static int parse_entry(const char **p)
 
 	if (!parse_uint(&s, &irq) || *s++ != ':')
 		return -IRQKIT_EINVAL;
-	for (kind = IRQKIT_FAULT_DROP; kind <= IRQKIT_FAULT_DELAY; kind++)
+	for (kind = IRQKIT_FAULT_DROP; kind <= IRQKIT_FAULT_STUCK; kind++)
 		if (word_is(&s, kind_name[kind]))
 			break;
-	if (kind > IRQKIT_FAULT_DELAY)
+	if (kind > IRQKIT_FAULT_STUCK)
 		return -IRQKIT_EINVAL;
 	a.kind = (enum irqkit_fault_kind)kind;
 	if (*s == ':') {
@@ -272,6 +307,11 @@ static int parse_entry(const char **p)
 				if (!parse_uint(&s, &v))
 					return -IRQKIT_EINVAL;
 				a.delay_us = (unsigned int)v;
+			} else if (word_is(&s, "stuck_ms") && *s == '=') {
+				s++;
+				if (!parse_uint(&s, &v))
+					return -IRQKIT_EINVAL;
+				a.stuck_ms = (unsigned int)v;
 			} else if (word_is(&s, "seed") && *s == '=') {
 				s++;
 				if (!parse_uint(&s, &v))

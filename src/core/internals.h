@@ -626,6 +626,7 @@ HIDDEN unsigned int irqkit__kstat_sum(unsigned int irq);
 /* fault.c: an arrival on a line with IRQS_FAULT; the end of a run */
 struct irqkit__fault;
 HIDDEN void irqkit__fault_take(struct irqkit_desc *desc);
+HIDDEN void irqkit__fault_resent(struct irqkit_desc *desc);
 HIDDEN void irqkit__faults_exit(void);
 
 /* mutex.c */

@@ -94,6 +94,8 @@ static void resend_irqs(struct irqkit_tasklet *unused)
 		irqkit_local_irq_disable();
 		READ_ONCE(desc->handle_irq)(desc);
 		irqkit_local_irq_enable();
+		if (unlikely(istate_get(desc) & IRQS_FAULT))
+			irqkit__fault_resent(desc);	/* a line held stuck requests again */
 		irqkit_spin_lock(&rt->resend_lock);
 	}
 	irqkit_spin_unlock(&rt->resend_lock);

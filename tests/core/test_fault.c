@@ -209,6 +209,8 @@ static void test_the_specification_string(void **state)
 	assert_int_equal(atomic_load(&a.calls), 1);
 	assert_log_contains("irq 2: injecting faults: duplicate, probability 100%, interval 1, times -1");
 	assert_int_equal(irqkit_fault_parse("3:delay:delay_us=10,seed=5,interval=2,times=-1"), 0);
+	assert_int_equal(irqkit_fault_parse("17:stuck:stuck_ms=5,times=1"), 0);
+	assert_int_equal(irqkit_fault_parse("17:stuck:stuck_ms=70000"), -IRQKIT_EINVAL);
 	assert_int_equal(irqkit_fault_parse("1:explode"), -IRQKIT_EINVAL);
 	assert_log_contains("fault specification: bad entry at \"1:explode\"");
 	assert_int_equal(irqkit_fault_parse("1:drop:probability=abc"), -IRQKIT_EINVAL);
@@ -233,6 +235,44 @@ static void test_the_environment_variable_applies_at_start(void **state)
 	assert_int_equal(stats_of(T_EDGE(4)).dropped, 1);
 	assert_int_equal(atomic_load(&a.calls), 1);
 	irqkit_stop();
+}
+
+/* A level line held stuck: the handlers find nothing, and Linux's detector disables it. */
+static void test_a_stuck_level_line_ends_in_nobody_cared(void **state)
+{
+	struct irqkit_fault_attr attr = { .kind = IRQKIT_FAULT_STUCK, .probability = 100,
+					  .times = 1, .stuck_ms = 20000 };
+
+	(void)state;
+	tdev_init(&a);
+	a.lower_irq = T_LEVEL(3);
+	assert_int_equal(thr_setup(NULL), 0);
+	assert_int_equal(irqkit_request_irq(T_LEVEL(3), tdev_handler, 0, "a", &a), 0);
+	assert_int_equal(irqkit_fault_inject(T_LEVEL(3), &attr), 0);
+	atomic_store(&a.status, 1);
+	assert_int_equal(irqkit_sw_set_level(T_LEVEL(3), true), 0);
+	assert_true(wait_until(info_of(T_LEVEL(3)).spurious_disabled, 20000));
+	assert_log_contains("irq 19: nobody cared");
+	assert_int_equal(atomic_load(&a.handled), 1);		/* the one real interrupt */
+	assert_true(stats_of(T_LEVEL(3)).stuck >= 99900);
+	{
+		uint64_t stuck = stats_of(T_LEVEL(3)).stuck;
+
+		usleep(20000);				/* disabled: the storm is over */
+		assert_true(stats_of(T_LEVEL(3)).stuck <= stuck + 1);
+	}
+	/* an edge line is not held */
+	attr.times = -1;
+	assert_int_equal(irqkit_request_irq(T_EDGE(6), tdev_handler, 0, "b", &b), 0);
+	assert_int_equal(irqkit_fault_inject(T_EDGE(6), &attr), 0);
+	atomic_store(&b.status, 1);
+	irqkit_sw_raise(T_EDGE(6));
+	assert_true(wait_until(atomic_load(&b.calls) == 1, 5000));
+	usleep(10000);
+	assert_int_equal(atomic_load(&b.calls), 1);
+	assert_int_equal(stats_of(T_EDGE(6)).stuck, 0);
+	irqkit_stop();
+	assert_log_contains("irq 19: fault injection: 1 interrupts, 0 dropped");
 }
 
 /* A line bound to an eventfd, threaded mode: written = handler runs + coalesced + dropped. */
@@ -291,6 +331,7 @@ int main(void)
 #undef T
 		cmocka_unit_test(test_the_environment_variable_applies_at_start),
 		cmocka_unit_test(test_faults_on_a_descriptor_line_keep_the_accounts),
+		cmocka_unit_test(test_a_stuck_level_line_ends_in_nobody_cared),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
