@@ -34,6 +34,8 @@ IRQKIT_API void irqkit_spin_lock_slow(struct irqkit_spinlock *lock);
 IRQKIT_API void irqkit_lockdep_init(const void *lock, const void *key, const char *name);
 IRQKIT_API void irqkit_lockdep_acquire(const void *lock, bool trylock);
 IRQKIT_API void irqkit_lockdep_release(const void *lock, bool locked);
+IRQKIT_API void irqkit_lockdep_acquire_rw(const void *lock, bool trylock, bool read);
+IRQKIT_API void irqkit_lockdep_release_rw(const void *lock, bool locked);
 /** irqkit_lockdep_is_held - does the calling thread hold @lock (as the validator saw it)? */
 IRQKIT_API bool irqkit_lockdep_is_held(const void *lock);
 /** lockdep_assert_held(): warn, with the caller, if the calling thread does not hold @lock. */
@@ -211,99 +213,131 @@ struct irqkit_rwlock {
 IRQKIT_API void irqkit_read_lock_slow(struct irqkit_rwlock *lock);
 IRQKIT_API void irqkit_write_lock_slow(struct irqkit_rwlock *lock);
 
-static inline void irqkit_rwlock_init(struct irqkit_rwlock *lock)
+static inline void irqkit__rwlock_init_plain(struct irqkit_rwlock *lock)
 {
 	__atomic_store_n(&lock->cnts, 0, __ATOMIC_RELAXED);
-	irqkit_spin_lock_init(&lock->wait_lock);
+	irqkit__spin_lock_init_plain(&lock->wait_lock);
 }
 
-static inline void irqkit_read_lock(struct irqkit_rwlock *lock)
+#ifdef IRQKIT_LOCKDEP
+/* Readers are checked as readers: they share the lock with each other. */
+#define irqkit_rwlock_init(lock)						\
+	do {									\
+		static const char irqkit__rwlock_key_ = 0;			\
+		struct irqkit_rwlock *irqkit__rwl_ = (lock);			\
+										\
+		irqkit__rwlock_init_plain(irqkit__rwl_);			\
+		irqkit_lockdep_init(irqkit__rwl_, &irqkit__rwlock_key_, #lock);	\
+	} while (0)
+#define IRQKIT__LOCKDEP_RW_ACQUIRE(l, try, rd)	irqkit_lockdep_acquire_rw((l), (try), (rd))
+#define IRQKIT__LOCKDEP_RW_RELEASE(l, rd)					\
+	irqkit_lockdep_release_rw((l), (rd) ?					\
+		__atomic_load_n(&(l)->cnts, __ATOMIC_RELAXED) >= IRQKIT_RW_BIAS :	\
+		(__atomic_load_n(&(l)->cnts, __ATOMIC_RELAXED) & IRQKIT_RW_WLOCKED) != 0)
+#else
+static inline void irqkit_rwlock_init(struct irqkit_rwlock *lock)
+{
+	irqkit__rwlock_init_plain(lock);
+}
+#define IRQKIT__LOCKDEP_RW_ACQUIRE(l, try, rd)	((void)0)
+#define IRQKIT__LOCKDEP_RW_RELEASE(l, rd)	((void)0)
+#endif
+
+IRQKIT__LOCKFN void irqkit_read_lock(struct irqkit_rwlock *lock)
 {
 	irqkit_preempt_disable();
+	IRQKIT__LOCKDEP_RW_ACQUIRE(lock, false, true);
 	if (__builtin_expect(__atomic_fetch_add(&lock->cnts, IRQKIT_RW_BIAS, __ATOMIC_ACQUIRE) &
 			     (IRQKIT_RW_WLOCKED | IRQKIT_RW_WAITING), 0))
 		irqkit_read_lock_slow(lock);
 }
 
-static inline bool irqkit_read_trylock(struct irqkit_rwlock *lock)
+IRQKIT__LOCKFN bool irqkit_read_trylock(struct irqkit_rwlock *lock)
 {
 	unsigned int c = __atomic_load_n(&lock->cnts, __ATOMIC_RELAXED);
 
 	irqkit_preempt_disable();
 	if (!(c & IRQKIT_RW_WLOCKED)) {
 		c = __atomic_fetch_add(&lock->cnts, IRQKIT_RW_BIAS, __ATOMIC_ACQUIRE);
-		if (!(c & IRQKIT_RW_WLOCKED))
+		if (!(c & IRQKIT_RW_WLOCKED)) {
+			IRQKIT__LOCKDEP_RW_ACQUIRE(lock, true, true);
 			return true;
+		}
 		__atomic_fetch_sub(&lock->cnts, IRQKIT_RW_BIAS, __ATOMIC_RELAXED);
 	}
 	irqkit_preempt_enable();
 	return false;
 }
 
-static inline void irqkit_read_unlock(struct irqkit_rwlock *lock)
+IRQKIT__LOCKFN void irqkit_read_unlock(struct irqkit_rwlock *lock)
 {
+	IRQKIT__LOCKDEP_RW_RELEASE(lock, true);
 	__atomic_fetch_sub(&lock->cnts, IRQKIT_RW_BIAS, __ATOMIC_RELEASE);
 	irqkit_preempt_enable();
 }
 
-static inline void irqkit_write_lock(struct irqkit_rwlock *lock)
+IRQKIT__LOCKFN void irqkit_write_lock(struct irqkit_rwlock *lock)
 {
 	unsigned int zero = 0;
 
 	irqkit_preempt_disable();
+	IRQKIT__LOCKDEP_RW_ACQUIRE(lock, false, false);
 	if (__builtin_expect(!__atomic_compare_exchange_n(&lock->cnts, &zero, IRQKIT_RW_WLOCKED,
 							  false, __ATOMIC_ACQUIRE,
 							  __ATOMIC_RELAXED), 0))
 		irqkit_write_lock_slow(lock);
 }
 
-static inline bool irqkit_write_trylock(struct irqkit_rwlock *lock)
+IRQKIT__LOCKFN bool irqkit_write_trylock(struct irqkit_rwlock *lock)
 {
 	unsigned int zero = 0;
 
 	irqkit_preempt_disable();
 	if (__atomic_compare_exchange_n(&lock->cnts, &zero, IRQKIT_RW_WLOCKED, false,
-					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		IRQKIT__LOCKDEP_RW_ACQUIRE(lock, true, false);
 		return true;
+	}
 	irqkit_preempt_enable();
 	return false;
 }
 
-static inline void irqkit_write_unlock(struct irqkit_rwlock *lock)
+IRQKIT__LOCKFN void irqkit_write_unlock(struct irqkit_rwlock *lock)
 {
+	IRQKIT__LOCKDEP_RW_RELEASE(lock, false);
 	__atomic_fetch_sub(&lock->cnts, IRQKIT_RW_WLOCKED, __ATOMIC_RELEASE);
 	irqkit_preempt_enable();
 }
 
 #define IRQKIT__RW_VARIANTS(op)							\
-static inline unsigned long irqkit_##op##_lock_irqsave(struct irqkit_rwlock *l)	\
+IRQKIT__LOCKFN unsigned long irqkit_##op##_lock_irqsave(struct irqkit_rwlock *l)	\
 {										\
 	unsigned long flags = irqkit_local_irq_save();				\
 	irqkit_##op##_lock(l);							\
 	return flags;								\
 }										\
-static inline void irqkit_##op##_unlock_irqrestore(struct irqkit_rwlock *l,	\
+IRQKIT__LOCKFN void irqkit_##op##_unlock_irqrestore(struct irqkit_rwlock *l,	\
 						     unsigned long flags)	\
 {										\
 	irqkit_##op##_unlock(l);						\
 	irqkit_local_irq_restore(flags);					\
 }										\
-static inline void irqkit_##op##_lock_irq(struct irqkit_rwlock *l)		\
+IRQKIT__LOCKFN void irqkit_##op##_lock_irq(struct irqkit_rwlock *l)		\
 {										\
 	irqkit_local_irq_disable();						\
 	irqkit_##op##_lock(l);							\
 }										\
-static inline void irqkit_##op##_unlock_irq(struct irqkit_rwlock *l)		\
+IRQKIT__LOCKFN void irqkit_##op##_unlock_irq(struct irqkit_rwlock *l)		\
 {										\
 	irqkit_##op##_unlock(l);						\
 	irqkit_local_irq_enable();						\
 }										\
-static inline void irqkit_##op##_lock_bh(struct irqkit_rwlock *l)		\
+IRQKIT__LOCKFN void irqkit_##op##_lock_bh(struct irqkit_rwlock *l)		\
 {										\
 	irqkit_local_bh_disable();						\
 	irqkit_##op##_lock(l);							\
 }										\
-static inline void irqkit_##op##_unlock_bh(struct irqkit_rwlock *l)		\
+IRQKIT__LOCKFN void irqkit_##op##_unlock_bh(struct irqkit_rwlock *l)		\
 {										\
 	irqkit_##op##_unlock(l);						\
 	irqkit_local_bh_enable();						\

@@ -35,10 +35,16 @@
 #define MAX_DEPTH	48		/* held locks per thread, Linux's MAX_LOCK_DEPTH */
 #define STACK_MAX	8
 
-enum { IN_HARDIRQ, IN_SOFTIRQ, HARDIRQ_ON, SOFTIRQ_ON, NR_USAGE };
+/* Usage states, for writers (and spinlocks) and for readers of reader-writer locks. */
+enum {
+	IN_HARDIRQ, IN_SOFTIRQ, HARDIRQ_ON, SOFTIRQ_ON,
+	IN_HARDIRQ_R, IN_SOFTIRQ_R, HARDIRQ_ON_R, SOFTIRQ_ON_R, NR_USAGE
+};
+#define READ_USAGE	(IN_HARDIRQ_R - IN_HARDIRQ)
 
 static const char *const usage_name[NR_USAGE] = {
 	"IN-HARDIRQ-W", "IN-SOFTIRQ-W", "HARDIRQ-ON-W", "SOFTIRQ-ON-W",
+	"IN-HARDIRQ-R", "IN-SOFTIRQ-R", "HARDIRQ-ON-R", "SOFTIRQ-ON-R",
 };
 
 struct stack {
@@ -70,6 +76,7 @@ struct held_lock {
 	const void	*lock;
 	unsigned int	cls;
 	const void	*ip;
+	bool		read;		/* a reader of a reader-writer lock */
 };
 
 static struct lock_class classes[MAX_CLASSES];
@@ -319,24 +326,31 @@ static void context_line(const char *verb, const struct lock_class *c, const voi
 	pr_warn(" (%s), at: %pS", c->name, ip);
 }
 
-/* Mark @u on @c; report a conflict with @bad.  Graph lock held. */
-static void mark_usage(struct lock_class *c, int u, int bad, const void *ip)
+/*
+ * Mark @u on @c; report a conflict with the states of @bad (a mask): a
+ * writer in an interrupt against any holder with that interrupt on, a
+ * reader in an interrupt against a writer with it on.  Readers with readers
+ * are no conflict (they share the lock).  Graph lock held.
+ */
+static void mark_usage(struct lock_class *c, int u, unsigned int bad, const void *ip)
 {
-	bool conflict;
+	unsigned int conflict;
+	int b;
 
 	if (!(c->usage & (1u << u))) {
 		c->usage |= 1u << u;
 		stack_save(&c->usage_at[u]);
 	}
-	conflict = c->usage & (1u << bad);
+	conflict = c->usage & bad;
 	if (!conflict || c->reported)
 		return;
 	c->reported = true;
+	b = __builtin_ctz(conflict);
 	header("WARNING: inconsistent lock state");
-	pr_warn("inconsistent {%s} -> {%s} usage.", usage_name[bad], usage_name[u]);
+	pr_warn("inconsistent {%s} -> {%s} usage.", usage_name[b], usage_name[u]);
 	context_line("takes", c, ip);
-	pr_warn("{%s} state was registered at:", usage_name[bad]);
-	stack_print(&c->usage_at[bad]);
+	pr_warn("{%s} state was registered at:", usage_name[b]);
+	stack_print(&c->usage_at[b]);
 	pr_warn("%s", "");
 	pr_warn("other info that might help us debug this:");
 	pr_warn(" Possible unsafe locking scenario:");
@@ -350,20 +364,23 @@ static void mark_usage(struct lock_class *c, int u, int bad, const void *ip)
 	current_print();
 }
 
-static void usage_check(struct lock_class *c, const void *ip)
+#define BIT(u)	(1u << (u))
+
+static void usage_check(struct lock_class *c, bool read, const void *ip)
 {
 	struct irqkit_task *t = &irqkit_task_self;
+	int r = read ? READ_USAGE : 0;
 
 	/* as Linux: the ON states only with hardirqs on (off, no softirq runs either) */
 	if (t->preempt_count & IRQKIT_HARDIRQ_MASK)
-		mark_usage(c, IN_HARDIRQ, HARDIRQ_ON, ip);
+		mark_usage(c, IN_HARDIRQ + r, read ? BIT(HARDIRQ_ON) : BIT(HARDIRQ_ON) | BIT(HARDIRQ_ON_R), ip);
 	if (t->preempt_count & IRQKIT_SOFTIRQ_OFFSET)
-		mark_usage(c, IN_SOFTIRQ, SOFTIRQ_ON, ip);
+		mark_usage(c, IN_SOFTIRQ + r, read ? BIT(SOFTIRQ_ON) : BIT(SOFTIRQ_ON) | BIT(SOFTIRQ_ON_R), ip);
 	if (irqkit_irqs_disabled())
 		return;
-	mark_usage(c, HARDIRQ_ON, IN_HARDIRQ, ip);
+	mark_usage(c, HARDIRQ_ON + r, read ? BIT(IN_HARDIRQ) : BIT(IN_HARDIRQ) | BIT(IN_HARDIRQ_R), ip);
 	if (!(t->preempt_count & IRQKIT_SOFTIRQ_MASK))
-		mark_usage(c, SOFTIRQ_ON, IN_SOFTIRQ, ip);
+		mark_usage(c, SOFTIRQ_ON + r, read ? BIT(IN_SOFTIRQ) : BIT(IN_SOFTIRQ) | BIT(IN_SOFTIRQ_R), ip);
 }
 
 static void report_recursive(const struct held_lock *h, unsigned int cls, const void *ip)
@@ -436,9 +453,8 @@ static void add_dependency(const struct held_lock *prev, unsigned int next, cons
 	p->after[p->nr_after++] = (unsigned short)next;
 }
 
-void irqkit_lockdep_acquire(const void *lock, bool trylock)
+static void acquire(const void *lock, bool trylock, bool read, bool rw, const void *ip)
 {
-	const void *ip = __builtin_return_address(0);
 	unsigned int cls;
 	char w[48];
 
@@ -451,34 +467,45 @@ void irqkit_lockdep_acquire(const void *lock, bool trylock)
 	if (cls >= MAX_CLASSES)
 		goto out;
 	for (int i = 0; i < depth; i++) {
-		if (held[i].lock == lock && !trylock) {
+		bool readers = read && held[i].read;	/* readers share: no deadlock */
+
+		if (held[i].lock == lock && !trylock && !readers) {
 			graph_lock_release();
-			pr_emerg("BUG: spinlock recursion on CPU#%d, %s", irqkit_smp_processor_id(),
-				 who(w, sizeof(w)));
+			pr_emerg("BUG: %s recursion on CPU#%d, %s", rw ? "rwlock" : "spinlock",
+				 irqkit_smp_processor_id(), who(w, sizeof(w)));
 			pr_emerg(" lock: %s, first taken at %pS, again at %pS", classes[cls].name,
 				 held[i].ip, ip);
 			current_print();
 			irqkit_plat_oops();	/* it would spin for ever */
 		}
-		if (held[i].cls == cls && !trylock)
+		if (held[i].cls == cls && !trylock && !readers)
 			report_recursive(&held[i], cls, ip);
 	}
-	usage_check(&classes[cls], ip);
+	usage_check(&classes[cls], read, ip);
 	if (depth && !trylock)
 		add_dependency(&held[depth - 1], cls, ip);
 	if (depth == MAX_DEPTH) {
 		table_full("MAX_LOCK_DEPTH", MAX_DEPTH);
 		goto out;
 	}
-	held[depth++] = (struct held_lock){ .lock = lock, .cls = cls, .ip = ip };
+	held[depth++] = (struct held_lock){ .lock = lock, .cls = cls, .ip = ip, .read = read };
 out:
 	graph_lock_release();
 	inside = false;
 }
 
-void irqkit_lockdep_release(const void *lock, bool locked)
+void irqkit_lockdep_acquire(const void *lock, bool trylock)
 {
-	const void *ip = __builtin_return_address(0);
+	acquire(lock, trylock, false, false, __builtin_return_address(0));
+}
+
+void irqkit_lockdep_acquire_rw(const void *lock, bool trylock, bool read)
+{
+	acquire(lock, trylock, read, true, __builtin_return_address(0));
+}
+
+static void release(const void *lock, bool locked, bool rw, const void *ip)
+{
 	char w[48];
 	int i;
 
@@ -486,8 +513,8 @@ void irqkit_lockdep_release(const void *lock, bool locked)
 		return;
 	entry_ip = ip;
 	if (!locked) {
-		pr_emerg("BUG: spinlock already unlocked on CPU#%d, %s", irqkit_smp_processor_id(),
-			 who(w, sizeof(w)));
+		pr_emerg("BUG: %s already unlocked on CPU#%d, %s", rw ? "rwlock" : "spinlock",
+			 irqkit_smp_processor_id(), who(w, sizeof(w)));
 		pr_emerg(" lock: %p, at %pS", lock, ip);
 		current_print();
 	}
@@ -507,6 +534,16 @@ void irqkit_lockdep_release(const void *lock, bool locked)
 	for (; i < depth - 1; i++)
 		held[i] = held[i + 1];
 	depth--;
+}
+
+void irqkit_lockdep_release(const void *lock, bool locked)
+{
+	release(lock, locked, false, __builtin_return_address(0));
+}
+
+void irqkit_lockdep_release_rw(const void *lock, bool locked)
+{
+	release(lock, locked, true, __builtin_return_address(0));
 }
 
 bool irqkit_lockdep_is_held(const void *lock)

@@ -29,6 +29,7 @@
 struct irqkit_spinlock lockdep_static_lock;
 enum irqkit_irqreturn lockdep_hardirq_user(int irq, void *dev_id);
 enum irqkit_irqreturn lockdep_hardirq_user_ok(int irq, void *dev_id);
+enum irqkit_irqreturn lockdep_hardirq_reader(int irq, void *dev_id);
 void lockdep_softirq_user(unsigned long data);
 void lockdep_recursion_child(void) __attribute__((noinline));
 
@@ -218,6 +219,49 @@ static void test_assertions(void **state)
 	assert_log_names("WARNING: lockdep_assert_irqs_disabled() failed: interrupts on at test_assertions");
 }
 
+enum irqkit_irqreturn lockdep_hardirq_reader(int irq, void *dev_id)
+{
+	(void)irq;
+	irqkit_read_lock(dev_id);
+	irqkit_read_unlock(dev_id);
+	return IRQKIT_HANDLED;
+}
+
+/* Reader-writer locks: readers share, a writer with interrupts on does not. */
+static void test_reader_writer_locks(void **state)
+{
+	static struct irqkit_rwlock shared, table;
+
+	(void)state;
+	irqkit_rwlock_init(&shared);
+	irqkit_rwlock_init(&table);
+	assert_int_equal(irqkit_request_irq(T_EDGE(3), lockdep_hardirq_reader, 0, "r", &shared), 0);
+	irqkit_sw_raise(T_EDGE(3));			/* read in hardirq context */
+	irqkit_read_lock(&shared);			/* read with interrupts on: fine */
+	irqkit_read_lock(&shared);			/* and again: readers nest */
+	irqkit_read_unlock(&shared);
+	irqkit_read_unlock(&shared);
+	assert_log_lacks("inconsistent");
+	assert_log_lacks("recursi");
+	irqkit_write_lock(&shared);			/* a writer with interrupts on: the reader in */
+	irqkit_write_unlock(&shared);			/* the handler would spin on this CPU */
+	assert_log_contains("inconsistent {IN-HARDIRQ-R} -> {HARDIRQ-ON-W} usage.");
+	assert_log_contains(" (&shared), at: ");
+	/* the irq-safe writer is clean */
+	assert_int_equal(irqkit_request_irq(T_EDGE(4), lockdep_hardirq_reader, 0, "r", &table), 0);
+	irqkit_sw_raise(T_EDGE(4));
+	log_clear();
+	{
+		unsigned long flags = irqkit_write_lock_irqsave(&table);
+
+		irqkit_write_unlock_irqrestore(&table, flags);
+	}
+	assert_log_lacks("inconsistent");
+	irqkit_preempt_disable();
+	irqkit_write_unlock(&table);			/* not locked */
+	assert_log_contains("BUG: rwlock already unlocked on CPU#0");
+}
+
 /* Run @fn in a child process; return its status and, in @out, what it wrote to stderr. */
 static int in_child(void (*fn)(void), char *out, size_t len)
 {
@@ -326,6 +370,7 @@ int main(void)
 		T(test_two_locks_of_one_class_nested),
 		T(test_bad_releases),
 		T(test_assertions),
+		T(test_reader_writer_locks),
 		cmocka_unit_test(test_the_same_lock_twice_stops_the_program),
 		cmocka_unit_test(test_the_environment_turns_it_off),
 		T(test_a_full_table_turns_the_validator_off_once),
