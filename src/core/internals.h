@@ -629,6 +629,12 @@ HIDDEN void irqkit__fault_take(struct irqkit_desc *desc);
 HIDDEN void irqkit__fault_resent(struct irqkit_desc *desc);
 HIDDEN void irqkit__faults_exit(void);
 
+/* lockdep.c: the core's struct mutex joins the validator once a program uses it */
+HIDDEN extern bool irqkit__lockdep_active;
+HIDDEN void irqkit__lockdep_mutex_init(const void *lock, const void *site);
+HIDDEN void irqkit__lockdep_mutex_acquire(const void *lock, bool trylock, const void *ip);
+HIDDEN void irqkit__lockdep_mutex_release(const void *lock, const void *ip);
+
 /* mutex.c */
 HIDDEN void irqkit__mutex_lock(unsigned int *m);
 HIDDEN void irqkit__mutex_unlock(unsigned int *m);

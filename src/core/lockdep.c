@@ -58,7 +58,7 @@ static _Thread_local const void *entry_ip;
 struct lock_class {
 	const void	*key;
 	const char	*name;
-	char		namebuf[40];
+	char		namebuf[64];
 	unsigned int	usage;			/* 1 << IN_HARDIRQ ... */
 	struct stack	usage_at[NR_USAGE];	/* where each usage was first seen */
 	unsigned short	after[MAX_EDGES];	/* classes taken while holding this one */
@@ -78,6 +78,9 @@ struct held_lock {
 	const void	*ip;
 	bool		read;		/* a reader of a reader-writer lock */
 };
+
+/* Set by the first call from code built with IRQKIT_LOCKDEP: the core's mutexes join in. */
+bool irqkit__lockdep_active;
 
 static struct lock_class classes[MAX_CLASSES];
 static unsigned int nr_classes;
@@ -232,6 +235,8 @@ void irqkit_lockdep_init(const void *lock, const void *key, const char *name)
 	unsigned int cls;
 	bool fresh;
 
+	if (!READ_ONCE(irqkit__lockdep_active))
+		WRITE_ONCE(irqkit__lockdep_active, true);
 	if (READ_ONCE(ld_off) || inside)
 		return;
 	graph_lock_acquire();
@@ -458,6 +463,8 @@ static void acquire(const void *lock, bool trylock, bool read, bool rw, const vo
 	unsigned int cls;
 	char w[48];
 
+	if (!READ_ONCE(irqkit__lockdep_active))
+		WRITE_ONCE(irqkit__lockdep_active, true);
 	if (READ_ONCE(ld_off) || inside)
 		return;
 	entry_ip = ip;
@@ -544,6 +551,42 @@ void irqkit_lockdep_release(const void *lock, bool locked)
 void irqkit_lockdep_release_rw(const void *lock, bool locked)
 {
 	release(lock, locked, true, __builtin_return_address(0));
+}
+
+/*
+ * struct mutex (semaphore.c), once the program uses the validator: a class
+ * per mutex_init() call site, named after it; order and usage as a lock.
+ */
+void irqkit__lockdep_mutex_init(const void *lock, const void *site)
+{
+	struct lock_entry *e;
+	unsigned int cls;
+	bool fresh;
+
+	if (READ_ONCE(ld_off) || inside)
+		return;
+	graph_lock_acquire();
+	cls = class_of_key(site, "", lock);
+	if (cls < MAX_CLASSES && !classes[cls].name[0]) {
+		irqkit__snprintf(classes[cls].namebuf, sizeof(classes[cls].namebuf), "mutex@%pS", site);
+		classes[cls].name = classes[cls].namebuf;
+	}
+	e = cls < MAX_CLASSES ? map_entry(lock, &fresh) : NULL;
+	if (e)
+		e->cls = (unsigned short)(cls + 1);
+	graph_lock_release();
+}
+
+void irqkit__lockdep_mutex_acquire(const void *lock, bool trylock, const void *ip)
+{
+	acquire(lock, trylock, false, false, ip);
+}
+
+/* (a mutex taken before the validator came into use is released quietly) */
+void irqkit__lockdep_mutex_release(const void *lock, const void *ip)
+{
+	if (irqkit_lockdep_is_held(lock))
+		release(lock, true, false, ip);
 }
 
 bool irqkit_lockdep_is_held(const void *lock)

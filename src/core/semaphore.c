@@ -118,6 +118,8 @@ void irqkit_mutex_init(struct irqkit_mutex *lock)
 {
 	irqkit_sema_init(&lock->sem, 1);
 	lock->owner = NULL;
+	if (unlikely(READ_ONCE(irqkit__lockdep_active)))
+		irqkit__lockdep_mutex_init(lock, __builtin_return_address(0));
 }
 
 /* A mutex never initialised (all zero) would start taken: report it and start it free. */
@@ -147,6 +149,8 @@ void irqkit_mutex_lock(struct irqkit_mutex *lock)
 	mutex_check(lock, "mutex_lock");
 	if (mutex_self_deadlock(lock, "mutex_lock"))
 		return;
+	if (unlikely(READ_ONCE(irqkit__lockdep_active)))	/* before it waits: a report, not a hang */
+		irqkit__lockdep_mutex_acquire(lock, false, __builtin_return_address(0));
 	down_common(&lock->sem, IRQKIT_TASK_UNINTERRUPTIBLE, IRQKIT_MAX_SCHEDULE_TIMEOUT);
 	WRITE_ONCE(lock->owner, irqkit_current());
 }
@@ -163,6 +167,8 @@ int irqkit_mutex_trylock(struct irqkit_mutex *lock)
 	if (irqkit_down_trylock(&lock->sem))
 		return 0;
 	WRITE_ONCE(lock->owner, irqkit_current());
+	if (unlikely(READ_ONCE(irqkit__lockdep_active)))
+		irqkit__lockdep_mutex_acquire(lock, true, __builtin_return_address(0));
 	return 1;
 }
 
@@ -175,6 +181,8 @@ void irqkit_mutex_unlock(struct irqkit_mutex *lock)
 		if (!READ_ONCE(lock->owner))
 			return;		/* not locked at all: an up() would let two in */
 	}
+	if (unlikely(READ_ONCE(irqkit__lockdep_active)))
+		irqkit__lockdep_mutex_release(lock, __builtin_return_address(0));
 	WRITE_ONCE(lock->owner, NULL);
 	irqkit_up(&lock->sem);
 }

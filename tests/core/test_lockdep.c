@@ -262,6 +262,29 @@ static void test_reader_writer_locks(void **state)
 	assert_log_contains("BUG: rwlock already unlocked on CPU#0");
 }
 
+/* Mutexes (the core's struct mutex) join in: two taken in both orders. */
+static void test_mutexes_taken_in_both_orders(void **state)
+{
+	static struct irqkit_mutex ma, mb;
+
+	(void)state;
+	irqkit_mutex_init(&ma);
+	irqkit_mutex_init(&mb);
+	irqkit_mutex_lock(&ma);
+	irqkit_mutex_lock(&mb);
+	irqkit_mutex_unlock(&mb);
+	irqkit_mutex_unlock(&ma);
+	assert_log_lacks("circular");
+	irqkit_mutex_lock(&mb);
+	irqkit_mutex_lock(&ma);
+	irqkit_mutex_unlock(&ma);
+	irqkit_mutex_unlock(&mb);
+	assert_log_contains("WARNING: possible circular locking dependency detected");
+	assert_log_contains(" (mutex@");
+	assert_log_lacks("bad unlock balance");
+	assert_false(irqkit_lockdep_is_held(&ma));
+}
+
 /* Run @fn in a child process; return its status and, in @out, what it wrote to stderr. */
 static int in_child(void (*fn)(void), char *out, size_t len)
 {
@@ -371,6 +394,7 @@ int main(void)
 		T(test_bad_releases),
 		T(test_assertions),
 		T(test_reader_writer_locks),
+		T(test_mutexes_taken_in_both_orders),
 		cmocka_unit_test(test_the_same_lock_twice_stops_the_program),
 		cmocka_unit_test(test_the_environment_turns_it_off),
 		T(test_a_full_table_turns_the_validator_off_once),
