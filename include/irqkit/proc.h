@@ -31,6 +31,17 @@ extern "C" {
 IRQKIT_API int irqkit_show_interrupts_buf(char *buf, size_t size, unsigned int flags);
 
 /**
+ * irqkit_show_softirqs_buf - Linux's /proc/softirqs: a header of CPU columns,
+ * then a row per vector (HI, TIMER, NET_TX, NET_RX, BLOCK, IRQ_POLL,
+ * TASKLET, SCHED, HRTIMER, RCU) with how many times it ran on each CPU.
+ * Return: as irqkit_show_interrupts_buf().  Context: process context.
+ */
+IRQKIT_API int irqkit_show_softirqs_buf(char *buf, size_t size);
+
+/** irqkit_kstat_softirqs_cpu - runs of softirq @nr on @cpu (kstat_softirqs_cpu).  Context: any. */
+IRQKIT_API unsigned int irqkit_kstat_softirqs_cpu(unsigned int nr, unsigned int cpu);
+
+/**
  * irqkit_show_spurious_buf - /proc/irq/N/spurious: "count", "unhandled",
  * "last_unhandled N ms" (REFERENCE 3.10).  Return: as above.
  */

@@ -233,6 +233,7 @@ struct irqkit_cpu {
 	unsigned int		*kstat;		/* per-line handled counts on this CPU */
 	/* softirqs (softirq.c) */
 	unsigned int		softirq_pending;	/* a bit per vector */
+	unsigned int		softirq_count[IRQKIT_NR_SOFTIRQS];	/* runs, /proc/softirqs */
 	unsigned int		ksoftirqd_seq;		/* its eventcount */
 	unsigned int		ksoftirqd_idle;
 	unsigned int		ksoftirqd_stop;
@@ -628,6 +629,9 @@ struct irqkit__fault;
 HIDDEN void irqkit__fault_take(struct irqkit_desc *desc);
 HIDDEN void irqkit__fault_resent(struct irqkit_desc *desc);
 HIDDEN void irqkit__faults_exit(void);
+
+/* softirq.c: a vector's name, as /proc/softirqs and the reports print it */
+HIDDEN const char *irqkit__softirq_name(unsigned int nr);
 
 /* lockdep.c: the core's struct mutex joins the validator once a program uses it */
 HIDDEN extern bool irqkit__lockdep_active;

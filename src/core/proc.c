@@ -69,6 +69,35 @@ static void show_row(struct sbuf *sb, struct irqkit_desc *desc, unsigned int irq
 	sb_printf(sb, "\n");
 }
 
+unsigned int irqkit_kstat_softirqs_cpu(unsigned int nr, unsigned int cpu)
+{
+	if (!irqkit__rt.cpus || cpu >= irqkit__rt.nr_cpus || nr >= IRQKIT_NR_SOFTIRQS)
+		return 0;
+	return READ_ONCE(irqkit__rt.cpus[cpu].softirq_count[nr]);
+}
+
+int irqkit_show_softirqs_buf(char *buf, size_t size)
+{
+	struct irqkit__runtime *rt = &irqkit__rt;
+	struct sbuf sb = { buf, size, 0 };
+
+	if (!irqkit_started() || (!buf && size))
+		return -IRQKIT_EINVAL;
+	sb_printf(&sb, "                    ");
+	for (unsigned int c = 0; c < rt->nr_cpus; c++)
+		sb_printf(&sb, "CPU%-8u", c);
+	sb_printf(&sb, "\n");
+	for (unsigned int nr = 0; nr < IRQKIT_NR_SOFTIRQS; nr++) {
+		sb_printf(&sb, "%12s:", irqkit__softirq_name(nr));
+		for (unsigned int c = 0; c < rt->nr_cpus; c++)
+			sb_printf(&sb, " %10u", READ_ONCE(rt->cpus[c].softirq_count[nr]));
+		sb_printf(&sb, "\n");
+	}
+	if (size)
+		buf[sb.len < size ? sb.len : size - 1] = '\0';
+	return sb.len > 0x7fffffff ? 0x7fffffff : (int)sb.len;
+}
+
 int irqkit_show_interrupts_buf(char *buf, size_t size, unsigned int flags)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;

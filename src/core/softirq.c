@@ -33,6 +33,11 @@ static const char *const softirq_to_name[IRQKIT_NR_SOFTIRQS] = {
 };
 
 
+const char *irqkit__softirq_name(unsigned int nr)
+{
+	return nr < IRQKIT_NR_SOFTIRQS ? softirq_to_name[nr] : "?";
+}
+
 unsigned int irqkit_softirq_pending(unsigned int cpu)
 {
 	if (!irqkit__rt.cpus || cpu >= irqkit__rt.nr_cpus)
@@ -66,6 +71,7 @@ static __always_inline void softirq_round(struct irqkit_task *t, struct irqkit_c
 		unsigned int prev = t->preempt_count;
 
 		pending &= pending - 1;
+		a_inc_single(&c->softirq_count[nr]);	/* kstat_incr_softirqs_this_cpu */
 		WRITE_ONCE(t->running_fn, (const void *)action);
 		irqkit_trace(softirq_entry, nr);
 		if (action)

@@ -141,6 +141,35 @@ static void test_table_to_a_file(void **state)
 	assert_string_equal(fbuf, table(0));
 }
 
+static void count_run(struct irqkit_tasklet *t)
+{
+	(void)t;
+}
+
+/* /proc/softirqs: Linux's layout, each vector's runs per CPU. */
+static void test_softirqs_table_in_linux_format(void **state)
+{
+	static struct irqkit_tasklet tl;
+	int n;
+
+	(void)state;
+	irqkit_tasklet_setup(&tl, count_run);
+	for (int i = 0; i < 3; i++) {
+		irqkit_local_bh_disable();
+		irqkit_tasklet_schedule(&tl);
+		irqkit_local_bh_enable();		/* TASKLET runs here, on CPU 0 */
+	}
+	n = irqkit_show_softirqs_buf(buf, sizeof(buf));
+	assert_int_equal(strlen(buf), n);
+	assert_non_null(strstr(buf, "                    CPU0       CPU1       \n"));
+	assert_non_null(strstr(buf, "          HI:          0          0\n"));
+	assert_non_null(strstr(buf, "     TASKLET:          3          0\n"));
+	assert_non_null(strstr(buf, "         RCU:          0          0\n"));
+	assert_int_equal(irqkit_kstat_softirqs_cpu(IRQKIT_TASKLET_SOFTIRQ, 0), 3);
+	assert_int_equal(irqkit_kstat_softirqs_cpu(IRQKIT_NR_SOFTIRQS, 0), 0);
+	assert_int_equal(irqkit_show_softirqs_buf(NULL, 5), -IRQKIT_EINVAL);
+}
+
 static void test_irq_column_width_grows_with_nr_irqs(void **state)
 {
 	(void)state;
@@ -184,6 +213,7 @@ int main(void)
 		T(test_buffer_too_small_is_cut_like_snprintf),
 		T(test_table_to_a_file),
 		T(test_irq_column_width_grows_with_nr_irqs),
+		T(test_softirqs_table_in_linux_format),
 #undef T
 	};
 
