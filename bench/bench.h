@@ -48,6 +48,8 @@ int bench_scaling(const char *which, bool quick, bool json, int reps);
 
 /* Pin the calling thread to host CPU 0 (@one) or let it run anywhere. */
 void bench_pin(bool one);
+/* Pin the calling thread to host CPU @cpu (modulo the CPUs there are). */
+void bench_pin_to(int cpu);
 
 /* Keep the compiler from folding a loop of operations into one. */
 #define barrier()	__asm__ __volatile__("" ::: "memory")

@@ -23,7 +23,6 @@
 #include <irqkit/irqkit.h>
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
@@ -63,21 +62,10 @@ static void efd_get(int fd)
 #define SERVER_HOST_CPU	1
 #define SERVER_VCPU	1
 
-/* Pin the calling thread to host CPU @cpu (modulo the CPUs there are). */
-static void pin_to(int cpu)
-{
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu % (online > 0 ? (int)online : 1), &set);
-	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-}
-
 /* The device side: n round trips through @a and @b. */
 static void device_round_trips(int a, int b, long n)
 {
-	pin_to(DEVICE_HOST_CPU);
+	bench_pin_to(DEVICE_HOST_CPU);
 	for (long i = 0; i < n; i++) {
 		efd_put(a);
 		efd_get(b);
@@ -154,7 +142,7 @@ static int raw_ep, raw_stop_fd;
 static void *raw_server(void *arg)
 {
 	(void)arg;
-	pin_to(SERVER_HOST_CPU);
+	bench_pin_to(SERVER_HOST_CPU);
 	for (;;) {
 		struct epoll_event ev[8];
 		int n = epoll_wait(raw_ep, ev, 8, -1);
@@ -231,7 +219,7 @@ static void uv_on_stop(uv_async_t *a)
 static void *uv_server(void *arg)
 {
 	(void)arg;
-	pin_to(SERVER_HOST_CPU);
+	bench_pin_to(SERVER_HOST_CPU);
 	if (uv_plays_cpu >= 0 && irqkit_thread_bind((unsigned int)uv_plays_cpu))
 		abort();
 	uv_run(&uvl, UV_RUN_DEFAULT);
@@ -396,7 +384,7 @@ static void irqkit_burst(long n)
 {
 	long target = __atomic_load_n(&burst_seen, __ATOMIC_RELAXED) + n;
 
-	pin_to(DEVICE_HOST_CPU);
+	bench_pin_to(DEVICE_HOST_CPU);
 	for (long i = 0; i < n; i++)
 		efd_put(burst_fds[i % BURST_LINES]);
 	while (__atomic_load_n(&burst_seen, __ATOMIC_ACQUIRE) < target)
@@ -408,7 +396,7 @@ static int floor_ep, floor_fds[BURST_LINES];
 
 static void raw_write_wait_read(long n)
 {
-	pin_to(DEVICE_HOST_CPU);
+	bench_pin_to(DEVICE_HOST_CPU);
 	for (long i = 0; i < n; i++) {
 		struct epoll_event ev;
 		uint64_t v;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench.h"
 
@@ -92,16 +93,26 @@ static int cmp_double_fwd(const void *a, const void *b)
 	return cmp_double(a, b);
 }
 
+void bench_pin_to(int cpu)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu % (online > 0 ? (int)online : 1), &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
 void bench_pin(bool one)
 {
 	cpu_set_t set;
 
-	CPU_ZERO(&set);
 	if (one) {
-		CPU_SET(0, &set);
-	} else {
-		for (int i = 0; i < CPU_SETSIZE; i++)
-			CPU_SET(i, &set);
+		bench_pin_to(0);
+		return;
 	}
+	CPU_ZERO(&set);
+	for (int i = 0; i < CPU_SETSIZE; i++)
+		CPU_SET(i, &set);
 	sched_setaffinity(0, sizeof(set), &set);
 }

@@ -20,7 +20,6 @@
 #include <irqkit/irqkit.h>
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,11 +248,8 @@ struct cpu_arg {
 static void *cpu_main(void *p)
 {
 	struct cpu_arg *a = p;
-	cpu_set_t set;
 
-	CPU_ZERO(&set);
-	CPU_SET(a->cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	bench_pin_to((int)a->cpu);
 	if (irqkit_thread_bind(a->cpu))
 		abort();
 	pthread_barrier_wait(a->start);
