@@ -123,6 +123,13 @@ IRQKIT_API struct irqkit_irq_data *irqkit_irq_get_irq_data(unsigned int irq);
 IRQKIT_API unsigned int irqkit_irqd_get_trigger_type(const struct irqkit_irq_data *d);
 
 /**
+ * irqkit_irqchip_state - answer irq_get_irqchip_state for a chip that knows
+ * whether a line requests (@pending) and whether it is masked (@masked).
+ * Return: 0 with *@state set, or -EINVAL for another @which (ACTIVE).
+ */
+IRQKIT_API int irqkit_irqchip_state(int which, bool pending, bool masked, bool *state);
+
+/**
  * irqkit_cpu_signal - a line of a chip requests an interrupt on a virtual CPU
  *
  * Latches the line in the CPU's pending set and wakes the CPU if it sleeps.

@@ -729,16 +729,7 @@ static int fdl_get_state(struct irqkit_irq_data *d, int which, bool *state)
 {
 	unsigned int s = ld(&line_of_data(d)->state);
 
-	switch (which) {
-	case IRQKIT_CHIPSTATE_PENDING:
-		*state = (s & (FL_LATCH | FL_LEVEL)) != 0;
-		return 0;
-	case IRQKIT_CHIPSTATE_MASKED:
-		*state = (s & FL_MASKED) != 0;
-		return 0;
-	default:
-		return -IRQKIT_EINVAL;
-	}
+	return irqkit_irqchip_state(which, s & (FL_LATCH | FL_LEVEL), s & FL_MASKED, state);
 }
 
 static void fdl_get_events(struct irqkit_irq_data *d, struct irqkit_irq_events *ev, bool total)

@@ -211,16 +211,7 @@ static int sw_get_state(struct irqkit_irq_data *d, int which, bool *state)
 {
 	unsigned int s = READ_ONCE(sw_line(d)->state);
 
-	switch (which) {
-	case IRQKIT_CHIPSTATE_PENDING:
-		*state = (s & (SW_LATCH | SW_LEVEL)) != 0;
-		return 0;
-	case IRQKIT_CHIPSTATE_MASKED:
-		*state = (s & SW_MASKED) != 0;
-		return 0;
-	default:
-		return -IRQKIT_EINVAL;
-	}
+	return irqkit_irqchip_state(which, s & (SW_LATCH | SW_LEVEL), s & SW_MASKED, state);
 }
 
 struct irqkit_chip irqkit_sw_chip = {

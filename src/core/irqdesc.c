@@ -80,6 +80,20 @@ unsigned int irqkit_irqd_get_trigger_type(const struct irqkit_irq_data *d)
 	return irqd_get(d) & IRQD_TRIGGER_MASK;
 }
 
+int irqkit_irqchip_state(int which, bool pending, bool masked, bool *state)
+{
+	switch (which) {
+	case IRQKIT_CHIPSTATE_PENDING:
+		*state = pending;
+		return 0;
+	case IRQKIT_CHIPSTATE_MASKED:
+		*state = masked;
+		return 0;
+	default:
+		return -IRQKIT_EINVAL;
+	}
+}
+
 int irqkit_generic_handle_irq(unsigned int irq)
 {
 	struct irqkit_desc *desc = irq_to_desc(irq);

@@ -109,6 +109,30 @@ static void test_swchip_add_checks(void **state)
 	assert_int_equal(irqkit_sw_get_stats(T_NR_IRQS, NULL), -IRQKIT_EINVAL);
 }
 
+/* The chip's irq_get_irqchip_state: pending and masked from its state word; no ACTIVE. */
+static void test_chip_state_answers_pending_and_masked(void **state)
+{
+	struct irqkit_irq_data *d = irqkit_irq_get_irq_data(T_EDGE(1));
+	bool st = true;
+
+	(void)state;
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, IRQKIT_F_NO_AUTOEN, "a", &a), 0);
+	assert_int_equal(irqkit_sw_chip.irq_get_irqchip_state(d, IRQKIT_CHIPSTATE_PENDING, &st), 0);
+	assert_false(st);
+	assert_int_equal(irqkit_sw_chip.irq_get_irqchip_state(d, IRQKIT_CHIPSTATE_MASKED, &st), 0);
+	assert_true(st);
+	irqkit_sw_raise(T_EDGE(1));			/* masked: latched */
+	assert_int_equal(irqkit_sw_chip.irq_get_irqchip_state(d, IRQKIT_CHIPSTATE_PENDING, &st), 0);
+	assert_true(st);
+	assert_int_equal(irqkit_sw_chip.irq_get_irqchip_state(d, IRQKIT_CHIPSTATE_ACTIVE, &st),
+			 -IRQKIT_EINVAL);
+	irqkit_enable_irq(T_EDGE(1));
+	assert_int_equal(irqkit_sw_chip.irq_get_irqchip_state(d, IRQKIT_CHIPSTATE_MASKED, &st), 0);
+	assert_false(st);
+	assert_int_equal(irqkit_sw_chip.irq_get_irqchip_state(d, IRQKIT_CHIPSTATE_PENDING, &st), 0);
+	assert_false(st);
+}
+
 static struct irqkit_irq_events last_ev;
 
 static enum irqkit_irqreturn events_handler(int irq, void *dev_id)
@@ -152,6 +176,7 @@ int main(void)
 		T(test_set_type_switches_between_edge_and_level_flow),
 		T(test_swchip_add_checks),
 		T(test_a_delivery_says_how_many_raises_it_stands_for),
+		T(test_chip_state_answers_pending_and_masked),
 #undef T
 	};
 
