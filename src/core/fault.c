@@ -264,12 +264,49 @@ static bool word_is(const char **p, const char *w)
 	return true;
 }
 
+/* One "key=value" of an entry into @a.  Return: 0 or -EINVAL. */
+static int parse_key(const char **p, struct irqkit_fault_attr *a)
+{
+	const struct {
+		const char	*key;
+		unsigned int	*field;
+	} keys[] = {
+		{ "probability", &a->probability }, { "interval", &a->interval },
+		{ "delay_us", &a->delay_us }, { "stuck_ms", &a->stuck_ms }, { "seed", &a->seed },
+	};
+	const char *s = *p;
+	unsigned long v;
+	bool neg;
+
+	if (word_is(&s, "times") && *s == '=') {
+		s++;
+		neg = *s == '-';		/* -1: no limit, the only negative value */
+		s += neg;
+		if (!parse_uint(&s, &v) || (neg && v != 1))
+			return -IRQKIT_EINVAL;
+		a->times = neg ? -1 : (int)v;
+		*p = s;
+		return 0;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		s = *p;
+		if (!word_is(&s, keys[i].key) || *s++ != '=')
+			continue;
+		if (!parse_uint(&s, &v))
+			return -IRQKIT_EINVAL;
+		*keys[i].field = (unsigned int)v;
+		*p = s;
+		return 0;
+	}
+	return -IRQKIT_EINVAL;
+}
+
 /* One entry "IRQ:KIND[:key=value,...]" up to ';' or the end. */
 static int parse_entry(const char **p)
 {
 	struct irqkit_fault_attr a = { .probability = 100, .interval = 1, .times = -1 };
 	const char *s = *p;
-	unsigned long irq, v;
+	unsigned long irq;
 	int kind;
 
 	if (!parse_uint(&s, &irq) || *s++ != ':')
@@ -282,44 +319,9 @@ static int parse_entry(const char **p)
 	a.kind = (enum irqkit_fault_kind)kind;
 	if (*s == ':') {
 		do {
-			bool neg = false;
-
 			s++;
-			if (word_is(&s, "probability") && *s == '=') {
-				s++;
-				if (!parse_uint(&s, &v))
-					return -IRQKIT_EINVAL;
-				a.probability = (unsigned int)v;
-			} else if (word_is(&s, "interval") && *s == '=') {
-				s++;
-				if (!parse_uint(&s, &v))
-					return -IRQKIT_EINVAL;
-				a.interval = (unsigned int)v;
-			} else if (word_is(&s, "times") && *s == '=') {
-				s++;
-				if (*s == '-')
-					neg = true, s++;
-				if (!parse_uint(&s, &v) || (neg && v != 1))
-					return -IRQKIT_EINVAL;
-				a.times = neg ? -1 : (int)v;
-			} else if (word_is(&s, "delay_us") && *s == '=') {
-				s++;
-				if (!parse_uint(&s, &v))
-					return -IRQKIT_EINVAL;
-				a.delay_us = (unsigned int)v;
-			} else if (word_is(&s, "stuck_ms") && *s == '=') {
-				s++;
-				if (!parse_uint(&s, &v))
-					return -IRQKIT_EINVAL;
-				a.stuck_ms = (unsigned int)v;
-			} else if (word_is(&s, "seed") && *s == '=') {
-				s++;
-				if (!parse_uint(&s, &v))
-					return -IRQKIT_EINVAL;
-				a.seed = (unsigned int)v;
-			} else {
+			if (parse_key(&s, &a))
 				return -IRQKIT_EINVAL;
-			}
 		} while (*s == ',');
 	}
 	if (*s && *s != ';')
