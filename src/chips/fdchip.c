@@ -95,7 +95,7 @@ static const struct fd_kind_desc {
 
 struct fd_line {
 	unsigned int	state;		/* FL_* */
-	unsigned int	lock;		/* serialises epoll_ctl on the descriptor */
+	struct irqkit_spinlock lock;	/* serialises epoll_ctl on the descriptor */
 	int		fd;
 	int		eoi_fd;		/* UIO: fd; VFIO INTx: the unmask eventfd; else -1 */
 	enum fd_kind	kind;
@@ -118,7 +118,7 @@ struct fd_line {
 
 static struct fd_line *lines;
 static unsigned int nr_lines;
-static unsigned int bind_lock;
+static struct irqkit_spinlock bind_lock = IRQKIT_SPINLOCK_INIT;
 
 extern struct irqkit_chip irqkit_fd_chip;
 
@@ -141,18 +141,6 @@ static inline void add64(uint64_t *p, uint64_t v)
 {
 	if (v)
 		__atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-}
-
-static void spin_on(unsigned int *lock)
-{
-	while (__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(lock, __ATOMIC_RELAXED))
-			irqkit_plat_cpu_relax();
-}
-
-static void spin_off(unsigned int *lock)
-{
-	__atomic_store_n(lock, 0, __ATOMIC_RELEASE);
 }
 
 static inline struct fd_line *line_of_data(struct irqkit_irq_data *d)
@@ -245,9 +233,9 @@ static void line_fail(struct fd_line *l, const char *why, int err)
 
 	if (set_bits(&l->state, FL_DEAD) & FL_DEAD)
 		return;
-	spin_on(&l->lock);
+	irqkit_spin_lock(&l->lock);
 	set_del(l);
-	spin_off(&l->lock);
+	irqkit_spin_unlock(&l->lock);
 	if (err)
 		irqkit_printk(IRQKIT_LOG_ERR, "irq %u: fd %d (%s): %s (%s); disabling the line",
 			      irq, l->fd, kinds[l->kind].name, why, strerror(err));
@@ -467,10 +455,10 @@ static void level_arrival(struct fd_line *l, unsigned int cpu, const struct arri
 		return;
 	}
 	take_back(l);
-	spin_on(&l->lock);
+	irqkit_spin_lock(&l->lock);
 	set_bits(&l->state, FL_PARKED);
 	sync_interest(l);
-	spin_off(&l->lock);
+	irqkit_spin_unlock(&l->lock);
 	if (!(set_bits(&l->state, FL_LEVEL) & FL_LEVEL))
 		irqkit_cpu_signal(ld(&l->cpu), irq);
 }
@@ -513,10 +501,10 @@ static void fdl_mask(struct irqkit_irq_data *d)
 {
 	struct fd_line *l = line_of_data(d);
 
-	spin_on(&l->lock);
+	irqkit_spin_lock(&l->lock);
 	set_bits(&l->state, FL_MASKED);
 	sync_interest(l);
-	spin_off(&l->lock);
+	irqkit_spin_unlock(&l->lock);
 }
 
 /*
@@ -557,10 +545,10 @@ static void fdl_unmask(struct irqkit_irq_data *d)
 
 	if ((s & FL_MASKED) && (s & FL_STARTED) && !(s & FL_DEAD) && line_is_edge(l))
 		take_masked_arrivals(l);
-	spin_on(&l->lock);
+	irqkit_spin_lock(&l->lock);
 	s = clear_bits(&l->state, FL_MASKED);
 	sync_interest(l);
-	spin_off(&l->lock);
+	irqkit_spin_unlock(&l->lock);
 	if ((s & FL_MASKED) && (s & FL_LATCH))
 		irqkit_cpu_signal(ld(&l->cpu), d->irq);
 }
@@ -611,10 +599,10 @@ static void fdl_eoi(struct irqkit_irq_data *d)
 	if (l->eoi_fd >= 0 && (s & FL_STARTED) && !(s & (FL_DEAD | FL_NOCTL)))
 		write_reenable(l);
 	if (s & FL_PARKED) {
-		spin_on(&l->lock);
+		irqkit_spin_lock(&l->lock);
 		clear_bits(&l->state, FL_PARKED);
 		sync_interest(l);
-		spin_off(&l->lock);
+		irqkit_spin_unlock(&l->lock);
 	}
 }
 
@@ -625,10 +613,10 @@ static unsigned int fdl_startup(struct irqkit_irq_data *d)
 
 	clear_bits(&l->state, FL_MASKED | FL_PARKED | FL_LEVEL);
 	set_bits(&l->state, FL_STARTED);
-	spin_on(&l->lock);
+	irqkit_spin_lock(&l->lock);
 	if (!(ld(&l->state) & (FL_INSET | FL_DEAD)))
 		ret = set_add(l, __atomic_load_n(&d->cpu, __ATOMIC_RELAXED));
-	spin_off(&l->lock);
+	irqkit_spin_unlock(&l->lock);
 	if (ret) {
 		set_bits(&l->state, FL_DEAD);
 		irqkit_printk(IRQKIT_LOG_ERR, "irq %u: fd %d (%s): cannot watch it (%s); the line stays silent",
@@ -644,9 +632,9 @@ static void fdl_shutdown(struct irqkit_irq_data *d)
 
 	clear_bits(&l->state, FL_STARTED | FL_LATCH | FL_LEVEL | FL_PARKED);
 	set_bits(&l->state, FL_MASKED);
-	spin_on(&l->lock);
+	irqkit_spin_lock(&l->lock);
 	set_del(l);
-	spin_off(&l->lock);
+	irqkit_spin_unlock(&l->lock);
 	irqkit__posix_fd_quiesce(d->irq);
 	__atomic_store_n(&l->acc_coalesced, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&l->acc_lost, 0, __ATOMIC_RELAXED);
@@ -673,10 +661,10 @@ static int fdl_set_type(struct irqkit_irq_data *d, unsigned int type)
 	if (!(type & IRQKIT_TYPE_SENSE_MASK))
 		return -IRQKIT_EINVAL;
 	if (l->kind == K_EDGE || l->kind == K_LEVEL) {
-		spin_on(&l->lock);
+		irqkit_spin_lock(&l->lock);
 		l->kind = level ? K_LEVEL : K_EDGE;
 		sync_interest(l);
-		spin_off(&l->lock);
+		irqkit_spin_unlock(&l->lock);
 	} else if (level == line_is_edge(l)) {
 		return -IRQKIT_EINVAL;	/* the source has one trigger */
 	}
@@ -696,7 +684,7 @@ static int fdl_set_affinity(struct irqkit_irq_data *d, irqkit_cpumask dest, bool
 	if (!dest)
 		return -IRQKIT_EINVAL;
 	cpu = (unsigned int)__builtin_ctzll(dest);
-	spin_on(&l->lock);
+	irqkit_spin_lock(&l->lock);
 	if ((ld(&l->state) & FL_INSET) && l->cpu != cpu) {
 		unsigned int from = l->cpu;
 
@@ -706,7 +694,7 @@ static int fdl_set_affinity(struct irqkit_irq_data *d, irqkit_cpumask dest, bool
 			cpu = from;
 	}
 	__atomic_store_n(&l->cpu, cpu, __ATOMIC_SEQ_CST);
-	spin_off(&l->lock);
+	irqkit_spin_unlock(&l->lock);
 	if (ret)
 		return -IRQKIT_EINVAL;
 	__atomic_store_n(&d->cpu, cpu, __ATOMIC_RELAXED);
@@ -871,9 +859,9 @@ static int bind_kind(unsigned int irq, int fd, enum fd_kind kind, int eoi_fd)
 {
 	int ret;
 
-	spin_on(&bind_lock);
+	irqkit_spin_lock(&bind_lock);
 	ret = bind_locked(irq, fd, kind, eoi_fd, 0);
-	spin_off(&bind_lock);
+	irqkit_spin_unlock(&bind_lock);
 	return ret;
 }
 
@@ -928,9 +916,9 @@ static void unbind_locked(struct fd_line *l)
 	unsigned int irq = line_irq(l);
 
 	clear_bits(&l->state, FL_STARTED);
-	spin_on(&l->lock);
+	irqkit_spin_lock(&l->lock);
 	set_del(l);
-	spin_off(&l->lock);
+	irqkit_spin_unlock(&l->lock);
 	irqkit__posix_fd_quiesce(irq);
 	irqkit_irq_set_chip_and_handler_name(irq, NULL, NULL, NULL);
 	irqkit_irq_set_chip_data(irq, NULL);
@@ -950,7 +938,7 @@ int irqkit_fd_bind_tty(unsigned int rx_irq, unsigned int tx_irq, int tty_fd)
 
 	if (rx_irq == tx_irq)
 		return -IRQKIT_EINVAL;
-	spin_on(&bind_lock);
+	irqkit_spin_lock(&bind_lock);
 	ret = bind_locked(rx_irq, tty_fd, K_TTY_RX, -1, 0);
 	if (ret || tx_irq == IRQKIT_FD_NO_IRQ)
 		goto out;
@@ -966,7 +954,7 @@ int irqkit_fd_bind_tty(unsigned int rx_irq, unsigned int tx_irq, int tty_fd)
 	lines[rx_irq].peer = tx_irq;
 	lines[tx_irq].peer = rx_irq;
 out:
-	spin_off(&bind_lock);
+	irqkit_spin_unlock(&bind_lock);
 	return ret;
 }
 
@@ -975,7 +963,7 @@ int irqkit_fd_unbind(unsigned int irq)
 	struct fd_line *l;
 	int ret = 0;
 
-	spin_on(&bind_lock);
+	irqkit_spin_lock(&bind_lock);
 	l = bound_line(irq);
 	if (!l) {
 		ret = -IRQKIT_EINVAL;
@@ -987,7 +975,7 @@ int irqkit_fd_unbind(unsigned int irq)
 			unbind_locked(&lines[l->peer]);
 		unbind_locked(l);
 	}
-	spin_off(&bind_lock);
+	irqkit_spin_unlock(&bind_lock);
 	return ret;
 }
 

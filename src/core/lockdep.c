@@ -86,25 +86,13 @@ static struct lock_class classes[MAX_CLASSES];
 static unsigned int nr_classes;
 static struct lock_entry lock_map[MAX_LOCKS];
 static unsigned int nr_locks;
-static unsigned int graph_lock;		/* a raw lock: the validator's own state */
+static struct irqkit_spinlock graph_lock = IRQKIT_SPINLOCK_INIT;	/* the validator's own state */
 static bool ld_off;
 static unsigned long long pair_reported[64];	/* circular reports made: hashed pairs */
 
 static _Thread_local struct held_lock held[MAX_DEPTH];
 static _Thread_local int depth;
 static _Thread_local bool inside;	/* the validator runs: a lock it takes is not checked */
-
-static void graph_lock_acquire(void)
-{
-	while (a_xchg(&graph_lock, 1))
-		while (READ_ONCE(graph_lock))
-			irqkit_plat_cpu_relax();
-}
-
-static void graph_lock_release(void)
-{
-	a_store_release(&graph_lock, 0);
-}
 
 void irqkit_lockdep_off(void)
 {
@@ -162,10 +150,9 @@ static void current_print(void)
 
 static const char *who(char *buf, size_t len)
 {
-	char comm[16];
+	struct irqkit_task *t = irqkit_current();
 
-	irqkit_plat_thread_name(comm, sizeof(comm));
-	irqkit__snprintf(buf, len, "%s/%d", comm, irqkit_plat_thread_id());
+	irqkit__snprintf(buf, len, "%s/%d", t->comm, t->pid);
 	return buf;
 }
 
@@ -239,12 +226,12 @@ void irqkit_lockdep_init(const void *lock, const void *key, const char *name)
 		WRITE_ONCE(irqkit__lockdep_active, true);
 	if (READ_ONCE(ld_off) || inside)
 		return;
-	graph_lock_acquire();
+	irqkit_spin_lock(&graph_lock);
 	cls = class_of_key(key, name, lock);
 	e = cls < MAX_CLASSES ? map_entry(lock, &fresh) : NULL;
 	if (e)
 		e->cls = (unsigned short)(cls + 1);
-	graph_lock_release();
+	irqkit_spin_unlock(&graph_lock);
 }
 
 /* The class of @lock: its init site's, or its own.  Graph lock held; MAX_CLASSES if none. */
@@ -469,7 +456,7 @@ static void acquire(const void *lock, bool trylock, bool read, bool rw, const vo
 		return;
 	entry_ip = ip;
 	inside = true;
-	graph_lock_acquire();
+	irqkit_spin_lock(&graph_lock);
 	cls = class_of_lock(lock);
 	if (cls >= MAX_CLASSES)
 		goto out;
@@ -477,7 +464,7 @@ static void acquire(const void *lock, bool trylock, bool read, bool rw, const vo
 		bool readers = read && held[i].read;	/* readers share: no deadlock */
 
 		if (held[i].lock == lock && !trylock && !readers) {
-			graph_lock_release();
+			irqkit_spin_unlock(&graph_lock);
 			pr_emerg("BUG: %s recursion on CPU#%d, %s", rw ? "rwlock" : "spinlock",
 				 irqkit_smp_processor_id(), who(w, sizeof(w)));
 			pr_emerg(" lock: %s, first taken at %pS, again at %pS", classes[cls].name,
@@ -497,7 +484,7 @@ static void acquire(const void *lock, bool trylock, bool read, bool rw, const vo
 	}
 	held[depth++] = (struct held_lock){ .lock = lock, .cls = cls, .ip = ip, .read = read };
 out:
-	graph_lock_release();
+	irqkit_spin_unlock(&graph_lock);
 	inside = false;
 }
 
@@ -565,7 +552,7 @@ void irqkit__lockdep_mutex_init(const void *lock, const void *site)
 
 	if (READ_ONCE(ld_off) || inside)
 		return;
-	graph_lock_acquire();
+	irqkit_spin_lock(&graph_lock);
 	cls = class_of_key(site, "", lock);
 	if (cls < MAX_CLASSES && !classes[cls].name[0]) {
 		irqkit__snprintf(classes[cls].namebuf, sizeof(classes[cls].namebuf), "mutex@%pS", site);
@@ -574,7 +561,7 @@ void irqkit__lockdep_mutex_init(const void *lock, const void *site)
 	e = cls < MAX_CLASSES ? map_entry(lock, &fresh) : NULL;
 	if (e)
 		e->cls = (unsigned short)(cls + 1);
-	graph_lock_release();
+	irqkit_spin_unlock(&graph_lock);
 }
 
 void irqkit__lockdep_mutex_acquire(const void *lock, bool trylock, const void *ip)
