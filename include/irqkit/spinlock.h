@@ -61,15 +61,20 @@ static inline void irqkit__spin_lock_init_plain(struct irqkit_spinlock *lock)
 }
 
 #ifdef IRQKIT_LOCKDEP
-/* The lock's class is this call site's, as Linux's spin_lock_init() makes it. */
-#define irqkit_spin_lock_init(lock)						\
+/*
+ * Initialise @lock (of @type, with @plain) as a member of the class of this
+ * call site, as Linux's spin_lock_init() makes it: a static key per site.
+ */
+#define IRQKIT__LOCKDEP_INIT(type, plain, lock)					\
 	do {									\
 		static const char irqkit__lock_key_ = 0;			\
-		struct irqkit_spinlock *irqkit__l_ = (lock);			\
+		type *irqkit__l_ = (lock);					\
 										\
-		irqkit__spin_lock_init_plain(irqkit__l_);			\
+		plain(irqkit__l_);						\
 		irqkit_lockdep_init(irqkit__l_, &irqkit__lock_key_, #lock);	\
 	} while (0)
+#define irqkit_spin_lock_init(lock)						\
+	IRQKIT__LOCKDEP_INIT(struct irqkit_spinlock, irqkit__spin_lock_init_plain, lock)
 #define IRQKIT__LOCKDEP_ACQUIRE(l, try)	irqkit_lockdep_acquire((l), (try))
 #define IRQKIT__LOCKDEP_RELEASE(l)						\
 	irqkit_lockdep_release((l), __atomic_load_n(&(l)->locked, __ATOMIC_RELAXED) != 0)
@@ -222,13 +227,7 @@ static inline void irqkit__rwlock_init_plain(struct irqkit_rwlock *lock)
 #ifdef IRQKIT_LOCKDEP
 /* Readers are checked as readers: they share the lock with each other. */
 #define irqkit_rwlock_init(lock)						\
-	do {									\
-		static const char irqkit__rwlock_key_ = 0;			\
-		struct irqkit_rwlock *irqkit__rwl_ = (lock);			\
-										\
-		irqkit__rwlock_init_plain(irqkit__rwl_);			\
-		irqkit_lockdep_init(irqkit__rwl_, &irqkit__rwlock_key_, #lock);	\
-	} while (0)
+	IRQKIT__LOCKDEP_INIT(struct irqkit_rwlock, irqkit__rwlock_init_plain, lock)
 #define IRQKIT__LOCKDEP_RW_ACQUIRE(l, try, rd)	irqkit_lockdep_acquire_rw((l), (try), (rd))
 #define IRQKIT__LOCKDEP_RW_RELEASE(l, rd)					\
 	irqkit_lockdep_release_rw((l), (rd) ?					\
