@@ -51,7 +51,6 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-#include "../core/platform.h"
 #include "../platform/posix/posix.h"
 
 enum fd_kind {
@@ -1068,28 +1067,4 @@ void irqkit__fdchip_exit(void)
 	free(fd_owner);
 	fd_owner = NULL;
 	nr_fd_owner = 0;
-}
-
-/* ---- a CPU inside another event loop ------------------------------------------ */
-
-int irqkit_loop_fd(unsigned int cpu)
-{
-	if (!irqkit_started() || cpu >= irqkit_nr_cpus() || !(irqkit__core_loop_cpus() & (1ull << cpu)))
-		return -IRQKIT_EINVAL;
-	return irqkit__posix_cpu_epfd(cpu);
-}
-
-int irqkit_loop_run(void)
-{
-	unsigned int cpu = (unsigned int)irqkit_smp_processor_id();
-	int n;
-
-	if (!irqkit_started() || !(irqkit_task_self.irqflags & IRQKIT_TASK_BOUND) ||
-	    !(irqkit__core_loop_cpus() & (1ull << cpu)))
-		return -IRQKIT_EINVAL;
-	if (irqkit_irqs_disabled() || irqkit_in_interrupt())
-		return -IRQKIT_EBUSY;
-	n = irqkit__posix_cpu_collect(cpu);
-	irqkit_deliver_pending();
-	return n;
 }

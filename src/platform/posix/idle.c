@@ -19,7 +19,7 @@
  */
 #define _GNU_SOURCE
 #include "../../core/platform.h"
-#include <irqkit/types.h>
+#include <irqkit/irqkit.h>
 
 #include <errno.h>
 #include <stdlib.h>
@@ -133,7 +133,7 @@ void irqkit_plat_cpu_poll(unsigned int cpu)
  * A program's own loop serves @cpu (no dispatcher waits there): collect what
  * is ready without blocking and hand it to the fd chip.  Return: events seen.
  */
-int irqkit__posix_cpu_collect(unsigned int cpu)
+static int cpu_collect(unsigned int cpu)
 {
 	struct posix_cpu *pc = &pcpus[cpu];
 	int n = epoll_wait(pc->epfd, pc->ev, EVENTS_MAX, 0);
@@ -141,11 +141,6 @@ int irqkit__posix_cpu_collect(unsigned int cpu)
 	pc->nev = n > 0 ? n : 0;
 	irqkit_plat_cpu_poll(cpu);
 	return n > 0 ? n : 0;
-}
-
-int irqkit__posix_cpu_epfd(unsigned int cpu)
-{
-	return cpu < nr_pcpus ? pcpus[cpu].epfd : -1;
 }
 
 /* Keep CPU @cpu readable for its loop: a kick stays visible until collected. */
@@ -206,4 +201,28 @@ void irqkit__posix_fd_quiesce(unsigned int irq)
 	for (unsigned int i = 0; i < nr_pcpus; i++)
 		while (__atomic_load_n(&pcpus[i].reading, __ATOMIC_ACQUIRE) == irq + 1)
 			irqkit_plat_cpu_relax();
+}
+
+/* ---- a CPU inside another event loop ------------------------------------------ */
+
+int irqkit_loop_fd(unsigned int cpu)
+{
+	if (!irqkit_started() || cpu >= irqkit_nr_cpus() || !(irqkit__core_loop_cpus() & (1ull << cpu)))
+		return -IRQKIT_EINVAL;
+	return pcpus[cpu].epfd;
+}
+
+int irqkit_loop_run(void)
+{
+	unsigned int cpu = (unsigned int)irqkit_smp_processor_id();
+	int n;
+
+	if (!irqkit_started() || !(irqkit_task_self.irqflags & IRQKIT_TASK_BOUND) ||
+	    !(irqkit__core_loop_cpus() & (1ull << cpu)))
+		return -IRQKIT_EINVAL;
+	if (irqkit_irqs_disabled() || irqkit_in_interrupt())
+		return -IRQKIT_EBUSY;
+	n = cpu_collect(cpu);
+	irqkit_deliver_pending();
+	return n;
 }

@@ -22,8 +22,6 @@ void irqkit__posix_symbols_exit(void);
 int irqkit__posix_cpus_init(unsigned int nr);
 void irqkit__posix_cpus_exit(void);
 void irqkit__posix_cpu_loop(unsigned int cpu);
-int irqkit__posix_cpu_epfd(unsigned int cpu);
-int irqkit__posix_cpu_collect(unsigned int cpu);
 /* epoll_ctl(@op) of @fd in @cpu's set, the event's data being @irq.  Return: 0 or -errno. */
 int irqkit__posix_fd_ctl(unsigned int cpu, int op, int fd, uint32_t events, unsigned int irq);
 void irqkit__posix_fd_count(unsigned int cpu, int delta);
