@@ -125,7 +125,7 @@ static void jit_timer_fn(struct timer_list *t)
 void jit_timer(int tdelay, struct jit_sample *out)
 {
 	struct jit_data *data = kmalloc(sizeof(*data), GFP_KERNEL);
-	unsigned long j = jiffies;
+	unsigned long j;
 
 	if (!data)
 		return;
@@ -135,6 +135,7 @@ void jit_timer(int tdelay, struct jit_sample *out)
 	data->tdelay = tdelay;
 	data->loops = JIT_LOOPS;
 	jit_record(data);			/* the process, for comparison */
+	j = out[0].j;				/* the base of the expiries is the jiffies it shows */
 	data->prevjiffies = j;
 #if LINUX_VERSION_CODE < KERNEL_VERSION(4, 15, 0)
 	init_timer(&data->timer);
