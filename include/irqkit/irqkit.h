@@ -20,5 +20,6 @@
 #include <irqkit/hosted.h>
 #include <irqkit/fd.h>
 #include <irqkit/fault.h>
+#include <irqkit/explore.h>
 
 #endif /* IRQKIT_IRQKIT_H */

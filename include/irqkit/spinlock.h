@@ -44,6 +44,8 @@ IRQKIT_API void irqkit_lockdep_assert_held(const void *lock);
 IRQKIT_API void irqkit_lockdep_assert_irqs_disabled(void);
 IRQKIT_API void irqkit_lockdep_off(void);
 IRQKIT_API bool irqkit_lockdep_enabled(void);
+/** irqkit_lockdep_reports - how many reports the validator has made in this process */
+IRQKIT_API unsigned long irqkit_lockdep_reports(void);
 
 /*
  * Under the validator the lock functions are always inlined, even at -O0,

@@ -33,6 +33,7 @@ void irqkit_complete(struct irqkit_completion *x)
 {
 	unsigned long flags;
 
+	irqkit__point("complete", __builtin_return_address(0));
 	completion_check(x, "complete");
 	flags = irqkit_spin_lock_irqsave(&x->wait.lock);
 	if (x->done != COMPLETE_ALL)

@@ -772,6 +772,15 @@ HIDDEN void irqkit__timers_init(void);
 HIDDEN void irqkit__timers_exit(void);
 #define time_after(a, b)	irqkit_time_after(a, b)
 
+/* point.c: the interrupt points of an exploration (platform.h) */
+HIDDEN extern irqkit__point_fn irqkit__point_hook;
+HIDDEN void irqkit__point_slow(const char *what, const void *ip);
+static inline void irqkit__point(const char *what, const void *ip)
+{
+	if (unlikely(READ_ONCE(irqkit__point_hook)))
+		irqkit__point_slow(what, ip);
+}
+
 /* runtime.c: for the platform, see platform.h */
 HIDDEN void irqkit__exit_hook_add(struct irqkit__exit_hook *hook);
 

@@ -88,6 +88,7 @@ static struct lock_entry lock_map[MAX_LOCKS];
 static unsigned int nr_locks;
 static struct irqkit_spinlock graph_lock = IRQKIT_SPINLOCK_INIT;	/* the validator's own state */
 static bool ld_off;
+static unsigned long nr_reports;	/* reports made (an exploration's failed runs) */
 static unsigned long long pair_reported[64];	/* circular reports made: hashed pairs */
 
 static _Thread_local struct held_lock held[MAX_DEPTH];
@@ -102,6 +103,16 @@ void irqkit_lockdep_off(void)
 bool irqkit_lockdep_enabled(void)
 {
 	return !READ_ONCE(ld_off);
+}
+
+unsigned long irqkit_lockdep_reports(void)
+{
+	return a_load_acquire(&nr_reports);
+}
+
+static void count_report(void)
+{
+	a_fetch_add(&nr_reports, 1);
 }
 
 /* Out of room: say so once, as lockdep ("BUG: MAX_LOCKDEP_KEYS too low!"), and stop. */
@@ -291,6 +302,7 @@ static void header(const char *title)
 	char line[80];
 	size_t n = 0;
 
+	count_report();
 	while (title[n] && n < sizeof(line) - 1)
 		n++;
 	for (size_t i = 0; i < n; i++)
@@ -490,11 +502,13 @@ out:
 
 void irqkit_lockdep_acquire(const void *lock, bool trylock)
 {
+	irqkit__point("spin_lock", __builtin_return_address(0));
 	acquire(lock, trylock, false, false, __builtin_return_address(0));
 }
 
 void irqkit_lockdep_acquire_rw(const void *lock, bool trylock, bool read)
 {
+	irqkit__point(read ? "read_lock" : "write_lock", __builtin_return_address(0));
 	acquire(lock, trylock, read, true, __builtin_return_address(0));
 }
 
@@ -507,6 +521,7 @@ static void release(const void *lock, bool locked, bool rw, const void *ip)
 		return;
 	entry_ip = ip;
 	if (!locked) {
+		count_report();
 		pr_emerg("BUG: %s already unlocked on CPU#%d, %s", rw ? "rwlock" : "spinlock",
 			 irqkit_smp_processor_id(), who(w, sizeof(w)));
 		pr_emerg(" lock: %p, at %pS", lock, ip);
@@ -532,11 +547,13 @@ static void release(const void *lock, bool locked, bool rw, const void *ip)
 
 void irqkit_lockdep_release(const void *lock, bool locked)
 {
+	irqkit__point("spin_unlock", __builtin_return_address(0));
 	release(lock, locked, false, __builtin_return_address(0));
 }
 
 void irqkit_lockdep_release_rw(const void *lock, bool locked)
 {
+	irqkit__point("rw_unlock", __builtin_return_address(0));
 	release(lock, locked, true, __builtin_return_address(0));
 }
 
@@ -589,6 +606,7 @@ void irqkit_lockdep_assert_held(const void *lock)
 	entry_ip = __builtin_return_address(0);
 	if (READ_ONCE(ld_off) || irqkit_lockdep_is_held(lock))
 		return;
+	count_report();
 	pr_warn("WARNING: lockdep_assert_held() failed: lock %p not held at %pS", lock,
 		__builtin_return_address(0));
 	current_print();
@@ -599,6 +617,7 @@ void irqkit_lockdep_assert_irqs_disabled(void)
 	entry_ip = __builtin_return_address(0);
 	if (READ_ONCE(ld_off) || irqkit_irqs_disabled())
 		return;
+	count_report();
 	pr_warn("WARNING: lockdep_assert_irqs_disabled() failed: interrupts on at %pS",
 		__builtin_return_address(0));
 	current_print();

@@ -411,6 +411,7 @@ void irqkit_enable_irq(unsigned int irq)
 		  "enable_irq before setup/request_irq: irq %u", irq))
 		irqkit__enable_irq_locked(desc);
 	desc_unlock_irqrestore(desc, flags);
+	irqkit__point("enable_irq", __builtin_return_address(0));
 	irqkit_deliver_pending();
 }
 
@@ -608,11 +609,13 @@ static int request_common(unsigned int irq, irqkit_handler_fn handler,
 	action->dev_id = dev_id;
 
 	ret = __setup_irq(irq, desc, action);
-	if (ret)
+	if (ret) {
 		irqkit_plat_free(action, sizeof(*action));
-	else
-		irqkit_deliver_pending();
-	return ret;
+		return ret;
+	}
+	irqkit__point("request_irq", __builtin_return_address(0));
+	irqkit_deliver_pending();
+	return 0;
 }
 
 /* REFERENCE 1.2: request_irq is request_threaded_irq with no thread and COND_ONESHOT. */
@@ -727,6 +730,7 @@ const char *irqkit_free_irq(unsigned int irq, void *dev_id)
 	const char *devname = NULL;
 	bool deferred = false;
 
+	irqkit__point("free_irq", __builtin_return_address(0));
 	if (!desc || WARN_ON(READ_ONCE(desc->settings) & IRQKIT_IRQ_PER_CPU_DEVID))
 		return NULL;
 	WARN(from_irq, "Trying to free IRQ %u from IRQ context!", irq);

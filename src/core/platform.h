@@ -162,6 +162,16 @@ uint64_t irqkit__core_watchdog_ns(void);
 uint64_t irqkit__core_loop_cpus(void);
 
 /*
+ * Exploration (<irqkit/explore.h>): @fn is called at every interrupt point
+ * (see point.c) that the thread playing its CPU in deterministic mode
+ * reaches with interrupts on, outside hardirq context, with what the point is
+ * ("spin_lock", "queue_work", ...) and the program's call site.  It may raise
+ * interrupts: they are delivered before the point returns.  NULL: no hook.
+ */
+typedef void (*irqkit__point_fn)(const char *what, const void *ip);
+void irqkit__explore_hook_set(irqkit__point_fn fn);
+
+/*
  * The body of CPU @cpu's thread in threaded mode: deliver, sleep, until
  * irqkit__dispatcher_stop(@cpu).  irqkit__dispatcher_running_fn() names what
  * that CPU's hardirq holder runs now (for a report about a stuck one).

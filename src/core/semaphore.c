@@ -145,6 +145,7 @@ static bool mutex_self_deadlock(struct irqkit_mutex *lock, const char *what)
 
 void irqkit_mutex_lock(struct irqkit_mutex *lock)
 {
+	irqkit__point("mutex_lock", __builtin_return_address(0));
 	might_sleep();
 	mutex_check(lock, "mutex_lock");
 	if (mutex_self_deadlock(lock, "mutex_lock"))
@@ -174,6 +175,7 @@ int irqkit_mutex_trylock(struct irqkit_mutex *lock)
 
 void irqkit_mutex_unlock(struct irqkit_mutex *lock)
 {
+	irqkit__point("mutex_unlock", __builtin_return_address(0));
 	mutex_check(lock, "mutex_unlock");
 	if (READ_ONCE(lock->owner) != irqkit_current()) {
 		/* CONFIG_DEBUG_MUTEXES' check, in its words */

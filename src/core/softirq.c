@@ -234,11 +234,13 @@ static void tasklet_schedule_common(struct irqkit_tasklet *t, int idx, unsigned 
 
 void irqkit_tasklet_schedule(struct irqkit_tasklet *t)
 {
+	irqkit__point("tasklet_schedule", __builtin_return_address(0));
 	tasklet_schedule_common(t, 0, IRQKIT_TASKLET_SOFTIRQ);
 }
 
 void irqkit_tasklet_hi_schedule(struct irqkit_tasklet *t)
 {
+	irqkit__point("tasklet_hi_schedule", __builtin_return_address(0));
 	tasklet_schedule_common(t, 1, IRQKIT_HI_SOFTIRQ);
 }
 

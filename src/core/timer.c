@@ -502,6 +502,7 @@ int irqkit_mod_timer(struct irqkit_timer_list *timer, unsigned long expires)
 
 	if (!c)
 		return 0;
+	irqkit__point("mod_timer", __builtin_return_address(0));
 	if (WARN_ONCE(!timer->function,
 		      "mod_timer() of timer %p with no function (timer_setup() missing?): refused",
 		      (void *)timer))

@@ -168,6 +168,7 @@ void irqkit___wake_up(struct irqkit_wait_queue_head *wq_head, unsigned int mode,
 	unsigned long flags;
 
 	(void)key;
+	irqkit__point("wake_up", __builtin_return_address(0));
 	head_check(wq_head, "wake_up");
 	flags = irqkit_spin_lock_irqsave(&wq_head->lock);
 	irqkit___wake_up_locked(wq_head, mode, nr_exclusive);

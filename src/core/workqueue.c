@@ -783,6 +783,7 @@ static bool work_has_no_function(const struct irqkit_work *work, const char *wha
 
 bool irqkit_queue_work_on(int cpu, struct irqkit_workqueue *wq, struct irqkit_work *work)
 {
+	irqkit__point("queue_work", __builtin_return_address(0));
 	if (!wq || !work || work_has_no_function(work, "queue_work") ||
 	    test_and_set_pending(work))
 		return false;
