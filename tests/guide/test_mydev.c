@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * The tests of docs/testing-drivers.md: mydev (examples/testing/) in the
- * deterministic mode, under the lock validator and fault injection.  Built
+ * deterministic mode, under the lock validator, fault injection and an
+ * exploration of where the interrupt can come.  Built
  * twice: test_mydev_fixed (the driver as it should be) and test_mydev_buggy
  * (-DMYDEV_BUG_IRQ_UNSAFE: its reader takes the ring lock with spin_lock()).
  */
 #include "../harness.h"
 
+#include <irqkit/explore.h>
 #include <irqkit/fault.h>
 
 #include "mydev.h"
@@ -81,11 +83,78 @@ static void test_a_lost_and_a_doubled_interrupt(void **state)
 	assert_int_equal(st.duplicated, 1);
 }
 
+/*
+ * Exploration: the device receives a byte at every point, in turn, where an
+ * interrupt can come, while the driver starts, reads "abc" and stops; the
+ * reader must get every byte.  The body turns the validator off (in the run's
+ * own process), so what the exploration finds in the buggy driver is the
+ * hang itself: the interrupt comes while mydev_read() holds the ring lock
+ * with interrupts on, and the handler spins on it for ever.
+ */
+static unsigned int injected;
+
+static void one_byte_arrives(void *arg)
+{
+	(void)arg;
+	injected++;
+	mydev_hw_receive(&hw, IRQ, (const unsigned char *)"x", 1);
+}
+
+static int read_abc(void *arg)
+{
+	unsigned char buf[64];
+	unsigned int got = 0;
+
+	(void)arg;
+	irqkit_lockdep_off();
+	injected = 0;
+	if (setup(NULL))
+		return -1;
+	mydev_hw_receive(&hw, IRQ, (const unsigned char *)"abc", 3);
+	for (int i = 0; i < 3; i++)
+		got += mydev_read(&dev, buf + got, sizeof(buf) - got);
+	teardown(NULL);
+	got += mydev_read(&dev, buf + got, sizeof(buf) - got);	/* what came meanwhile */
+	/* "abc" in order, with each injected "x" wherever it came */
+	unsigned int k = 0, xs = 0;
+
+	for (unsigned int i = 0; i < got; i++) {
+		if (buf[i] == 'x')
+			xs++;
+		else if (k < 3 && buf[i] == "abc"[k])
+			k++;
+		else
+			return 1;
+	}
+	return k == 3 && xs == injected ? 0 : 1;
+}
+
+static void test_exploration(void **state)
+{
+	struct irqkit_explore_cfg cfg = { .interrupt = one_byte_arrives, .timeout_ms = 3000 };
+	struct irqkit_explore_result res;
+
+	(void)state;
+#ifdef MYDEV_BUG_IRQ_UNSAFE
+	assert_int_equal(irqkit_explore(&cfg, read_abc, NULL, &res), 1);
+	assert_non_null(strstr(res.why, "did not end within 3000 ms"));
+	assert_non_null(strstr(res.schedule, "(spin_unlock from "));
+#ifdef IRQKIT_TEST_LIBDW
+	assert_non_null(strstr(res.schedule, "(spin_unlock from mydev_read+"));
+#endif
+#else
+	assert_explore_passes(&cfg, read_abc, NULL);
+	assert_int_equal(irqkit_explore(&cfg, read_abc, NULL, &res), 0);
+	assert_true(res.points >= 2);	/* request_irq and free_irq: the reader keeps them out */
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_received_data_reaches_the_reader, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_lost_and_a_doubled_interrupt, setup, teardown),
+		cmocka_unit_test(test_exploration),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,10 +23,14 @@
 #define assert_schedule(res, what, fn)	assert_non_null(strstr((res).schedule, what " from "))
 #endif
 
-/* A crash: SIGSEGV, or SIGABRT where cmocka's own handler caught it and aborted. */
+/*
+ * A crash (SIGSEGV, or SIGABRT where cmocka's handler caught it), or, in a
+ * sanitizer build, the sanitizer's report and exit status.
+ */
 #define assert_crashed(res)							\
 	assert_true(strcmp((res).why, "killed by SIGSEGV") == 0 ||		\
-		    strcmp((res).why, "killed by SIGABRT") == 0)
+		    strcmp((res).why, "killed by SIGABRT") == 0 ||		\
+		    strncmp((res).why, "exit status ", 12) == 0)
 
 /* ---- 1: the device's interrupt enabled before what the handler uses --------- */
 
