@@ -10,9 +10,11 @@
  * CPU 0 and the interrupt is delivered on that thread, where it arrives.
  * The points are the kernel-API calls at which a real CPU could take an
  * interrupt, made with interrupts on outside hardirq context: a spinlock,
- * reader-writer lock or mutex taken or released (spinlocks and rwlocks in
- * code compiled with -DIRQKIT_LOCKDEP, whose hooks announce them; the
- * validator may be off at run time), queue_work, tasklet_schedule,
+ * reader-writer lock or mutex taken or released, local_irq_save/restore
+ * (and _disable/_enable) turning interrupts off or on, local_bh_enable
+ * (all but mutexes in code compiled with -DIRQKIT_LOCKDEP, whose hooks
+ * announce them, the validator on or off at run time: irqkit's own
+ * locking is not explored), queue_work, tasklet_schedule,
  * mod_timer, wake_up, complete, free_irq, the end of request_irq and of
  * enable_irq, and irqkit_sim_point().
  *

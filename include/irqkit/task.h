@@ -76,6 +76,22 @@ IRQKIT_API void irqkit_local_irq_enable_slow(struct irqkit_task *t);
 IRQKIT_API void irqkit_local_bh_disable_slow(struct irqkit_task *t);
 IRQKIT_API void irqkit_local_bh_enable_slow(struct irqkit_task *t);
 
+/*
+ * In code compiled with -DIRQKIT_LOCKDEP, interrupts turned off or back on
+ * and bottom halves turned back on by a thread bound to a CPU are interrupt
+ * points of an exploration (<irqkit/explore.h>); irqkit's own code, built
+ * without it, is not.  These functions are then always inlined, so the
+ * point names the caller's code.
+ */
+IRQKIT_API void irqkit_sim_point_irq(const char *what);
+#ifdef IRQKIT_LOCKDEP
+#define IRQKIT__IRQFN		static inline __attribute__((always_inline))
+#define IRQKIT__IRQ_POINT(what)	irqkit_sim_point_irq(what)
+#else
+#define IRQKIT__IRQFN		static inline
+#define IRQKIT__IRQ_POINT(what)	((void)0)
+#endif
+
 /**
  * irqkit_local_irq_save - disable local interrupts, returning the old state
  *
@@ -83,7 +99,7 @@ IRQKIT_API void irqkit_local_bh_enable_slow(struct irqkit_task *t);
  * bound to CPU k it waits for a hardirq handler running on k to finish.
  * Return: the previous state, for irqkit_local_irq_restore().
  */
-static inline unsigned long irqkit_local_irq_save(void)
+IRQKIT__IRQFN unsigned long irqkit_local_irq_save(void)
 {
 	struct irqkit_task *t = &irqkit_task_self;
 	unsigned int s = t->irqflags;
@@ -95,6 +111,7 @@ static inline unsigned long irqkit_local_irq_save(void)
 	}
 	if (s & IRQKIT_TASK_IRQS_OFF)
 		return 1;
+	IRQKIT__IRQ_POINT("local_irq_save");
 	irqkit_local_irq_disable_slow(t);
 	return 0;
 }
@@ -106,7 +123,7 @@ static inline unsigned long irqkit_local_irq_save(void)
  * Context: any.  On a bound thread, interrupts latched meanwhile for its CPU are
  * delivered here, on this thread, when the state goes back to enabled.
  */
-static inline void irqkit_local_irq_restore(unsigned long flags)
+IRQKIT__IRQFN void irqkit_local_irq_restore(unsigned long flags)
 {
 	struct irqkit_task *t = &irqkit_task_self;
 	unsigned int s = t->irqflags;
@@ -118,14 +135,16 @@ static inline void irqkit_local_irq_restore(unsigned long flags)
 	}
 	if (off == (s & IRQKIT_TASK_IRQS_OFF))
 		return;
-	if (off)
+	if (off) {
 		irqkit_local_irq_disable_slow(t);
-	else
+	} else {
 		irqkit_local_irq_enable_slow(t);
+		IRQKIT__IRQ_POINT("local_irq_restore");
+	}
 }
 
 /** irqkit_local_irq_disable - disable local interrupts unconditionally.  Context: any. */
-static inline void irqkit_local_irq_disable(void)
+IRQKIT__IRQFN void irqkit_local_irq_disable(void)
 {
 	(void)irqkit_local_irq_save();
 }
@@ -136,7 +155,7 @@ static inline void irqkit_local_irq_disable(void)
  * Context: any.  Inside a save/restore region this breaks the outer section,
  * as in Linux.  Pending interrupts of a bound thread's CPU are delivered here.
  */
-static inline void irqkit_local_irq_enable(void)
+IRQKIT__IRQFN void irqkit_local_irq_enable(void)
 {
 	irqkit_local_irq_restore(0);
 }
@@ -193,13 +212,14 @@ static inline void irqkit_local_bh_disable(void)
  * interrupts off it warns as Linux does.  Reaching zero on a bound thread runs
  * the CPU's pending softirqs (and hardirqs) here.
  */
-static inline void irqkit_local_bh_enable(void)
+IRQKIT__IRQFN void irqkit_local_bh_enable(void)
 {
 	struct irqkit_task *t = &irqkit_task_self;
 	unsigned int pc = t->preempt_count - IRQKIT_SOFTIRQ_DISABLE_OFFSET;
 
 	if (__builtin_expect(t->irqflags || (pc & IRQKIT_HARDIRQ_MASK), 0)) {
 		irqkit_local_bh_enable_slow(t);
+		IRQKIT__IRQ_POINT("local_bh_enable");
 		return;
 	}
 	t->preempt_count = pc;

@@ -42,6 +42,11 @@ void irqkit__point_slow(const char *what, const void *ip)
 	inside = false;
 }
 
+void irqkit_sim_point_irq(const char *what)
+{
+	irqkit__point(what, __builtin_return_address(0));
+}
+
 void irqkit_sim_point(void)
 {
 	irqkit__point("irqkit_sim_point", __builtin_return_address(0));

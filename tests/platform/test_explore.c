@@ -384,6 +384,45 @@ static void test_random_runs_find_what_one_interrupt_cannot(void **state)
 	assert_non_null(strstr(res.schedule, ", point"));	/* two of them */
 }
 
+/* ---- interrupt sections are points in code built with IRQKIT_LOCKDEP -------- */
+
+static bool busy, handler_saw_busy;
+
+static irqreturn_t busy_interrupt(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	handler_saw_busy |= busy;
+	return IRQ_HANDLED;
+}
+
+static int irq_section_body(void *arg)
+{
+	unsigned long flags;
+
+	(void)arg;
+	if (det_setup_flags(0) || request_irq(IRQ, busy_interrupt, 0, "busy", NULL))
+		return -1;
+	handler_saw_busy = false;
+	local_irq_save(flags);
+	busy = true;
+	local_irq_restore(flags);	/* the handler can come here and see busy */
+	busy = false;
+	free_irq(IRQ, NULL);
+	irqkit_stop();
+	return handler_saw_busy ? 1 : 0;
+}
+
+static void test_interrupts_turned_back_on_are_a_point(void **state)
+{
+	struct irqkit_explore_cfg cfg = { .irq = IRQ, .timeout_ms = 20000 };
+	struct irqkit_explore_result res;
+
+	(void)state;
+	assert_int_equal(irqkit_explore(&cfg, irq_section_body, NULL, &res), 1);
+	assert_schedule(res, "local_irq_restore", "irq_section_body");
+}
+
 /* ---- bad input ---------------------------------------------------------------- */
 
 static int no_runtime_body(void *arg)
@@ -427,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_teardown_before_free_irq_is_found),
 		cmocka_unit_test(test_replay_runs_the_failed_run_in_process),
 		cmocka_unit_test(test_random_runs_find_what_one_interrupt_cannot),
+		cmocka_unit_test(test_interrupts_turned_back_on_are_a_point),
 		cmocka_unit_test(test_bad_input_is_refused),
 		/* last: it turns the validator off for the process */
 		cmocka_unit_test(test_deadlock_ends_with_a_report),
