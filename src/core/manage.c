@@ -568,8 +568,11 @@ out_unlock:
 	return ret;
 }
 
-/* request_threaded_irq's argument checks, in Linux's order (REFERENCE 1.3). */
-static int request_common(unsigned int irq, irqkit_handler_fn handler,
+/*
+ * request_threaded_irq's argument checks, in Linux's order (REFERENCE 1.3).
+ * Always inlined: the interrupt point at its end names the driver's call.
+ */
+static __always_inline int request_common(unsigned int irq, irqkit_handler_fn handler,
 			  irqkit_handler_regs_fn handler_regs, irqkit_handler_fn thread_fn,
 			  unsigned long irqflags, const char *devname, void *dev_id)
 {

@@ -781,23 +781,31 @@ static bool work_has_no_function(const struct irqkit_work *work, const char *wha
 			 what, (const void *)work);
 }
 
-bool irqkit_queue_work_on(int cpu, struct irqkit_workqueue *wq, struct irqkit_work *work)
+/* queue_work_on and its wrappers: the interrupt point names the caller, @ip. */
+static __always_inline bool queue_work_at(int cpu, struct irqkit_workqueue *wq,
+					  struct irqkit_work *work, const void *ip)
 {
-	irqkit__point("queue_work", __builtin_return_address(0));
+	irqkit__point("queue_work", ip);
 	if (!wq || !work || work_has_no_function(work, "queue_work") ||
 	    test_and_set_pending(work))
 		return false;
 	return __queue_work(cpu, wq, work);
 }
 
+bool irqkit_queue_work_on(int cpu, struct irqkit_workqueue *wq, struct irqkit_work *work)
+{
+	return queue_work_at(cpu, wq, work, __builtin_return_address(0));
+}
+
 bool irqkit_queue_work(struct irqkit_workqueue *wq, struct irqkit_work *work)
 {
-	return irqkit_queue_work_on(IRQKIT_WORK_CPU_UNBOUND, wq, work);
+	return queue_work_at(IRQKIT_WORK_CPU_UNBOUND, wq, work, __builtin_return_address(0));
 }
 
 bool irqkit_schedule_work(struct irqkit_work *work)
 {
-	return irqkit_queue_work(wq_rt.system_wq, work);
+	return queue_work_at(IRQKIT_WORK_CPU_UNBOUND, wq_rt.system_wq, work,
+			     __builtin_return_address(0));
 }
 
 void irqkit_delayed_work_timer_fn(struct irqkit_timer_list *timer)

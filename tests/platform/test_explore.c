@@ -157,6 +157,7 @@ static void test_irq_unsafe_lock_is_found(void **state)
 	assert_int_equal(irqkit_explore(&cfg, flag_body, NULL, &res), 1);
 	assert_true(strcmp(res.why, "a report of the lock validator") == 0 ||
 		    strcmp(res.why, "killed by SIGABRT") == 0);
+	assert_schedule(res, "request_irq", "flag_body");	/* the driver's call, named */
 
 	fixed = true;
 	assert_explore_passes(&cfg, flag_body, NULL);
