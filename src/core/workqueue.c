@@ -13,7 +13,12 @@
  *
  * Locking: pool->lock guards the pool's lists, its workers' `current`, and
  * the pwqs of the pool; flush_lock (inside pool->lock) guards the flush_work
- * requests.  A work item is never touched after its function returns: it may
+ * requests.  queue_work takes no lock: it pushes the item on its pool's
+ * incoming list with one compare-and-swap, and whoever next holds the pool
+ * lock for the lists (a worker looking for work, flush, cancel) splices that
+ * list in, which is when an item gets its flush colour and counts against
+ * max_active.  So the producer and the worker share one cache line per item
+ * (the incoming head), not the lock, the pwq and the list tails.  A work item is never touched after its function returns: it may
  * have freed itself.  What flush_work and cancel_work_sync wait for is
  * therefore recorded on the worker (the instance it runs) and signalled
  * through requests, not through the item.
@@ -29,10 +34,10 @@
 #define WORK_ON_SCHEDULED	3	/* behind the worker running the same item */
 
 struct irqkit_pwq {
-	struct irqkit_wq_pool	*pool;
+	struct irqkit_wq_pool	*pool;		/* read by queue_work: apart from the counts */
 	struct irqkit_workqueue	*wq;
-	int			nr_active;	/* pool lock */
 	int			max_active;
+	int			nr_active __attribute__((aligned(64)));	/* pool lock */
 	long			nr_in_flight[2];	/* pool lock: queued, not finished, per colour */
 	struct irqkit_work	*inactive_head, **inactive_tail;
 };
@@ -54,13 +59,17 @@ struct irqkit_worker {
 };
 
 struct irqkit_wq_pool {
-	struct irqkit_spinlock	lock;
+	/* queue_work pushes here, LIFO, by compare-and-swap; spliced under the lock */
+	struct irqkit_work	*incoming __attribute__((aligned(64)));
 	int			cpu;		/* -1: unbound */
 	bool			highpri;
 	int			id;
+	/* what the worker writes or reads per item, off the line queue_work writes */
+	struct irqkit_spinlock	lock __attribute__((aligned(64)));
+	struct irqkit_worker	*idle;		/* sleeping workers, last to sleep first;
+						 * pool lock, read by queue_work_wake without it */
 	struct irqkit_work	*head, **tail;	/* the worklist */
 	struct irqkit_worker	*workers;
-	struct irqkit_worker	*idle;		/* sleeping workers, last to sleep first */
 	int			nr_workers, next_id;
 	bool			stopping;
 	int			creating;	/* create_worker calls under way */
@@ -130,7 +139,7 @@ static struct irqkit_pwq *work_pwq(const struct irqkit_work *work)
 	return READ_ONCE(work->pwq);
 }
 
-/* Pool lock held: the pointer first, then the run it belongs to (release). */
+/* The owner of PENDING, before the item is on a list: the pointer, then its run (release). */
 static void set_work_pwq(struct irqkit_work *work, struct irqkit_pwq *pwq)
 {
 	WRITE_ONCE(work->pwq, pwq);
@@ -277,7 +286,12 @@ static void pwq_dec_in_flight(struct irqkit_pwq *pwq, unsigned int color)
 	}
 }
 
-/* Items of generation @color still in flight on @wq, summed over its pwqs under their locks. */
+static void incoming_splice(struct irqkit_wq_pool *pool);
+
+/*
+ * Items of generation @color still in flight on @wq, summed over its pwqs
+ * under their locks, once each pool's incoming items are on its lists.
+ */
 static long wq_in_flight(struct irqkit_workqueue *wq, unsigned int color)
 {
 	long n = 0;
@@ -286,6 +300,7 @@ static long wq_in_flight(struct irqkit_workqueue *wq, unsigned int color)
 		struct irqkit_pwq *pwq = &wq->pwqs[i];
 
 		irqkit_spin_lock(&pwq->pool->lock);
+		incoming_splice(pwq->pool);
 		n += pwq->nr_in_flight[color];
 		irqkit_spin_unlock(&pwq->pool->lock);
 	}
@@ -305,7 +320,7 @@ static struct irqkit_worker *take_idle_worker(struct irqkit_wq_pool *pool)
 
 	spin_assert_locked(&pool->lock);
 	if (w) {
-		pool->idle = w->idle_next;
+		WRITE_ONCE(pool->idle, w->idle_next);
 		a_store_release(&w->wake, 1);
 	}
 	return w;
@@ -317,7 +332,7 @@ static void idle_list_remove(struct irqkit_wq_pool *pool, struct irqkit_worker *
 	spin_assert_locked(&pool->lock);
 	for (struct irqkit_worker **pp = &pool->idle; *pp; pp = &(*pp)->idle_next) {
 		if (*pp == w) {
-			*pp = w->idle_next;
+			WRITE_ONCE(*pp, w->idle_next);
 			return;
 		}
 	}
@@ -356,6 +371,98 @@ static void pwq_dec_active(struct irqkit_pwq *pwq, bool kick)
 		if (kick)
 			wake_idle_worker(pool);
 	}
+}
+
+/* ---- the incoming list ------------------------------------------------------------------ */
+
+/*
+ * Push @work, whose PENDING the caller owns, on @pool's incoming list.  No
+ * lock: @work is on no other list, and nobody else writes its link while it
+ * is PENDING.  Any context.
+ * Return: whether the list was empty, so the push must see that a worker
+ * comes for it (queue_work_wake); a push on a non-empty list joins the items
+ * someone already comes for.
+ */
+static bool incoming_push(struct irqkit_wq_pool *pool, struct irqkit_work *work)
+{
+	struct irqkit_work *head = READ_ONCE(pool->incoming);
+
+	do
+		work->next = head;
+	while (!a_cas(&pool->incoming, &head, work));
+	return !head;
+}
+
+/*
+ * An item reaches its pool's lists: its flush colour is the queue's colour
+ * now (a flusher flips the colour and then counts under every pool lock, so
+ * it either counts the item or the item gets the new colour), and it is
+ * active, on the worklist, while its pwq is under max_active, else parked.
+ * Pool lock held.
+ */
+static void pwq_accept(struct irqkit_wq_pool *pool, struct irqkit_work *work)
+{
+	struct irqkit_pwq *pwq = work->pwq;
+	unsigned int color = a_load_seq(&pwq->wq->color);
+
+	pwq->nr_in_flight[color]++;
+	work->color = color;
+	if (pwq->nr_active < pwq->max_active) {
+		pwq->nr_active++;
+		work->where = WORK_ON_WORKLIST;
+		irqkit_trace(workqueue_activate_work, work);
+		list_append(&pool->tail, work);
+	} else {
+		work->where = WORK_ON_INACTIVE;
+		list_append(&pwq->inactive_tail, work);
+	}
+}
+
+/*
+ * Move what queue_work pushed onto the pool's lists, oldest first.  Before
+ * any look at the lists that must see every item queued before it (a worker
+ * about to sleep, flush, cancel, drain).  Pool lock held.
+ */
+static void incoming_splice(struct irqkit_wq_pool *pool)
+{
+	struct irqkit_work *work, *fifo = NULL;
+
+	spin_assert_locked(&pool->lock);
+	if (!READ_ONCE(pool->incoming))
+		return;
+	work = a_xchg_acquire(&pool->incoming, NULL);
+	while (work) {				/* the stack is newest first */
+		struct irqkit_work *next = work->next;
+
+		work->next = fifo;
+		fifo = work;
+		work = next;
+	}
+	while (fifo) {
+		struct irqkit_work *next = fifo->next;
+
+		pwq_accept(pool, fifo);
+		fifo = next;
+	}
+}
+
+/*
+ * A push found the incoming list empty: wake an idle worker if there is one.
+ * If none is idle, every worker is awake and looks at the incoming list
+ * before it sleeps (worker_main publishes itself idle, then looks: one of the
+ * two sees the other).  Any context.
+ */
+static void queue_work_wake(struct irqkit_wq_pool *pool)
+{
+	struct irqkit_worker *woken;
+
+	a_fence();			/* the push before the look at the idle list */
+	if (!READ_ONCE(pool->idle))
+		return;
+	irqkit_spin_lock(&pool->lock);
+	woken = take_idle_worker(pool);
+	irqkit_spin_unlock(&pool->lock);
+	wake_worker(woken);
 }
 
 /* ---- workers --------------------------------------------------------------------------------- */
@@ -500,7 +607,7 @@ static void worker_enter_idle(struct irqkit_worker *w)
 	spin_assert_locked(&pool->lock);
 	w->wake = 0;
 	w->idle_next = pool->idle;
-	pool->idle = w;
+	WRITE_ONCE(pool->idle, w);
 }
 
 /* Sleep until wake_idle_worker() takes @w off the idle list.  Pool lock held; dropped meanwhile. */
@@ -571,8 +678,15 @@ static void worker_main(void *arg)
 		struct irqkit_worker *next;
 		struct irqkit_work *work;
 
+		if (!worker_has_work(w))
+			incoming_splice(pool);
 		if (!worker_has_work(w)) {
 			worker_enter_idle(w);
+			a_fence();	/* idle before the look; queue_work_wake: push before its look */
+			if (READ_ONCE(pool->incoming)) {
+				idle_list_remove(pool, w);
+				continue;
+			}
 			if (!worker_idle(w)) {
 				irqkit_spin_unlock(&pool->lock);
 				goto out;
@@ -714,8 +828,6 @@ static bool __queue_work(int cpu, struct irqkit_workqueue *wq, struct irqkit_wor
 {
 	struct irqkit_pwq *pwq, *last;
 	struct irqkit_wq_pool *pool;
-	struct irqkit_worker *woken = NULL;
-	unsigned int color;
 
 	if (unlikely(READ_ONCE(wq->dead))) {
 		WARN_ONCE(1, "workqueue %s: queue_work() on a destroyed workqueue: refused",
@@ -744,32 +856,13 @@ static bool __queue_work(int cpu, struct irqkit_workqueue *wq, struct irqkit_wor
 		irqkit_spin_unlock(&last->pool->lock);
 	}
 	pool = pwq->pool;
-
-	irqkit_spin_lock(&pool->lock);
-	/*
-	 * The flush generation, read under the pool lock: a flusher flips
-	 * wq->color and then takes every pool lock to count, so it either sees
-	 * this item counted or the item sees the new colour.
-	 */
-	color = a_load_seq(&wq->color);
-	pwq->nr_in_flight[color]++;
-	work->color = color;
 	set_work_pwq(work, pwq);
-	a_fetch_add(&work->queued, 1);
+	/* one writer at a time: the owner of PENDING */
+	a_store_release(&work->queued, READ_ONCE(work->queued) + 1);
 	irqkit_trace(workqueue_queue_work, work, (const void *)irqkit__work_fn(work), wq->name,
 		     pool->cpu);
-	if (pwq->nr_active < pwq->max_active) {
-		pwq->nr_active++;
-		work->where = WORK_ON_WORKLIST;
-		irqkit_trace(workqueue_activate_work, work);
-		list_append(&pool->tail, work);
-		woken = take_idle_worker(pool);
-	} else {
-		work->where = WORK_ON_INACTIVE;
-		list_append(&pwq->inactive_tail, work);
-	}
-	irqkit_spin_unlock(&pool->lock);
-	wake_worker(woken);
+	if (incoming_push(pool, work))
+		queue_work_wake(pool);
 	return true;
 }
 
@@ -874,7 +967,8 @@ static bool grab_pending(struct irqkit_work *work, struct irqkit_delayed_work *d
 		if (pwq) {
 			pool = pwq->pool;
 			irqkit_spin_lock(&pool->lock);
-			if (work->pwq == pwq && work->where != WORK_ON_NONE) {
+			incoming_splice(pool);
+			if (READ_ONCE(work->pwq) == pwq && work->where != WORK_ON_NONE) {
 				bool found = false;
 
 				if (work->where == WORK_ON_WORKLIST) {
@@ -1012,7 +1106,8 @@ bool irqkit_flush_work(struct irqkit_work *work)
 		if (!pwq)
 			return false;
 		irqkit_spin_lock(&pwq->pool->lock);
-		if (work->pwq != pwq) {			/* moved meanwhile: again */
+		incoming_splice(pwq->pool);
+		if (READ_ONCE(work->pwq) != pwq) {	/* moved meanwhile: again */
 			irqkit_spin_unlock(&pwq->pool->lock);
 			continue;
 		}
@@ -1063,6 +1158,8 @@ void irqkit_flush_workqueue(struct irqkit_workqueue *wq)
 			return;
 	}
 	irqkit__mutex_lock(&wq->flush_mutex);
+	/* items queued before this call take the old colour, then the flip */
+	wq_in_flight(wq, 0);
 	old = a_load_seq(&wq->color);
 	a_store_seq(&wq->flushing, 1);
 	a_store_seq(&wq->color, old ^ 1);
@@ -1318,6 +1415,9 @@ void irqkit__workqueue_exit(void)
 		for (struct irqkit_worker *w = pool->workers; w; w = w->next)
 			if (w->thread)
 				join_at_stop(w);
+		irqkit_spin_lock(&pool->lock);
+		incoming_splice(pool);		/* onto the lists dropped below */
+		irqkit_spin_unlock(&pool->lock);
 		while (pool->workers) {
 			struct irqkit_worker *w = pool->workers;
 
@@ -1360,6 +1460,7 @@ static void report_pool_lockup(struct irqkit_wq_pool *pool, uint64_t stuck)
 	pr_emerg("BUG: workqueue lockup - pool cpus=%s node=0 flags=0x0 nice=%d stuck for %llus!",
 		 cpus, pool->highpri ? -20 : 0, irqkit__secs_up(stuck));
 	irqkit_spin_lock(&pool->lock);
+	incoming_splice(pool);
 	for (struct irqkit_worker *w = pool->workers; w; w = w->next)
 		if (w->current)
 			pr_emerg("  in-flight: %d:%ps", w->tid, irqkit__work_fn(w->current));
@@ -1382,7 +1483,7 @@ void irqkit__workqueue_watchdog(uint64_t now, uint64_t thresh)
 
 		irqkit_spin_lock(&pool->lock);
 		progress = pool->progress;
-		waiting = pool->head != NULL;
+		waiting = pool->head || READ_ONCE(pool->incoming);
 		irqkit_spin_unlock(&pool->lock);
 		if (irqkit__stall_check(&pool->wd, waiting, progress, now, thresh, &stuck))
 			report_pool_lockup(pool, stuck);
