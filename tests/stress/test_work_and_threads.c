@@ -2,7 +2,8 @@
 /*
  * Stress tests of work queues and threaded interrupts with real threads: a
  * work item never runs on two workers at once, flush_workqueue waits for
- * everything queued before it, cancel_work_sync stops a self-requeueing item,
+ * everything queued before it, every item runs without a flush (no lost
+ * wake-up), cancel_work_sync stops a self-requeueing item,
  * destroy_workqueue while others still queue, and free_irq of a threaded
  * action while its thread runs.  IRQKIT_STRESS_SCALE multiplies the counts.
  */
@@ -10,6 +11,7 @@
 #include "../harness.h"
 
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #define NCPU	3
@@ -176,6 +178,92 @@ static void test_flush_workqueue_waits_for_everything_queued_before(void **state
 	fprintf(stderr, "  checked %d, violations %d\n", checked, atomic_load(&violations));
 	assert_int_equal(atomic_load(&violations), 0);
 	assert_true(checked > 0);
+	irqkit_destroy_workqueue(wq);
+}
+
+/* ---- no wake-up is lost: each item runs without a flush ---------------------------------- */
+
+/*
+ * queue_work wakes a worker only when its push finds the pool's incoming list
+ * empty and a worker idle; a worker about to sleep looks at the list after
+ * putting itself on the idle list.  Producers that each queue one item and
+ * wait for it to run make the pools fall idle between items, so pushes meet
+ * workers going to sleep all the time.  No flush here: a flush splices the
+ * list itself and would hide a lost wake-up.  Each wait is bounded (a lost
+ * wake-up would otherwise hang the test): the item must run within 10 s.
+ */
+#define PING_PRODUCERS	3
+
+struct ping {
+	pthread_t		thread;
+	struct irqkit_workqueue	*wq;
+	struct irqkit_work	work;
+	atomic_long		runs;
+	long			queued;
+	unsigned int		seed;
+};
+
+static void ping_fn(struct irqkit_work *work)
+{
+	atomic_fetch_add(&container_of(work, struct ping, work)->runs, 1);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void *ping_pong(void *arg)
+{
+	struct ping *p = arg;
+	uint64_t deadline;
+
+	for (int i = 0; i < stress_scale(1500); i++) {
+		if (!irqkit_queue_work_on((int)(rnd(&p->seed) % NCPU), p->wq, &p->work)) {
+			atomic_fetch_add(&violations, 1);	/* its last run had ended */
+			break;
+		}
+		p->queued++;
+		deadline = mono_ns() + 10ull * 1000 * 1000 * 1000;
+		while (atomic_load(&p->runs) < p->queued) {
+			if (mono_ns() > deadline) {
+				atomic_fetch_add(&violations, 1);
+				return NULL;
+			}
+			usleep(10);
+		}
+		/* mostly long enough for the worker to go to sleep, sometimes not */
+		if (rnd(&p->seed) % 8)
+			usleep(rnd(&p->seed) % 100);
+	}
+	return NULL;
+}
+
+static void test_every_item_runs_without_a_flush(void **state)
+{
+	struct irqkit_workqueue *wq = irqkit_alloc_workqueue("ping", 0, 0);
+	struct ping p[PING_PRODUCERS];
+	long queued = 0, runs = 0;
+
+	(void)state;
+	for (int i = 0; i < PING_PRODUCERS; i++) {
+		p[i] = (struct ping){ .wq = wq, .seed = test_seed() * 7 + (unsigned int)i + 1 };
+		irqkit_init_work(&p[i].work, ping_fn);
+		pthread_create(&p[i].thread, NULL, ping_pong, &p[i]);
+	}
+	for (int i = 0; i < PING_PRODUCERS; i++) {
+		pthread_join(p[i].thread, NULL);
+		queued += p[i].queued;
+		runs += atomic_load(&p[i].runs);
+	}
+	fprintf(stderr, "  queued %ld, ran %ld, violations %d\n", queued, runs,
+		atomic_load(&violations));
+	assert_int_equal(atomic_load(&violations), 0);
+	assert_int_equal(runs, queued);
+	assert_true(queued >= stress_scale(1500) * PING_PRODUCERS);
 	irqkit_destroy_workqueue(wq);
 }
 
@@ -367,6 +455,7 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, thr_teardown)
 		T(test_work_item_never_runs_on_two_workers_at_once),
 		T(test_flush_workqueue_waits_for_everything_queued_before),
+		T(test_every_item_runs_without_a_flush),
 		T(test_cancel_work_sync_stops_a_self_requeueing_item),
 		T(test_destroy_workqueue_while_others_still_queue),
 		T(test_free_irq_of_a_threaded_action_while_its_thread_runs),
