@@ -86,7 +86,7 @@ struct irqkit_chip {
 /* A flow handler: runs one interrupt of a line through its chip and actions. */
 typedef void (*irqkit_flow_fn)(struct irqkit_desc *desc);
 
-/* The flow handlers of REFERENCE section 2. */
+/* The flow handlers, as Linux's kernel/irq/chip.c. */
 IRQKIT_API void irqkit_handle_level_irq(struct irqkit_desc *desc);
 IRQKIT_API void irqkit_handle_edge_irq(struct irqkit_desc *desc);
 IRQKIT_API void irqkit_handle_fasteoi_irq(struct irqkit_desc *desc);
@@ -97,7 +97,7 @@ IRQKIT_API void irqkit_handle_bad_irq(struct irqkit_desc *desc);
 
 /**
  * irqkit_handle_nested_irq - run a nested line's thread functions in the
- * caller's thread (REFERENCE 2.7): a threaded parent demultiplexing its
+ * caller's thread: a threaded parent demultiplexing its
  * children.  Context: process context (the parent's thread).
  */
 IRQKIT_API void irqkit_handle_nested_irq(unsigned int irq);

@@ -19,7 +19,7 @@ extern "C" {
  * @dev_id: cookie passed to the handler and used by free_irq; required if SHARED
  *
  * Behaves as Linux's request_irq(): request_threaded_irq() with no thread
- * function and IRQF_COND_ONESHOT added (REFERENCE 1.2-1.7).  The line is started
+ * function and IRQF_COND_ONESHOT added.  The line is started
  * (unmasked) by the first handler unless IRQKIT_F_NO_AUTOEN.
  *
  * Context: process context; may sleep.
@@ -36,7 +36,7 @@ IRQKIT_API IRQKIT_MUST_CHECK int irqkit_request_irq(unsigned int irq, irqkit_han
 						    void *dev_id);
 
 /**
- * irqkit_request_threaded_irq - add a handler with a thread (REFERENCE 1.11-1.12)
+ * irqkit_request_threaded_irq - add a handler with a thread
  * @handler: primary handler in hardirq context; returns IRQKIT_WAKE_THREAD to
  *           run @thread_fn; NULL installs one that always does (then
  *           IRQKIT_F_ONESHOT is required unless the chip is ONESHOT_SAFE)
@@ -87,7 +87,7 @@ IRQKIT_API const char *irqkit_free_irq(unsigned int irq, void *dev_id);
  * irqkit_can_request_irq - would a request with @flags find room on @irq?
  *
  * True when the irq exists and either has no action or the caller's flags and
- * the first action's flags both have SHARED (REFERENCE 1.10).  Advisory only.
+ * the first action's flags both have SHARED.  Advisory only.
  * Context: any.
  */
 IRQKIT_API bool irqkit_can_request_irq(unsigned int irq, unsigned long flags);
@@ -95,8 +95,8 @@ IRQKIT_API bool irqkit_can_request_irq(unsigned int irq, unsigned long flags);
 /**
  * irqkit_disable_irq_nosync - disable a line without waiting
  *
- * Nests: depth++; the first disable marks the line disabled (lazily, REFERENCE
- * 2.9).  Context: any, a handler of the same line included.
+ * Nests: depth++; the first disable marks the line disabled (lazily:
+ * masked at the next interrupt).  Context: any, a handler of the same line included.
  */
 IRQKIT_API void irqkit_disable_irq_nosync(unsigned int irq);
 
@@ -119,7 +119,7 @@ IRQKIT_API bool irqkit_disable_hardirq(unsigned int irq);
  * irqkit_enable_irq - undo one disable
  *
  * depth 1 -> 0 restarts the line and replays an edge that arrived while it was
- * disabled (REFERENCE 2.10, 4.4).  depth 0 warns "Unbalanced enable for IRQ %d".
+ * disabled.  depth 0 warns "Unbalanced enable for IRQ %d".
  * Context: any.
  */
 IRQKIT_API void irqkit_enable_irq(unsigned int irq);

@@ -13,8 +13,8 @@ extern "C" {
 #define IRQKIT_SHOW_LINUX_ONLY	(1u << 0)	/* omit irqkit's own section */
 
 /*
- * The table is Linux's /proc/interrupts (REFERENCE section 8, the 4.x-6.x
- * format with GENERIC_IRQ_SHOW_LEVEL): a header of CPU columns, one row per
+ * The table is Linux's /proc/interrupts (the 4.x-6.x format
+ * with GENERIC_IRQ_SHOW_LEVEL): a header of CPU columns, one row per
  * line that has a handler or a nonzero count, the ERR row.  Then, unless
  * IRQKIT_SHOW_LINUX_ONLY, a section that Linux does not have, opened by a line
  * "irqkit:", with each shown line's unhandled count, whether it was
@@ -43,7 +43,7 @@ IRQKIT_API unsigned int irqkit_kstat_softirqs_cpu(unsigned int nr, unsigned int 
 
 /**
  * irqkit_show_spurious_buf - /proc/irq/N/spurious: "count", "unhandled",
- * "last_unhandled N ms" (REFERENCE 3.10).  Return: as above.
+ * "last_unhandled N ms".  Return: as above.
  */
 IRQKIT_API int irqkit_show_spurious_buf(unsigned int irq, char *buf, size_t size);
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Softirqs and tasklets: the bottom halves of 2.6 (REFERENCE section 6). */
+/* Softirqs and tasklets: the bottom halves of 2.6. */
 #ifndef IRQKIT_SOFTIRQ_H
 #define IRQKIT_SOFTIRQ_H
 
@@ -9,7 +9,7 @@
 extern "C" {
 #endif
 
-/* Softirq vectors, lowest runs first (REFERENCE 6.1, modern numbering). */
+/* Softirq vectors, lowest runs first (Linux's modern numbering). */
 enum irqkit_softirq {
 	IRQKIT_HI_SOFTIRQ = 0,
 	IRQKIT_TIMER_SOFTIRQ,
@@ -38,7 +38,7 @@ IRQKIT_API void irqkit_open_softirq(unsigned int nr, irqkit_softirq_fn action);
  * irqkit_raise_softirq - mark vector @nr pending on the caller's CPU
  *
  * From hardirq or softirq context it runs when that context ends; from
- * process context the CPU's ksoftirqd/N thread is woken (REFERENCE 6.2).
+ * process context the CPU's ksoftirqd/N thread is woken.
  * Context: any.
  */
 IRQKIT_API void irqkit_raise_softirq(unsigned int nr);
@@ -59,7 +59,7 @@ IRQKIT_API unsigned int irqkit_softirq_pending(unsigned int cpu);
  *
  * count > 0 means disabled (nesting).  A tasklet runs on the CPU that
  * scheduled it, never concurrently with itself, and N schedules before it
- * runs give one run (REFERENCE 6.6-6.11).
+ * runs give one run.
  */
 struct irqkit_tasklet {
 	struct irqkit_tasklet	*next;		/* private */
@@ -107,7 +107,7 @@ IRQKIT_API void irqkit_tasklet_disable_nosync(struct irqkit_tasklet *t);
  * the deadlock instead of waiting.
  */
 IRQKIT_API void irqkit_tasklet_disable(struct irqkit_tasklet *t);
-/** irqkit_tasklet_enable - count--; runs nothing by itself (REFERENCE 6.10). */
+/** irqkit_tasklet_enable - count--; runs nothing by itself. */
 IRQKIT_API void irqkit_tasklet_enable(struct irqkit_tasklet *t);
 
 /**

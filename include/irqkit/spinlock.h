@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Spinlocks and reader-writer locks with every Linux variant (REFERENCE 5.3). */
+/* Spinlocks and reader-writer locks with every Linux variant. */
 #ifndef IRQKIT_SPINLOCK_H
 #define IRQKIT_SPINLOCK_H
 
@@ -126,7 +126,7 @@ IRQKIT__LOCKFN void irqkit_spin_unlock(struct irqkit_spinlock *lock)
 /**
  * irqkit_spin_lock_irqsave - save the interrupt state, disable interrupts, acquire
  *
- * The form to use between a handler and any other context (REFERENCE 5.4).
+ * The form to use between a handler and any other context.
  * Return: the saved state for irqkit_spin_unlock_irqrestore().
  */
 IRQKIT__LOCKFN unsigned long irqkit_spin_lock_irqsave(struct irqkit_spinlock *lock)

@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 /*
- * preempt_count layout, as Linux's include/linux/preempt.h (REFERENCE 5.5):
+ * preempt_count layout, as Linux's include/linux/preempt.h:
  *
  *   PREEMPT  0x000000ff   spin_lock nesting
  *   SOFTIRQ  0x0000ff00   0x100 serving softirqs, 0x200 per local_bh_disable
@@ -190,7 +190,7 @@ static inline void irqkit_preempt_enable(void)
 /**
  * irqkit_local_bh_disable - disable bottom halves (softirqs, tasklets) on this thread
  *
- * Adds SOFTIRQ_DISABLE_OFFSET (0x200) to preempt_count (REFERENCE 5.2), so
+ * Adds SOFTIRQ_DISABLE_OFFSET (0x200) to preempt_count, so
  * in_softirq() and in_interrupt() are true until the matching enable.  On a
  * thread bound to CPU k, no softirq or tasklet runs on k meanwhile.
  * Context: process or softirq.
@@ -225,7 +225,7 @@ IRQKIT__IRQFN void irqkit_local_bh_enable(void)
 	t->preempt_count = pc;
 }
 
-/* Context predicates (REFERENCE 5.6), for the calling thread. */
+/* Context predicates, for the calling thread. */
 static inline bool irqkit_in_nmi(void)
 {
 	return irqkit_task_self.preempt_count & IRQKIT_NMI_MASK;

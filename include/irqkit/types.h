@@ -41,7 +41,7 @@ extern "C" {
 #define IRQKIT_ETIMEDOUT	110
 #define IRQKIT_EALREADY	114
 
-/* What a handler returns (REFERENCE 1.1); results of a shared line are OR-ed. */
+/* What a handler returns; results of a shared line are OR-ed. */
 enum irqkit_irqreturn {
 	IRQKIT_NONE		= 0,	/* not my device */
 	IRQKIT_HANDLED		= 1,	/* my device, handled */
@@ -49,7 +49,7 @@ enum irqkit_irqreturn {
 };
 #define IRQKIT_RETVAL(x)	((x) ? IRQKIT_HANDLED : IRQKIT_NONE)
 
-/* A line that is not wired anywhere: request_irq gives -ENOTCONN (REFERENCE 1.3). */
+/* A line that is not wired anywhere: request_irq gives -ENOTCONN. */
 #define IRQKIT_NOTCONNECTED	(1U << 31)
 
 /* The 2.6.0-2.6.18 handler's third argument; irqkit passes NULL. */

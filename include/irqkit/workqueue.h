@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Work queues: deferred work in process context (REFERENCE section 7, modern API). */
+/* Work queues: deferred work in process context. */
 #ifndef IRQKIT_WORKQUEUE_H
 #define IRQKIT_WORKQUEUE_H
 
@@ -27,7 +27,7 @@ typedef void (*irqkit_work_fn_26)(void *data);	/* the 2.6.0-2.6.19 form */
  *   running    the worker, while func runs     the worker
  *
  * An item never runs on two workers at once: queued while running, it goes
- * to the pool where it runs and waits for that run (REFERENCE 7.9).
+ * to the pool where it runs and waits for that run.
  */
 struct irqkit_work {
 	unsigned long		data;		/* private: IRQKIT_WORK_* bits */
@@ -91,7 +91,7 @@ IRQKIT_API void irqkit_delayed_work_timer_fn(struct irqkit_timer_list *timer);
 #define IRQKIT__WQ_ORDERED		(1u << 17)
 #define IRQKIT__WQ_LEGACY		(1u << 18)
 
-#define IRQKIT_WQ_MAX_ACTIVE		512	/* REFERENCE 7.11 */
+#define IRQKIT_WQ_MAX_ACTIVE		512	/* Linux's WQ_MAX_ACTIVE */
 #define IRQKIT_WQ_DFL_ACTIVE		256
 #define IRQKIT_WORK_CPU_UNBOUND		(-1)
 
@@ -144,7 +144,7 @@ IRQKIT_API bool irqkit_schedule_delayed_work(struct irqkit_delayed_work *dwork,
 /**
  * irqkit_mod_delayed_work_on - queue, or move the timer of a pending one, to @delay
  * Context: any.  Return: true if it was pending and has been modified, false if
- * it was idle and has been queued (REFERENCE 7.10).
+ * it was idle and has been queued.
  */
 IRQKIT_API bool irqkit_mod_delayed_work_on(int cpu, struct irqkit_workqueue *wq,
 					   struct irqkit_delayed_work *dwork, unsigned long delay);

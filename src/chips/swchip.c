@@ -121,7 +121,7 @@ static void sw_mask_ack(struct irqkit_irq_data *d)
 	} while (!a_cas(&l->state, &old, new));
 }
 
-/* Replay an edge (REFERENCE 2.10 step 4): latch it again as a fresh arrival would. */
+/* Replay an edge: latch it again as a fresh arrival would. */
 static int sw_retrigger(struct irqkit_irq_data *d)
 {
 	struct sw_line *l = sw_line(d);

@@ -2,7 +2,7 @@
 /*
  * Flow handlers and line state changes through the chip (Linux's kernel/irq/chip.c):
  * startup, shutdown, enable, disable (lazy), mask, unmask, and the level, edge,
- * fasteoi, simple, per-CPU, untracked and bad flows (REFERENCE section 2).
+ * fasteoi, simple, per-CPU, untracked and bad flows.
  *
  * Every function here runs with the descriptor lock held, except the flow
  * handlers, which take it themselves and drop it while actions run.
@@ -60,7 +60,7 @@ static void mask_ack_irq(struct irqkit_desc *desc)
 /* ---- enable / disable (nesting is the caller's: depth) ---------------------- */
 
 /*
- * Lazy disable (REFERENCE 2.9): with a chip irq_disable the line is masked at
+ * Lazy disable: with a chip irq_disable the line is masked at
  * once; otherwise it is only marked disabled, and the flow handler masks it if
  * an interrupt comes (unless DISABLE_UNLAZY asks for the mask now).
  */
@@ -140,8 +140,9 @@ int irqkit__irq_startup(struct irqkit_desc *desc, bool resend)
 }
 
 /*
- * irq_shutdown(): the last action is gone.  depth is incremented (REFERENCE
- * 1.8 step 3), the line masked or shut down, a queued resend dropped.
+ * irq_shutdown(): the last action is gone.  depth is incremented (the line
+ * counts as disabled until a request starts it again), the line masked or
+ * shut down, a queued resend dropped.
  */
 void irqkit__irq_shutdown(struct irqkit_desc *desc)
 {
@@ -200,7 +201,7 @@ int irqkit__irq_set_trigger(struct irqkit_desc *desc, unsigned int flags)
 	return ret;
 }
 
-/* ---- preconditions of the flows (REFERENCE 2.2) ------------------------------ */
+/* ---- preconditions of the flows ------------------------------ */
 
 static bool irq_may_run(struct irqkit_desc *desc)
 {
@@ -256,7 +257,7 @@ static inline unsigned long threads_oneshot(const struct irqkit_desc *desc)
 	return a_load_acquire(&desc->threads_oneshot);
 }
 
-/* REFERENCE 2.3 step 4, 1.12: a ONESHOT thread still to run keeps the line masked. */
+/* A ONESHOT thread still to run keeps the line masked. */
 static void cond_unmask_irq(struct irqkit_desc *desc)
 {
 	desc_assert_locked(desc);
@@ -267,7 +268,7 @@ static void cond_unmask_irq(struct irqkit_desc *desc)
 
 /* ---- the flows ----------------------------------------------------------- */
 
-/* REFERENCE 2.3: mask and ack first; unmask after the actions if still enabled. */
+/* Mask and ack first; unmask after the actions if still enabled. */
 void irqkit_handle_level_irq(struct irqkit_desc *desc)
 {
 	desc_lock(desc);
@@ -283,7 +284,7 @@ out_unlock:
 }
 
 /*
- * REFERENCE 2.4: an edge that cannot be handled now is remembered (PENDING)
+ * An edge that cannot be handled now is remembered (PENDING)
  * and the line masked; the CPU running the line loops while PENDING is set.
  */
 void irqkit_handle_edge_irq(struct irqkit_desc *desc)
@@ -351,7 +352,7 @@ static void cond_unmask_eoi_irq(struct irqkit_chip *chip, struct irqkit_desc *de
 	}
 }
 
-/* REFERENCE 2.5: no ack; an EOI at the end; busy or disabled lines are masked. */
+/* No ack; an EOI at the end; busy or disabled lines are masked. */
 void irqkit_handle_fasteoi_irq(struct irqkit_desc *desc)
 {
 	struct irqkit_chip *chip = desc_chip(desc);
@@ -378,7 +379,7 @@ out_unlock:
 	desc_unlock(desc);
 }
 
-/* REFERENCE 2.6: no chip calls at all; the caller does ack, mask and EOI. */
+/* No chip calls at all; the caller does ack, mask and EOI. */
 void irqkit_handle_simple_irq(struct irqkit_desc *desc)
 {
 	desc_lock(desc);
@@ -393,7 +394,7 @@ out_unlock:
 	desc_unlock(desc);
 }
 
-/* REFERENCE 2.7: per-CPU lines take no lock and have no INPROGRESS. */
+/* Per-CPU lines take no lock and have no INPROGRESS. */
 void irqkit_handle_percpu_irq(struct irqkit_desc *desc)
 {
 	struct irqkit_chip *chip = READ_ONCE(desc->irq_data.chip);
@@ -407,7 +408,7 @@ void irqkit_handle_percpu_irq(struct irqkit_desc *desc)
 }
 
 /*
- * REFERENCE 2.7: handle_nested_irq runs the thread functions of a nested line
+ * handle_nested_irq runs the thread functions of a nested line
  * in the calling (parent's) thread, counted as active threads so that
  * synchronize_irq waits for them.
  */
@@ -441,7 +442,7 @@ void irqkit_handle_nested_irq(unsigned int irq)
 	}
 }
 
-/* REFERENCE 2.7: no counting and no spurious accounting. */
+/* No counting and no spurious accounting. */
 void irqkit_handle_untracked_irq(struct irqkit_desc *desc)
 {
 	desc_lock(desc);

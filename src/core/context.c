@@ -98,7 +98,7 @@ void irqkit_local_bh_disable_slow(struct irqkit_task *t)
 
 /*
  * local_bh_enable with something to check: a bound thread (leaving the bh-off
- * holders, then running pending softirqs itself, REFERENCE 5.2 and 6.5), or
+ * holders, then running pending softirqs itself), or
  * the misuse Linux warns about (hardirq context, interrupts off).
  */
 void irqkit_local_bh_enable_slow(struct irqkit_task *t)

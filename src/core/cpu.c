@@ -293,7 +293,7 @@ void irqkit_cpu_signal(unsigned int cpu, unsigned int irq)
 	unsigned int w0;
 
 	if (unlikely(irq >= rt->nr_irqs || cpu >= rt->nr_cpus)) {
-		/* a stray vector: x86 counts it in ERR and says so (REFERENCE 2.8) */
+		/* a stray vector: x86 counts it in ERR and says so */
 		a_fetch_add(&rt->irq_err_count, 1);
 		if (irqkit__printk_ratelimit())
 			irqkit_printk(IRQKIT_LOG_CRIT, "unexpected IRQ trap at vector %02x", irq);

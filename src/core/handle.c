@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Running a line's action chain (Linux's kernel/irq/handle.c, REFERENCE 2.1). */
+/* Running a line's action chain (Linux's kernel/irq/handle.c). */
 #include "internals.h"
 
 /* Linux's warn_no_thread(): a handler asked for a thread it does not have; once per action. */
@@ -13,7 +13,7 @@ static void warn_no_thread(unsigned int irq, struct irqkit_action *action)
 
 /*
  * Call every action in registration order with interrupts off, OR-ing their
- * results (REFERENCE 2.1).  The chain is walked without the descriptor lock:
+ * results.  The chain is walked without the descriptor lock:
  * an action is unlinked under the lock and freed only after the line is no
  * longer in progress (free_irq synchronises), so the walk never sees freed
  * memory.  A handler that turned interrupts on is warned about once (1.2);
@@ -166,7 +166,7 @@ void irqkit__irq_wake_thread(struct irqkit_desc *desc, struct irqkit_action *act
 }
 
 /*
- * REFERENCE 2.8: a line with no flow handler.  Linux prints the descriptor
+ * A line with no flow handler.  Linux prints the descriptor
  * (rate-limited), counts the interrupt and calls ack_bad_irq, which says
  * "unexpected IRQ trap at vector %02x" and adds to the ERR row.
  */

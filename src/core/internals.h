@@ -109,7 +109,7 @@ struct irqkit_action {
 	const char		*name;
 	struct irqkit_action	*deferred_next;	/* on desc->deferred_free */
 	bool			warned_no_thread;
-	/* threaded handler (REFERENCE 1.11-1.13) */
+	/* threaded handler */
 	irqkit_handler_fn	thread_fn;
 	struct irqkit_plat_thread *thread;
 	unsigned int		thread_flags;	/* IRQTF_*, atomic */
@@ -290,17 +290,17 @@ struct irqkit__runtime {
 	uint64_t		start_ns;
 	uint64_t		virt_ns;	/* deterministic clock */
 	unsigned long		timer_seq;	/* arming order */
-	/* softirq actions (REFERENCE 6.1) */
+	/* softirq actions */
 	irqkit_softirq_fn	softirq_vec[IRQKIT_NR_SOFTIRQS];
-	/* software resend (REFERENCE 2.10 step 5) */
+	/* software resend */
 	struct irqkit_spinlock	resend_lock;
 	struct irqkit_desc	*resend_list;
-	/* spurious poll (REFERENCE 3.8) */
+	/* spurious poll */
 	struct irqkit_timer_list poll_timer;
 	unsigned int		poll_active;
 	struct irqkit__exit_hook *exit_hooks;
 	unsigned long		might_sleep_prev;	/* jiffies of the last report */
-	/* bogus return values: at most 100 reports in all (REFERENCE 3.2) */
+	/* bogus return values: at most 100 reports in all */
 	int			bad_irq_reports;
 	/* watchdog.c: thresholds in ns, 0 when off */
 	uint64_t		watchdog_ns;

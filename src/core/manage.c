@@ -13,9 +13,8 @@
 /* ---- synchronisation ------------------------------------------------------- */
 
 /*
- * A wait for the line's own handlers, made from one of them, never ends
- * (REFERENCE 4.7): INPROGRESS belongs to the caller.  Report it and do not
- * wait.  Return: true when the caller is inside a handler of @desc.
+ * A wait for the line's own handlers, made from one of them, never ends:
+ * INPROGRESS belongs to the caller.  Report it and do not wait.  Return: true when the caller is inside a handler of @desc.
  */
 static bool self_deadlock(struct irqkit_desc *desc, const char *what, const char *instead)
 {
@@ -27,7 +26,7 @@ static bool self_deadlock(struct irqkit_desc *desc, const char *what, const char
 	return true;
 }
 
-/* __synchronize_hardirq (REFERENCE 4.6 steps 1-2). */
+/* __synchronize_hardirq. */
 static void __synchronize_hardirq(struct irqkit_desc *desc)
 {
 	unsigned long flags;
@@ -64,7 +63,7 @@ static void __synchronize_hardirq(struct irqkit_desc *desc)
 static _Thread_local struct irqkit_desc *thread_desc;
 static _Thread_local struct irqkit_action *thread_action;
 
-/* REFERENCE 4.6 step 3: sleep until no threaded handler of the line is active. */
+/* Sleep until no threaded handler of the line is active. */
 static void wait_for_threads(struct irqkit_desc *desc)
 {
 	if (thread_desc == desc) {
@@ -115,7 +114,7 @@ void irqkit_synchronize_irq(unsigned int irq)
 		__synchronize_irq(desc);
 }
 
-/* ---- threaded handlers (REFERENCE 1.11-1.14) ---------------------------------------- */
+/* ---- threaded handlers ---------------------------------------- */
 
 /* irq_default_primary_handler: a request without a primary handler gets this one. */
 enum irqkit_irqreturn irqkit__default_primary_handler(int irq, void *dev_id)
@@ -336,7 +335,7 @@ static void irq_setup_forced_threading(struct irqkit_action *new)
 	new->thread_flags |= IRQTF_FORCED;
 }
 
-/* ---- disable / enable (REFERENCE section 4) --------------------------------------- */
+/* ---- disable / enable --------------------------------------- */
 
 static void __disable_irq(struct irqkit_desc *desc)
 {
@@ -381,7 +380,7 @@ bool irqkit_disable_hardirq(unsigned int irq)
 	return irqkit_synchronize_hardirq(irq);
 }
 
-/* __enable_irq (REFERENCE 4.4).  Descriptor lock held. */
+/* __enable_irq.  Descriptor lock held. */
 void irqkit__enable_irq_locked(struct irqkit_desc *desc)
 {
 	desc_assert_locked(desc);
@@ -418,7 +417,7 @@ void irqkit_enable_irq(unsigned int irq)
 /* ---- request --------------------------------------------------------------- */
 
 /*
- * __setup_irq (REFERENCE 1.4, 1.6, 1.7): link @new at the tail of the line's
+ * __setup_irq: link @new at the tail of the line's
  * actions if the sharing rules allow; the first action starts the line.
  */
 static int __setup_irq(unsigned int irq, struct irqkit_desc *desc, struct irqkit_action *new)
@@ -569,7 +568,7 @@ out_unlock:
 }
 
 /*
- * request_threaded_irq's argument checks, in Linux's order (REFERENCE 1.3).
+ * request_threaded_irq's argument checks, in Linux's order.
  * Always inlined: the interrupt point at its end names the driver's call.
  */
 static __always_inline int request_common(unsigned int irq, irqkit_handler_fn handler,
@@ -621,7 +620,7 @@ static __always_inline int request_common(unsigned int irq, irqkit_handler_fn ha
 	return 0;
 }
 
-/* REFERENCE 1.2: request_irq is request_threaded_irq with no thread and COND_ONESHOT. */
+/* request_irq is request_threaded_irq with no thread and COND_ONESHOT. */
 int irqkit_request_irq(unsigned int irq, irqkit_handler_fn handler, unsigned long flags,
 		       const char *name, void *dev_id)
 {
@@ -647,7 +646,7 @@ int irqkit_request_threaded_irq(unsigned int irq, irqkit_handler_fn handler,
 	return request_common(irq, handler, NULL, thread_fn, flags, name, dev_id);
 }
 
-/* ---- free (REFERENCE 1.8) ------------------------------------------------------ */
+/* ---- free ------------------------------------------------------ */
 
 /*
  * Unlink @dev_id's action from @desc (the first match, as Linux); the last

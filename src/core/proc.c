@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The /proc/interrupts table in Linux's format (kernel/irq/proc.c, REFERENCE section 8). */
+/* The /proc/interrupts table in Linux's format (kernel/irq/proc.c). */
 #include "internals.h"
 #include <irqkit/proc.h>
 

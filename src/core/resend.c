@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Replaying an edge that arrived while its line was disabled (Linux's
- * kernel/irq/resend.c, REFERENCE 2.10): the chip re-raises it, or the core
+ * kernel/irq/resend.c): the chip re-raises it, or the core
  * queues the line and a tasklet runs its flow handler (the software resend).
  */
 #include "internals.h"
@@ -30,7 +30,7 @@ int irqkit__irq_sw_resend(struct irqkit_desc *desc)
 }
 
 /*
- * check_irq_resend - replay a pending edge (REFERENCE 2.10)
+ * check_irq_resend - replay a pending edge
  *
  * Level lines are not replayed: the hardware asserts again by itself.
  * Context: descriptor lock held.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Softirqs and tasklets (Linux's kernel/softirq.c, REFERENCE section 6).
+ * Softirqs and tasklets (Linux's kernel/softirq.c).
  *
  * Softirqs of CPU k run on the thread that holds k for softirq
  * (SLOT_SOFTIRQ): the thread leaving the outermost hardirq (irq_exit), the
@@ -23,7 +23,7 @@
  */
 #include "internals.h"
 
-/* REFERENCE 6.3: MAX_SOFTIRQ_RESTART and MAX_SOFTIRQ_TIME. */
+/* MAX_SOFTIRQ_RESTART and MAX_SOFTIRQ_TIME. */
 #define MAX_SOFTIRQ_RESTART	10
 #define MAX_SOFTIRQ_TIME_NS	2000000ull
 
@@ -113,7 +113,7 @@ static __attribute__((noinline)) void softirq_restart(struct irqkit_task *t, str
 }
 
 /*
- * handle_softirqs (REFERENCE 6.3).  Caller holds @c for softirq, interrupts
+ * handle_softirqs.  Caller holds @c for softirq, interrupts
  * on.  Between vectors the hardirqs that came meanwhile are taken, as a CPU
  * takes an interrupt in the middle of softirq processing.
  */
@@ -133,7 +133,7 @@ void irqkit__raise_softirq_on(struct irqkit_cpu *c, unsigned int nr)
 }
 
 /*
- * raise_softirq_irqoff (REFERENCE 6.2).  From interrupt context on this CPU
+ * raise_softirq_irqoff.  From interrupt context on this CPU
  * (hardirq, softirq, bh-off) the softirq runs when that context ends; from
  * anywhere else ksoftirqd is woken.  An unbound thread acts for CPU 0 but
  * is never its interrupt context.
@@ -254,7 +254,7 @@ static bool tasklet_clear_sched(struct irqkit_tasklet *t)
 	return false;
 }
 
-/* tasklet_action_common (REFERENCE 6.8). */
+/* tasklet_action_common. */
 static void tasklet_action_common(int idx, unsigned int nr)
 {
 	struct irqkit_task *task = &irqkit_task_self;
@@ -408,7 +408,7 @@ void irqkit_tasklet_kill(struct irqkit_tasklet *t)
 	a_fetch_and(&t->state, ~SCHED);
 }
 
-/* ---- ksoftirqd/N (REFERENCE 6.4) ---------------------------------------------------- */
+/* ---- ksoftirqd/N ---------------------------------------------------- */
 
 static void ksoftirqd_main(void *arg)
 {

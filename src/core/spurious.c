@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Spurious-interrupt detection (Linux's kernel/irq/spurious.c, REFERENCE
- * section 3): a line whose interrupts nobody handles is reported and disabled,
- * and a spurious-disabled shared line is polled every 100 ms.
+ * Spurious-interrupt detection (Linux's kernel/irq/spurious.c): a line whose
+ * interrupts nobody handles is reported and disabled, and a spurious-disabled
+ * shared line is polled every 100 ms.
  *
  * The counters (irq_count, irqs_unhandled, last_unhandled) are written only by
  * the thread running the line's handlers (one at a time: guarantee 1), and read
@@ -11,7 +11,7 @@
 #include "internals.h"
 #include <irqkit/proc.h>
 
-/* note_interrupt's window (REFERENCE 3.6): SPURIOUS_WINDOW interrupts (internals.h) ... */
+/* note_interrupt's window: SPURIOUS_WINDOW interrupts (internals.h) ... */
 /* ... of which more than 99,900 unhandled means the line is stuck (3.6, 3.7). */
 #define SPURIOUS_THRESHOLD	99900u
 /* Bit 31 of threads_handled_last: the verdict is deferred to the next hardirq (3.3). */
@@ -143,7 +143,7 @@ void irqkit__note_interrupt(struct irqkit_desc *desc, enum irqkit_irqreturn acti
 
 /*
  * A flow found the line in progress because the spurious poll runs it: wait
- * for the poll (REFERENCE 2.2).  Called and returns with the lock held.
+ * for the poll.  Called and returns with the lock held.
  * Return: whether the line can still be handled.
  */
 bool irqkit__irq_wait_for_poll(struct irqkit_desc *desc)
@@ -160,7 +160,7 @@ bool irqkit__irq_wait_for_poll(struct irqkit_desc *desc)
 }
 
 /*
- * try_one_irq (REFERENCE 3.5, 3.8): run the chain of a shared line from the
+ * try_one_irq: run the chain of a shared line from the
  * poll.  A line busy elsewhere is only marked PENDING.
  * Return: true if some handler said HANDLED.
  */
@@ -194,7 +194,7 @@ out_unlock:
 }
 
 /*
- * poll_spurious_irqs - the HZ/10 timer (REFERENCE 3.8).  One poller at a time;
+ * poll_spurious_irqs - the HZ/10 timer.  One poller at a time;
  * every spurious-disabled line but irq 0 is tried with interrupts off.  It
  * re-arms itself and never re-enables a line.
  * Context: TIMER softirq.

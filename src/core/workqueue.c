@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Work queues (Linux's kernel/workqueue.c as drivers see it, REFERENCE 7.7-7.11).
+ * Work queues (Linux's kernel/workqueue.c as drivers see it).
  *
  * Pools of worker threads: per CPU a normal and a high-priority pool (workers
  * bound to the CPU, "kworker/C:N" and "kworker/C:NH"), and two unbound pools
@@ -847,7 +847,7 @@ static bool __queue_work(int cpu, struct irqkit_workqueue *wq, struct irqkit_wor
 		pwq = &wq->pwqs[cpu >= 0 && (unsigned int)cpu < wq->nr_pwqs ?
 				(unsigned int)cpu : irqkit__this_cpu()->id];
 
-	/* REFERENCE 7.9: if it runs elsewhere now, queue it where it runs */
+	/* If it runs elsewhere now, queue it where it runs */
 	last = work_pwq(work);
 	if (last && last->wq == wq && last->pool != pwq->pool) {
 		irqkit_spin_lock(&last->pool->lock);
@@ -905,7 +905,7 @@ void irqkit_delayed_work_timer_fn(struct irqkit_timer_list *timer)
 {
 	struct irqkit_delayed_work *dwork = container_of(timer, struct irqkit_delayed_work, timer);
 
-	/* REFERENCE 7.3: on the CPU where the timer ran, unless a CPU was asked */
+	/* On the CPU where the timer ran, unless a CPU was asked */
 	__queue_work(dwork->cpu, dwork->wq, &dwork->work);
 }
 
@@ -1025,7 +1025,7 @@ static bool wait_running(struct irqkit_work *work)
 	return true;
 }
 
-/* A wait on @work from @work itself never ends (REFERENCE 7.10): report it. */
+/* A wait on @work from @work itself never ends: report it. */
 static bool waits_for_itself(const struct irqkit_work *work, const char *what)
 {
 	if (likely(irqkit_task_self.running_bh != work))

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Tests of the threaded-interrupt part of src/core/manage.c (REFERENCE 1.11-1.14, 2.7 nested). */
+/* Tests of the threaded-interrupt part of src/core/manage.c, nested lines included. */
 #define _GNU_SOURCE
 #include "../harness.h"
 #include "../testchip.h"

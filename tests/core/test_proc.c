@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Tests of src/core/proc.c: the /proc/interrupts table, byte for byte (REFERENCE section 8). */
+/* Tests of src/core/proc.c: the /proc/interrupts table, byte for byte. */
 #include "../harness.h"
 #include "../testchip.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Tests of src/core/resend.c: replaying an edge on enable (REFERENCE 2.10). */
+/* Tests of src/core/resend.c: replaying an edge on enable. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Tests of src/core/spinlock.c and include/irqkit/spinlock.h: every variant of REFERENCE 5.3. */
+/* Tests of src/core/spinlock.c and include/irqkit/spinlock.h: every Linux variant. */
 #include "../harness.h"
 
 static struct irqkit_spinlock lock;

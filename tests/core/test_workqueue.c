@@ -144,7 +144,7 @@ static void test_item_queued_while_running_elsewhere_runs_after_on_the_same_pool
 	assert_true(wait_until(atomic_load(&a.runs) == 2, 5000));
 	irqkit_flush_work(&a.work);	/* witem_fn may still be returning: a lives on this stack */
 	assert_int_equal(atomic_load(&a.max_in), 1);
-	assert_int_equal(a.cpu, 0);				/* REFERENCE 7.9 */
+	assert_int_equal(a.cpu, 0);				/* where it ran: never on two at once */
 }
 
 static void test_item_may_queue_itself(void **state)

@@ -35,7 +35,7 @@ static int setup(void **state)
 	return thr_setup_cpus(NCPU, 64);
 }
 
-/* ---- a work item never runs on two workers at once (REFERENCE 7.9) ---------------------- */
+/* ---- a work item never runs on two workers at once ---------------------- */
 
 struct nr_item {
 	struct irqkit_work	work;

@@ -100,7 +100,7 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
 #define enable_irq(irq)			irqkit_enable_irq(irq)
 #define irq_set_affinity(irq, mask)	irqkit_irq_set_affinity((irq), (mask))
 
-/* ---- softirqs and tasklets (REFERENCE section 6) ---------------------------------- */
+/* ---- softirqs and tasklets ---------------------------------- */
 
 enum {
 	HI_SOFTIRQ = IRQKIT_HI_SOFTIRQ,
