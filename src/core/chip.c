@@ -437,8 +437,7 @@ void irqkit_handle_nested_irq(unsigned int irq)
 	if (!(READ_ONCE(desc->settings) & IRQ_SETTINGS_NO_DEBUG))
 		irqkit__note_interrupt(desc, (enum irqkit_irqreturn)ret);
 	if (a_fetch_sub(&desc->threads_active, 1) == 1) {
-		a_fetch_add(&desc->wait_for_threads, 1);
-		irqkit_plat_wake(&desc->wait_for_threads);
+		irqkit__seq_wake(&desc->wait_for_threads);
 	}
 }
 

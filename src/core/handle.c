@@ -161,8 +161,7 @@ void irqkit__irq_wake_thread(struct irqkit_desc *desc, struct irqkit_action *act
 		return;
 	a_fetch_or(&desc->threads_oneshot, action->thread_mask);
 	a_fetch_add(&desc->threads_active, 1);
-	a_fetch_add(&action->thread_seq, 1);
-	irqkit_plat_wake(&action->thread_seq);
+	irqkit__seq_wake(&action->thread_seq);
 }
 
 /*

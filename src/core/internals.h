@@ -723,6 +723,40 @@ static inline void irqkit__wait_end(struct irqkit__wait *w)
 	if (unlikely(w->registered))
 		irqkit__wait_end_slow(w);
 }
+
+/*
+ * An event count: the core's threads sleep on a sequence word, as on a
+ * Linux wait queue.  The waker changes the condition, then
+ * irqkit__seq_wake(); the waiter reads the word before it tests the
+ * condition and sleeps only while the word is unchanged, so a wake between
+ * its test and its sleep is never lost.  Any context.
+ */
+static inline void irqkit__seq_wake(unsigned int *seq)
+{
+	a_fetch_add(seq, 1);
+	irqkit_plat_wake(seq);
+}
+
+/*
+ * wait_event on @seq: sleep until @cond holds, re-tested after each wake;
+ * the first sleep records the wait (@what, @kind, @obj, @num) for the
+ * watchdog's blocked-wait report.  Process context.
+ */
+#define irqkit__seq_wait_event(seq, cond, what, kind, obj, num)			\
+	do {									\
+		struct irqkit__wait __w;					\
+										\
+		irqkit__wait_init(&__w);					\
+		for (;;) {							\
+			unsigned int __seen = a_load_seq(seq);			\
+										\
+			if (cond)						\
+				break;						\
+			irqkit__wait_begin(&__w, what, kind, obj, num);		\
+			irqkit_plat_wait(seq, __seen);				\
+		}								\
+		irqkit__wait_end(&__w);						\
+	} while (0)
 HIDDEN void irqkit__watchdog_config(const struct irqkit_config *c);
 HIDDEN int irqkit__watchdog_init(void);
 HIDDEN void irqkit__watchdog_quiesce(void);

@@ -72,18 +72,8 @@ static void wait_for_threads(struct irqkit_desc *desc)
 			     irq_desc_get_irq(desc));
 		return;
 	}
-	struct irqkit__wait w;
-
-	irqkit__wait_init(&w);
-	for (;;) {
-		unsigned int seq = a_load_seq(&desc->wait_for_threads);
-
-		if (!a_load_seq(&desc->threads_active))
-			break;
-		irqkit__wait_begin(&w, "synchronize_irq", WAIT_IRQ, NULL, irq_desc_get_irq(desc));
-		irqkit_plat_wait(&desc->wait_for_threads, seq);
-	}
-	irqkit__wait_end(&w);
+	irqkit__seq_wait_event(&desc->wait_for_threads, !a_load_seq(&desc->threads_active),
+			       "synchronize_irq", WAIT_IRQ, NULL, irq_desc_get_irq(desc));
 }
 
 static void __synchronize_irq(struct irqkit_desc *desc)
@@ -188,8 +178,7 @@ static void irq_finalize_oneshot(struct irqkit_desc *desc, struct irqkit_action 
 static void wake_threads_waitq(struct irqkit_desc *desc)
 {
 	if (a_fetch_sub(&desc->threads_active, 1) == 1) {
-		a_fetch_add(&desc->wait_for_threads, 1);
-		irqkit_plat_wake(&desc->wait_for_threads);
+		irqkit__seq_wake(&desc->wait_for_threads);
 	}
 }
 
@@ -282,8 +271,7 @@ static void stop_irq_thread(struct irqkit_action *action)
 	if (!action->thread)
 		return;
 	a_fetch_or(&action->thread_flags, IRQTF_STOP);
-	a_fetch_add(&action->thread_seq, 1);
-	irqkit_plat_wake(&action->thread_seq);
+	irqkit__seq_wake(&action->thread_seq);
 	irqkit_plat_thread_join(action->thread);
 	action->thread = NULL;
 }
@@ -677,8 +665,7 @@ static struct irqkit_action *unlink_action(struct irqkit_desc *desc, void *dev_i
 		desc->deferred_free = action;
 		if (action->thread) {
 			a_fetch_or(&action->thread_flags, IRQTF_STOP);
-			a_fetch_add(&action->thread_seq, 1);
-			irqkit_plat_wake(&action->thread_seq);
+			irqkit__seq_wake(&action->thread_seq);
 		}
 	}
 out_unlock:

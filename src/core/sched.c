@@ -41,8 +41,7 @@ int irqkit_wake_up_state(struct irqkit_task *p, unsigned int mode)
 		if (!(s & mode))
 			return 0;
 	} while (!a_cas(&p->state, &s, IRQKIT_TASK_RUNNING));
-	a_fetch_add(&p->wake_seq, 1);
-	irqkit_plat_wake(&p->wake_seq);
+	irqkit__seq_wake(&p->wake_seq);
 	return 1;
 }
 

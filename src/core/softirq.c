@@ -55,8 +55,7 @@ void irqkit__release_softirq(struct irqkit_task *t, struct irqkit_cpu *c)
 void irqkit__wakeup_softirqd(struct irqkit_cpu *c)
 {
 	if (a_load_seq(&c->ksoftirqd_idle)) {
-		a_fetch_add(&c->ksoftirqd_seq, 1);
-		irqkit_plat_wake(&c->ksoftirqd_seq);
+		irqkit__seq_wake(&c->ksoftirqd_seq);
 	}
 }
 
@@ -497,8 +496,7 @@ int irqkit__softirq_stop(uint64_t limit_ns)
 		if (!c->ksoftirqd)
 			continue;
 		a_store_seq(&c->ksoftirqd_stop, 1);
-		a_fetch_add(&c->ksoftirqd_seq, 1);
-		irqkit_plat_wake(&c->ksoftirqd_seq);
+		irqkit__seq_wake(&c->ksoftirqd_seq);
 		irqkit_plat_wake(&c->slot);
 		if (!limit_ns) {
 			irqkit_plat_thread_join(c->ksoftirqd);

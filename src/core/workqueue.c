@@ -281,8 +281,7 @@ static void pwq_dec_in_flight(struct irqkit_pwq *pwq, unsigned int color)
 
 	spin_assert_locked(&pwq->pool->lock);
 	if (--pwq->nr_in_flight[color] == 0 && a_load_seq(&wq->flushing)) {
-		a_fetch_add(&wq->flush_seq, 1);
-		irqkit_plat_wake(&wq->flush_seq);
+		irqkit__seq_wake(&wq->flush_seq);
 	}
 }
 
@@ -1135,10 +1134,8 @@ bool irqkit_flush_delayed_work(struct irqkit_delayed_work *dwork)
 
 void irqkit_flush_workqueue(struct irqkit_workqueue *wq)
 {
-	struct irqkit__wait wait;
 	unsigned int old;
 	bool self;
-	irqkit__wait_init(&wait);
 
 	might_sleep();
 	if (!wq)
@@ -1163,18 +1160,11 @@ void irqkit_flush_workqueue(struct irqkit_workqueue *wq)
 	old = a_load_seq(&wq->color);
 	a_store_seq(&wq->flushing, 1);
 	a_store_seq(&wq->color, old ^ 1);
-	for (;;) {
-		unsigned int seq = a_load_seq(&wq->flush_seq);
-		long left = wq_in_flight(wq, old);
-
-		if (self && current_worker->current->color == old)
-			left--;
-		if (left <= 0)
-			break;
-		irqkit__wait_begin(&wait, "flush_workqueue", WAIT_WORKQUEUE, wq->name, 0);
-		irqkit_plat_wait(&wq->flush_seq, seq);
-	}
-	irqkit__wait_end(&wait);
+	/* the caller's own item, of the old colour, is not waited for */
+	irqkit__seq_wait_event(&wq->flush_seq,
+			       wq_in_flight(wq, old) -
+			       (self && current_worker->current->color == old) <= 0,
+			       "flush_workqueue", WAIT_WORKQUEUE, wq->name, 0);
 	a_store_seq(&wq->flushing, 0);
 	irqkit__mutex_unlock(&wq->flush_mutex);
 }
