@@ -79,9 +79,12 @@ handle_actions(struct irqkit_desc *desc)
 
 /*
  * handle_irq_event_percpu(): the actions, then the spurious accounting.  The
- * common case inline: handled, no poll running, a line that is not polled,
- * the window not at its end; that is note_interrupt's whole work there (it
- * advances the window).  Everything else goes to note_interrupt.
+ * common case inline: handled, a line that is not polled, the window not at
+ * its end; that is note_interrupt's whole work there (it advances the
+ * window).  Everything else goes to note_interrupt.  The spurious poll's
+ * runs are not counted, as Linux's note_interrupt skips them: the poll runs
+ * the chain through handle_irq_event_poll(), so no dispatch needs to look
+ * for it.
  */
 static __always_inline enum irqkit_irqreturn
 handle_irq_event_percpu(struct irqkit_desc *desc)
@@ -90,12 +93,11 @@ handle_irq_event_percpu(struct irqkit_desc *desc)
 	unsigned int settings = READ_ONCE(desc->settings);
 	unsigned int count = READ_ONCE(desc->irq_count);
 
-	if (settings & IRQ_SETTINGS_NO_DEBUG)
-		return ret;
-	if (likely(ret == IRQKIT_HANDLED && !(istate_get(desc) & IRQS_POLL_INPROGRESS) &&
-		   !(settings & IRQKIT_IRQ_IS_POLLED) && count + 1 < SPURIOUS_WINDOW))
+	if (likely(ret == IRQKIT_HANDLED &&
+		   !(settings & (IRQ_SETTINGS_NO_DEBUG | IRQKIT_IRQ_IS_POLLED)) &&
+		   count + 1 < SPURIOUS_WINDOW))
 		WRITE_ONCE(desc->irq_count, count + 1);
-	else
+	else if (!(settings & IRQ_SETTINGS_NO_DEBUG))
 		irqkit__note_interrupt(desc, ret);
 	return ret;
 }
@@ -130,7 +132,8 @@ void irqkit__free_deferred(struct irqkit_desc *desc)
  * marks the line in progress, runs the actions with the lock dropped, and
  * clears in-progress again under the lock.
  */
-enum irqkit_irqreturn irqkit__handle_irq_event(struct irqkit_desc *desc)
+static __always_inline enum irqkit_irqreturn
+__handle_irq_event(struct irqkit_desc *desc, bool account)
 {
 	enum irqkit_irqreturn ret;
 
@@ -139,12 +142,23 @@ enum irqkit_irqreturn irqkit__handle_irq_event(struct irqkit_desc *desc)
 	irqd_set(&desc->irq_data, IRQD_IRQ_INPROGRESS);
 	desc_unlock(desc);
 
-	ret = handle_irq_event_percpu(desc);
+	ret = account ? handle_irq_event_percpu(desc) : handle_actions(desc);
 
 	desc_lock(desc);
 	irqd_clear(&desc->irq_data, IRQD_IRQ_INPROGRESS);
 	irqkit__free_deferred(desc);
 	return ret;
+}
+
+enum irqkit_irqreturn irqkit__handle_irq_event(struct irqkit_desc *desc)
+{
+	return __handle_irq_event(desc, true);
+}
+
+/* The same for the spurious poll (IRQS_POLL_INPROGRESS): no accounting. */
+enum irqkit_irqreturn irqkit__handle_irq_event_poll(struct irqkit_desc *desc)
+{
+	return __handle_irq_event(desc, false);
 }
 
 /*

@@ -654,6 +654,7 @@ HIDDEN int irqkit__irq_set_trigger(struct irqkit_desc *desc, unsigned int flags)
 
 /* handle.c */
 HIDDEN enum irqkit_irqreturn irqkit__handle_irq_event(struct irqkit_desc *desc);
+HIDDEN enum irqkit_irqreturn irqkit__handle_irq_event_poll(struct irqkit_desc *desc);
 HIDDEN enum irqkit_irqreturn irqkit__handle_irq_event_percpu(struct irqkit_desc *desc);
 HIDDEN enum irqkit_irqreturn irqkit__handle_actions(struct irqkit_desc *desc);
 HIDDEN void irqkit__free_deferred(struct irqkit_desc *desc);

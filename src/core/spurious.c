@@ -183,7 +183,7 @@ static bool try_one_irq(struct irqkit_desc *desc, bool force)
 	}
 	istate_set(desc, IRQS_POLL_INPROGRESS);
 	do {
-		if (irqkit__handle_irq_event(desc) == IRQKIT_HANDLED)
+		if (irqkit__handle_irq_event_poll(desc) == IRQKIT_HANDLED)
 			ret = IRQKIT_HANDLED;
 		action = desc->action;
 	} while ((istate_get(desc) & IRQS_PENDING) && action);
