@@ -4,7 +4,8 @@
 set -eu
 pkgs="build-essential cmake ninja-build pkg-config clang libclang-rt-dev
       libcmocka-dev libdw-dev valgrind libuv1-dev libglib2.0-dev gnuplot-nox
-      systemtap-sdt-dev linux-perf bpftrace linux-libc-dev"
+      systemtap-sdt-dev linux-perf bpftrace linux-libc-dev util-linux
+      util-linux-extra"
 need=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -39,6 +39,16 @@ enum irqkit_mode {
  * the runtime is idle.
  */
 #define IRQKIT_CFG_PERIODIC_TICK (1u << 4)
+/*
+ * Publish the tables for other processes (irqkit-top, lsirq): once a second
+ * a thread rewrites interrupts (Linux's /proc/interrupts), softirqs, irqkit
+ * (the table's irqkit section) and comm in a directory named by the pid,
+ * under $IRQKIT_PUBLISH_DIR, else $XDG_RUNTIME_DIR/irqkit, else
+ * /tmp/irqkit-UID; removed at stop.  IRQKIT_PUBLISH=1 (or an interval in
+ * ms) in the environment does the same without the flag; IRQKIT_PUBLISH=0
+ * turns it off.
+ */
+#define IRQKIT_CFG_PUBLISH	(1u << 5)
 
 struct irqkit_config {
 	unsigned int		nr_irqs;	/* lines, 1..262144; 0 means 256 */

@@ -3,6 +3,7 @@
 #ifndef IRQKIT_POSIX_H
 #define IRQKIT_POSIX_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* timer.c: the thread behind irqkit_plat_timer_program(). */
@@ -28,6 +29,10 @@ void irqkit__posix_fd_count(unsigned int cpu, int delta);
 void irqkit__posix_fd_read_begin(unsigned int cpu, unsigned int irq);
 void irqkit__posix_fd_read_end(unsigned int cpu);
 void irqkit__posix_fd_quiesce(unsigned int irq);
+
+/* publish.c: the tables for other processes (IRQKIT_CFG_PUBLISH, IRQKIT_PUBLISH). */
+void irqkit__posix_publish_start(bool flag);
+void irqkit__posix_publish_stop(void);
 
 /* fdchip.c: a bound line's descriptor reported @revents on @cpu; the end of a run. */
 void irqkit__fdchip_event(unsigned int cpu, unsigned int irq, uint32_t revents);

@@ -124,6 +124,7 @@ int irqkit_start(const struct irqkit_config *cfg)
 			goto fail;
 		settings_from_env();
 		irqkit__core_started();
+		irqkit__posix_publish_start(irqkit__core_flags() & IRQKIT_CFG_PUBLISH);
 		return 0;
 	}
 	ret = irqkit__posix_cpus_init(irqkit__core_nr_cpus());
@@ -155,6 +156,7 @@ int irqkit_start(const struct irqkit_config *cfg)
 		goto fail_threads;
 	settings_from_env();
 	irqkit__core_started();
+	irqkit__posix_publish_start(irqkit__core_flags() & IRQKIT_CFG_PUBLISH);
 	return 0;
 
 fail_threads:
@@ -173,6 +175,7 @@ void irqkit_stop(void)
 	if (irqkit__core_stop_refused())
 		return;
 	pthread_mutex_lock(&stop_lock);
+	irqkit__posix_publish_stop();	/* it reads the tables the stop frees */
 	if (!wedged && !irqkit__core_stopping()) {
 		pthread_mutex_unlock(&stop_lock);
 		return;

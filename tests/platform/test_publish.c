@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Tests of src/platform/posix/publish.c: the tables published for other
+ * processes (IRQKIT_CFG_PUBLISH, IRQKIT_PUBLISH, IRQKIT_PUBLISH_DIR).
+ */
+#define _GNU_SOURCE
+#include "../harness.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static struct tdev dev;
+static char base[64];
+static char dir[128];
+
+static int setup(void **state)
+{
+	(void)state;
+	tdev_init(&dev);
+	snprintf(base, sizeof(base), "/tmp/irqkit-publish-test-XXXXXX");
+	if (!mkdtemp(base))
+		return -1;
+	snprintf(dir, sizeof(dir), "%s/%d", base, (int)getpid());
+	setenv("IRQKIT_PUBLISH_DIR", base, 1);
+	setenv("IRQKIT_PUBLISH", "20", 1);	/* every 20 ms */
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	irqkit_stop();
+	unsetenv("IRQKIT_PUBLISH");
+	unsetenv("IRQKIT_PUBLISH_DIR");
+	rmdir(base);
+	return 0;
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st);
+}
+
+/* The file @name of the published directory, NUL-terminated, in @buf; its length or -1. */
+static long read_published(const char *name, char *buf, size_t size)
+{
+	char path[256];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, size - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return (long)n;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static char file[16384], mine[16384];
+
+/* Wait (at most 10 s) until the published table is the process's own. */
+static bool published_table_matches(void)
+{
+	for (uint64_t end = now_ms() + 10000; now_ms() < end; usleep(5000)) {
+		int n = irqkit_show_interrupts_buf(mine, sizeof(mine), IRQKIT_SHOW_LINUX_ONLY);
+
+		if (n > 0 && read_published("interrupts", file, sizeof(file)) == n &&
+		    !strcmp(file, mine))
+			return true;
+	}
+	return false;
+}
+
+static void start_publishing_world(void)
+{
+	tdev_init(&dev);
+	assert_int_equal(start_world_cfg((struct irqkit_config){
+		.nr_irqs = T_NR_IRQS, .nr_cpus = T_NR_CPUS, .mode = IRQKIT_MODE_THREADED,
+		.flags = IRQKIT_CFG_PUBLISH }), 0);
+	assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, "pubdev", &dev), 0);
+	for (int i = 0; i < 50; i++) {
+		atomic_store(&dev.status, 1);
+		assert_int_equal(irqkit_sw_raise(T_EDGE(3)), 0);
+		while (atomic_load(&dev.status))	/* served before the next raise */
+			usleep(100);
+	}
+	for (int i = 0; i < 10000 && atomic_load(&dev.handled) < 50; i++)
+		usleep(1000);
+	assert_int_equal(atomic_load(&dev.handled), 50);
+}
+
+static void test_tables_are_published_and_removed_at_stop(void **state)
+{
+	char comm[64];
+
+	(void)state;
+	start_publishing_world();
+	assert_true(published_table_matches());
+	assert_non_null(strstr(file, "pubdev"));
+	assert_non_null(strstr(file, "\nERR:"));
+	assert_null(strstr(file, "irqkit:"));		/* Linux's table only */
+
+	assert_true(read_published("irqkit", file, sizeof(file)) > 0);
+	assert_true(!strncmp(file, "irqkit:", 7));
+	assert_non_null(strstr(file, "  3:"));
+
+	assert_true(read_published("softirqs", file, sizeof(file)) > 0);
+	assert_non_null(strstr(file, "CPU0"));
+	assert_non_null(strstr(file, "TASKLET:"));
+
+	assert_true(read_published("comm", comm, sizeof(comm)) > 0);
+	assert_non_null(strstr(comm, "test_publish"));
+
+	/* the counts move: 50 more interrupts show in the next table */
+	for (int i = 0; i < 50; i++) {
+		atomic_store(&dev.status, 1);
+		assert_int_equal(irqkit_sw_raise(T_EDGE(3)), 0);
+		while (atomic_load(&dev.status))
+			usleep(100);
+	}
+	assert_true(published_table_matches());
+
+	irqkit_stop();
+	assert_false(exists(dir));
+}
+
+/* lsirq (util-linux) parses the published table as it parses /proc/interrupts. */
+static void test_lsirq_reads_the_published_table(void **state)
+{
+	char cmd[512], out[4096] = "";
+	unsigned long total = 0;
+	size_t n;
+	FILE *p;
+
+	(void)state;
+	if (geteuid() != 0 || system("command -v lsirq >/dev/null && command -v unshare >/dev/null"))
+		skip();
+	start_publishing_world();
+	assert_true(published_table_matches());
+	for (unsigned int cpu = 0; cpu < T_NR_CPUS; cpu++)
+		total += irqkit_kstat_irqs_cpu(T_EDGE(3), cpu);
+	/* lsirq reads /proc/interrupts only: show it the file there, in a mount namespace */
+	snprintf(cmd, sizeof(cmd),
+		 "unshare -m sh -c 'mount --bind %s/interrupts /proc/interrupts && lsirq -n -o IRQ,TOTAL,NAME' 2>&1",
+		 dir);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	if (pclose(p) != 0 && strstr(out, "mount"))
+		skip();				/* no mount namespace here */
+	snprintf(cmd, sizeof(cmd), "%lu SW-IRQ 3 Edge pubdev", total);
+	if (!strstr(out, cmd))
+		fail_msg("lsirq printed:\n%s\nexpected a row with \"%s\"", out, cmd);
+}
+
+static void test_publishing_off_and_bad_settings(void **state)
+{
+	(void)state;
+	/* the flag with IRQKIT_PUBLISH=0: nothing */
+	setenv("IRQKIT_PUBLISH", "0", 1);
+	start_publishing_world();
+	usleep(50000);
+	assert_false(exists(dir));
+	irqkit_stop();
+
+	/* a value that is not an interval: reported, nothing, the runtime runs */
+	setenv("IRQKIT_PUBLISH", "often", 1);
+	start_publishing_world();
+	assert_log_contains("IRQKIT_PUBLISH=often: not 0, 1 or an interval in ms");
+	assert_false(exists(dir));
+	irqkit_stop();
+
+	/* a directory that cannot be made: reported once, the runtime runs */
+	setenv("IRQKIT_PUBLISH", "1", 1);
+	setenv("IRQKIT_PUBLISH_DIR", "/proc/irqkit-cannot-be-here", 1);
+	start_publishing_world();
+	assert_log_contains("cannot publish the tables in /proc/irqkit-cannot-be-here");
+	assert_int_equal(log_count("cannot publish"), 1);
+	irqkit_stop();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+		T(test_tables_are_published_and_removed_at_stop),
+		T(test_lsirq_reads_the_published_table),
+		T(test_publishing_off_and_bad_settings),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
