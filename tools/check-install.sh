@@ -43,9 +43,9 @@ cmake --build "$prefix/consumer" >/dev/null
 LD_LIBRARY_PATH="$libdir" "$prefix/consumer/consumer" >/dev/null
 LD_LIBRARY_PATH="$libdir" "$prefix/consumer/timer26"
 # the installed tools
-for t in irqkit-hardirqs irqkit-softirqs irqkit-top; do
+for t in irqkit-hardirqs irqkit-softirqs irqkit-top irqkit-demo; do
 	[ -x "$prefix/bin/$t" ] || { echo "check-install: $t not installed" >&2; exit 1; }
 done
 "$prefix/bin/irqkit-top" --help 2>&1 | grep -q "usage: irqkit-top" ||
 	{ echo "check-install: irqkit-top does not run" >&2; exit 1; }
-echo "install check: pkg-config (irqkit, irqkit-linux, irqkit-linux-2.6) and find_package(irqkit) builds run; the tools installed"
+echo "install check: pkg-config (irqkit, irqkit-linux, irqkit-linux-2.6) and find_package(irqkit) builds run; the tools and the demo installed"

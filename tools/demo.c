@@ -190,6 +190,35 @@ static void report(const char *when)
 	       atomic_load(&tmr0.handled));
 }
 
+/* What the table's numbers mean, from the same counters. */
+static void explain_table(void)
+{
+	struct irqkit_irq_info shared, stuck, i2c;
+	struct irqkit_irq_events ev;
+	unsigned long eth = atomic_load(&eth0.handled), snd = atomic_load(&snd0.handled);
+
+	if (irqkit_irq_get_info(IRQ_SHARED_EDGE, &shared) ||
+	    irqkit_irq_get_event_totals(IRQ_SHARED_EDGE, &ev) ||
+	    irqkit_irq_get_info(IRQ_STUCK, &stuck) || irqkit_irq_get_info(IRQ_I2C, &i2c))
+		return;
+	printf("--- reading the table\n");
+	printf("    line %d: %lu interrupts for %lu raises: %lu came while an edge was still\n"
+	       "      latched and were folded into it (coalesced, as a real edge line loses\n"
+	       "      them); one interrupt serves every device waiting on the shared line, so\n"
+	       "      eth0 + snd0 = %lu + %lu = %lu handled%s\n",
+	       IRQ_SHARED_EDGE, (unsigned long)shared.count,
+	       (unsigned long)(shared.count + ev.coalesced), (unsigned long)ev.coalesced,
+	       eth, snd, eth + snd, eth + snd > shared.count ? ", more than the interrupts" : "");
+	printf("    line %d: %lu interrupts in all; the irqkit section's count and unhandled\n"
+	       "      are note_interrupt's window, which the 100,000th interrupt closed\n"
+	       "      (disabling the line), so they start again from 0\n",
+	       IRQ_STUCK, (unsigned long)stuck.count);
+	if (i2c.irq_count != i2c.count)
+		printf("    line %d: %lu interrupts, %u in the window: a threaded handler's verdict\n"
+		       "      is judged at the line's next interrupt, so the last is not counted yet\n",
+		       IRQ_I2C, (unsigned long)i2c.count, i2c.irq_count);
+}
+
 static int check(int ret, const char *what)
 {
 	if (ret) {
@@ -289,6 +318,7 @@ int main(void)
 	}
 	printf("--- /proc/interrupts\n");
 	irqkit_show_interrupts(stdout, 0);
+	explain_table();
 
 	free_irq(IRQ_I2C, &i2c0);
 	free_irq(IRQ_STUCK, &usb0);
