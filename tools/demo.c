@@ -317,7 +317,7 @@ int main(void)
 		return 1;
 	}
 	printf("--- /proc/interrupts\n");
-	irqkit_show_interrupts(stdout, 0);
+	irqkit_show_interrupts(stdout, IRQKIT_SHOW_IRQKIT);
 	explain_table();
 
 	free_irq(IRQ_I2C, &i2c0);

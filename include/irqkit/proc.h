@@ -10,13 +10,15 @@ extern "C" {
 #endif
 
 /* irqkit_show_interrupts*() @flags */
-#define IRQKIT_SHOW_LINUX_ONLY	(1u << 0)	/* omit irqkit's own section */
+#define IRQKIT_SHOW_IRQKIT	(1u << 1)	/* add irqkit's own section */
+#define IRQKIT_SHOW_LINUX_ONLY	(1u << 0)	/* Linux's table only: the default; wins over SHOW_IRQKIT */
 
 /*
  * The table is Linux's /proc/interrupts (the 4.x-6.x format
  * with GENERIC_IRQ_SHOW_LEVEL): a header of CPU columns, one row per
- * line that has a handler or a nonzero count, the ERR row.  Then, unless
- * IRQKIT_SHOW_LINUX_ONLY, a section that Linux does not have, opened by a line
+ * line that has a handler or a nonzero count, the ERR row; lsirq and irqtop
+ * parse it.  Then, with IRQKIT_SHOW_IRQKIT, a section that Linux does not
+ * have (which those tools would read as more rows), opened by a line
  * "irqkit:", with each shown line's unhandled count, whether it was
  * disabled as spurious, and its arrivals coalesced and lost
  * (irqkit_irq_get_event_totals()).

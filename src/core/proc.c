@@ -120,7 +120,7 @@ int irqkit_show_interrupts_buf(char *buf, size_t size, unsigned int flags)
 	/* the arch rows (8.3): x86's ERR counts stray vectors */
 	sb_printf(&sb, "%*s: %10u\n", prec, "ERR", READ_ONCE(rt->irq_err_count));
 
-	if (!(flags & IRQKIT_SHOW_LINUX_ONLY)) {
+	if ((flags & IRQKIT_SHOW_IRQKIT) && !(flags & IRQKIT_SHOW_LINUX_ONLY)) {
 		/* irqkit's own section: Linux keeps these in /proc/irq/N/spurious */
 		sb_printf(&sb, "irqkit: per line: spurious accounting (count, unhandled, last_unhandled), "
 			  "arrivals folded into others (coalesced) and never shown (lost)\n");

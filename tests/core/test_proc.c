@@ -17,6 +17,8 @@ static int setup(void **state)
 	return det_setup(state);
 }
 
+static char linux_only[sizeof(buf)];
+
 static const char *table(unsigned int flags)
 {
 	int n = irqkit_show_interrupts_buf(buf, sizeof(buf), flags);
@@ -97,7 +99,7 @@ static void test_irqkit_section_follows_and_marks_spurious_lines(void **state)
 	for (int i = 0; i < 3; i++)
 		irqkit_sw_raise(T_EDGE(2));	/* one interrupt, two raises folded into it */
 	irqkit_local_irq_restore(flags);
-	t = table(0);
+	t = table(IRQKIT_SHOW_IRQKIT);
 	assert_non_null(strstr(t, "ERR:          0\n"
 		"irqkit: per line: spurious accounting (count, unhandled, last_unhandled), "
 		"arrivals folded into others (coalesced) and never shown (lost)\n"
@@ -106,6 +108,11 @@ static void test_irqkit_section_follows_and_marks_spurious_lines(void **state)
 	/* the Linux part is unchanged by the addition */
 	assert_non_null(strstr(t, "  1:     100000          0    SW-IRQ   1 Edge      stuck\n"));
 	assert_null(strstr(table(IRQKIT_SHOW_LINUX_ONLY), "irqkit:"));
+	/* Linux's table is the default: lsirq would read the section as rows */
+	assert_null(strstr(table(0), "irqkit:"));
+	strcpy(linux_only, table(IRQKIT_SHOW_LINUX_ONLY));
+	assert_string_equal(table(0), linux_only);
+	assert_null(strstr(table(IRQKIT_SHOW_IRQKIT | IRQKIT_SHOW_LINUX_ONLY), "irqkit:"));
 }
 
 static void test_buffer_too_small_is_cut_like_snprintf(void **state)

@@ -143,7 +143,7 @@ static int publish_once(void)
 	ret = write_file("interrupts", pub.buf, (size_t)n);
 	if (ret)
 		return ret;
-	n = table(irqkit_show_interrupts_buf, 0);
+	n = table(irqkit_show_interrupts_buf, IRQKIT_SHOW_IRQKIT);
 	if (n < 0)
 		return n;
 	section = strstr(pub.buf, "\nirqkit:");
