@@ -14,7 +14,8 @@
 
 /*
  * A wait for the line's own handlers, made from one of them, never ends:
- * INPROGRESS belongs to the caller.  Report it and do not wait.  Return: true when the caller is inside a handler of @desc.
+ * INPROGRESS belongs to the caller.  Report it and do not wait.
+ * Return: true when the caller is inside a handler of @desc.
  */
 static bool self_deadlock(struct irqkit_desc *desc, const char *what, const char *instead)
 {

@@ -18,8 +18,9 @@
  * lock for the lists (a worker looking for work, flush, cancel) splices that
  * list in, which is when an item gets its flush colour and counts against
  * max_active.  So the producer and the worker share one cache line per item
- * (the incoming head), not the lock, the pwq and the list tails.  A work item is never touched after its function returns: it may
- * have freed itself.  What flush_work and cancel_work_sync wait for is
+ * (the incoming head), not the lock, the pwq and the list tails.  A work
+ * item is never touched after its function returns: it may have freed
+ * itself.  What flush_work and cancel_work_sync wait for is
  * therefore recorded on the worker (the instance it runs) and signalled
  * through requests, not through the item.
  */
@@ -349,6 +350,15 @@ static void wake_idle_worker(struct irqkit_wq_pool *pool)
 	wake_worker(take_idle_worker(pool));
 }
 
+/* @work of @pwq becomes active: counted against max_active, on the worklist.  Pool lock held. */
+static void pwq_activate(struct irqkit_pwq *pwq, struct irqkit_work *work)
+{
+	pwq->nr_active++;
+	work->where = WORK_ON_WORKLIST;
+	irqkit_trace(workqueue_activate_work, work);
+	list_append(&pwq->pool->tail, work);
+}
+
 /*
  * An active item of @pwq is gone: let the first inactive one in.  @kick is
  * false when the caller is a worker of the pool about to look at the worklist
@@ -363,10 +373,7 @@ static void pwq_dec_active(struct irqkit_pwq *pwq, bool kick)
 	pwq->nr_active--;
 	if (pwq->nr_active < pwq->max_active &&
 	    (next = list_pop(&pwq->inactive_head, &pwq->inactive_tail))) {
-		pwq->nr_active++;
-		next->where = WORK_ON_WORKLIST;
-		irqkit_trace(workqueue_activate_work, next);
-		list_append(&pool->tail, next);
+		pwq_activate(pwq, next);
 		if (kick)
 			wake_idle_worker(pool);
 	}
@@ -399,7 +406,7 @@ static bool incoming_push(struct irqkit_wq_pool *pool, struct irqkit_work *work)
  * active, on the worklist, while its pwq is under max_active, else parked.
  * Pool lock held.
  */
-static void pwq_accept(struct irqkit_wq_pool *pool, struct irqkit_work *work)
+static void pwq_accept(struct irqkit_work *work)
 {
 	struct irqkit_pwq *pwq = work->pwq;
 	unsigned int color = a_load_seq(&pwq->wq->color);
@@ -407,10 +414,7 @@ static void pwq_accept(struct irqkit_wq_pool *pool, struct irqkit_work *work)
 	pwq->nr_in_flight[color]++;
 	work->color = color;
 	if (pwq->nr_active < pwq->max_active) {
-		pwq->nr_active++;
-		work->where = WORK_ON_WORKLIST;
-		irqkit_trace(workqueue_activate_work, work);
-		list_append(&pool->tail, work);
+		pwq_activate(pwq, work);
 	} else {
 		work->where = WORK_ON_INACTIVE;
 		list_append(&pwq->inactive_tail, work);
@@ -440,7 +444,7 @@ static void incoming_splice(struct irqkit_wq_pool *pool)
 	while (fifo) {
 		struct irqkit_work *next = fifo->next;
 
-		pwq_accept(pool, fifo);
+		pwq_accept(fifo);
 		fifo = next;
 	}
 }
