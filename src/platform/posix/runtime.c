@@ -103,6 +103,14 @@ static void settings_from_env(void)
 		irqkit_lockdep_off();
 }
 
+/* The end of a start that worked, in either mode: the environment's settings, then running. */
+static void started(void)
+{
+	settings_from_env();
+	irqkit__core_started();
+	irqkit__posix_publish_start(irqkit__core_flags() & IRQKIT_CFG_PUBLISH);
+}
+
 int irqkit_start(const struct irqkit_config *cfg)
 {
 	int ret;
@@ -122,9 +130,7 @@ int irqkit_start(const struct irqkit_config *cfg)
 			ret = irqkit_thread_bind(0);
 		if (ret)
 			goto fail;
-		settings_from_env();
-		irqkit__core_started();
-		irqkit__posix_publish_start(irqkit__core_flags() & IRQKIT_CFG_PUBLISH);
+		started();
 		return 0;
 	}
 	ret = irqkit__posix_cpus_init(irqkit__core_nr_cpus());
@@ -154,9 +160,7 @@ int irqkit_start(const struct irqkit_config *cfg)
 	ret = irqkit__posix_timer_start();
 	if (ret)
 		goto fail_threads;
-	settings_from_env();
-	irqkit__core_started();
-	irqkit__posix_publish_start(irqkit__core_flags() & IRQKIT_CFG_PUBLISH);
+	started();
 	return 0;
 
 fail_threads:
