@@ -137,24 +137,27 @@ static int publish_once(void)
 	const char *section;
 	int n, ret;
 
-	n = table(irqkit_show_interrupts_buf, IRQKIT_SHOW_LINUX_ONLY);
-	if (n < 0)
-		return n;
-	ret = write_file("interrupts", pub.buf, (size_t)n);
-	if (ret)
-		return ret;
+	/* one table, with irqkit's section: Linux's part is interrupts, the rest irqkit */
 	n = table(irqkit_show_interrupts_buf, IRQKIT_SHOW_IRQKIT);
 	if (n < 0)
 		return n;
 	section = strstr(pub.buf, "\nirqkit:");
 	section = section ? section + 1 : pub.buf + n;
-	ret = write_file("irqkit", section, (size_t)(pub.buf + n - section));
+	ret = write_file("interrupts", pub.buf, (size_t)(section - pub.buf));
+	if (!ret)
+		ret = write_file("irqkit", section, (size_t)(pub.buf + n - section));
 	if (ret)
 		return ret;
 	n = table(show_softirqs, 0);
 	if (n < 0)
 		return n;
 	return write_file("softirqs", pub.buf, (size_t)n);
+}
+
+static void warn_cannot_publish(const char *where, int err)
+{
+	irqkit_printk(IRQKIT_LOG_WARNING, "irqkit: cannot publish the tables in %s: %s", where,
+		      strerror(-err));
 }
 
 static void *publish_main(void *arg)
@@ -171,8 +174,7 @@ static void *publish_main(void *arg)
 		pthread_mutex_unlock(&pub.lock);
 		ret = publish_once();
 		if (ret && !reported) {
-			irqkit_printk(IRQKIT_LOG_WARNING, "irqkit: cannot publish the tables in %s: %s",
-				      pub.dir, strerror(-ret));
+			warn_cannot_publish(pub.dir, ret);
 			reported = true;
 		}
 		clock_gettime(CLOCK_REALTIME, &until);	/* the condition variable's clock */
@@ -243,8 +245,7 @@ void irqkit__posix_publish_start(bool flag)
 		ret = -pthread_create(&pub.thread, NULL, publish_main, NULL);
 	}
 	if (ret) {
-		irqkit_printk(IRQKIT_LOG_WARNING, "irqkit: cannot publish the tables in %s: %s",
-			      pub.dir[0] ? pub.dir : base, strerror(-ret));
+		warn_cannot_publish(pub.dir[0] ? pub.dir : base, ret);
 		pub.dir[0] = '\0';
 		return;
 	}
