@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 static struct tdev dev;
@@ -63,27 +62,27 @@ static long read_published(const char *name, char *buf, size_t size)
 	return (long)n;
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 static char file[16384], mine[16384];
 
-/* Wait (at most 10 s) until the published table is the process's own. */
+/* Is the published table the process's own now? */
 static bool published_table_matches(void)
 {
-	for (uint64_t end = now_ms() + 10000; now_ms() < end; usleep(5000)) {
-		int n = irqkit_show_interrupts_buf(mine, sizeof(mine), IRQKIT_SHOW_LINUX_ONLY);
+	int n = irqkit_show_interrupts_buf(mine, sizeof(mine), IRQKIT_SHOW_LINUX_ONLY);
 
-		if (n > 0 && read_published("interrupts", file, sizeof(file)) == n &&
-		    !strcmp(file, mine))
-			return true;
+	return n > 0 && read_published("interrupts", file, sizeof(file)) == n && !strcmp(file, mine);
+}
+
+/* The device interrupts @n more times, each served before the next. */
+static void raise_served(int n)
+{
+	int handled = atomic_load(&dev.handled);
+
+	for (int i = 0; i < n; i++) {
+		atomic_store(&dev.status, 1);
+		assert_int_equal(irqkit_sw_raise(T_EDGE(3)), 0);
+		assert_true(wait_until(!atomic_load(&dev.status), 5000));
 	}
-	return false;
+	assert_true(wait_until(atomic_load(&dev.handled) == handled + n, 10000));
 }
 
 static void start_publishing_world(void)
@@ -93,15 +92,7 @@ static void start_publishing_world(void)
 		.nr_irqs = T_NR_IRQS, .nr_cpus = T_NR_CPUS, .mode = IRQKIT_MODE_THREADED,
 		.flags = IRQKIT_CFG_PUBLISH }), 0);
 	assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, "pubdev", &dev), 0);
-	for (int i = 0; i < 50; i++) {
-		atomic_store(&dev.status, 1);
-		assert_int_equal(irqkit_sw_raise(T_EDGE(3)), 0);
-		while (atomic_load(&dev.status))	/* served before the next raise */
-			usleep(100);
-	}
-	for (int i = 0; i < 10000 && atomic_load(&dev.handled) < 50; i++)
-		usleep(1000);
-	assert_int_equal(atomic_load(&dev.handled), 50);
+	raise_served(50);
 }
 
 static void test_tables_are_published_and_removed_at_stop(void **state)
@@ -110,7 +101,7 @@ static void test_tables_are_published_and_removed_at_stop(void **state)
 
 	(void)state;
 	start_publishing_world();
-	assert_true(published_table_matches());
+	assert_true(wait_until(published_table_matches(), 10000));
 	assert_non_null(strstr(file, "pubdev"));
 	assert_non_null(strstr(file, "\nERR:"));
 	assert_null(strstr(file, "irqkit:"));		/* Linux's table only */
@@ -127,13 +118,8 @@ static void test_tables_are_published_and_removed_at_stop(void **state)
 	assert_non_null(strstr(comm, "test_publish"));
 
 	/* the counts move: 50 more interrupts show in the next table */
-	for (int i = 0; i < 50; i++) {
-		atomic_store(&dev.status, 1);
-		assert_int_equal(irqkit_sw_raise(T_EDGE(3)), 0);
-		while (atomic_load(&dev.status))
-			usleep(100);
-	}
-	assert_true(published_table_matches());
+	raise_served(50);
+	assert_true(wait_until(published_table_matches(), 10000));
 
 	irqkit_stop();
 	assert_false(exists(dir));
@@ -151,7 +137,7 @@ static void test_lsirq_reads_the_published_table(void **state)
 	if (geteuid() != 0 || system("command -v lsirq >/dev/null && command -v unshare >/dev/null"))
 		skip();
 	start_publishing_world();
-	assert_true(published_table_matches());
+	assert_true(wait_until(published_table_matches(), 10000));
 	for (unsigned int cpu = 0; cpu < T_NR_CPUS; cpu++)
 		total += irqkit_kstat_irqs_cpu(T_EDGE(3), cpu);
 	/* lsirq reads /proc/interrupts only: show it the file there, in a mount namespace */

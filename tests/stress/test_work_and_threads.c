@@ -11,7 +11,6 @@
 #include "../harness.h"
 
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
 #define NCPU	3
@@ -208,18 +207,9 @@ static void ping_fn(struct irqkit_work *work)
 	atomic_fetch_add(&container_of(work, struct ping, work)->runs, 1);
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void *ping_pong(void *arg)
 {
 	struct ping *p = arg;
-	uint64_t deadline;
 
 	for (int i = 0; i < stress_scale(1500); i++) {
 		if (!irqkit_queue_work_on((int)(rnd(&p->seed) % NCPU), p->wq, &p->work)) {
@@ -227,13 +217,9 @@ static void *ping_pong(void *arg)
 			break;
 		}
 		p->queued++;
-		deadline = mono_ns() + 10ull * 1000 * 1000 * 1000;
-		while (atomic_load(&p->runs) < p->queued) {
-			if (mono_ns() > deadline) {
-				atomic_fetch_add(&violations, 1);
-				return NULL;
-			}
-			usleep(10);
+		if (!wait_until(atomic_load(&p->runs) >= p->queued, 10000)) {
+			atomic_fetch_add(&violations, 1);
+			return NULL;
 		}
 		/* mostly long enough for the worker to go to sleep, sometimes not */
 		if (rnd(&p->seed) % 8)
