@@ -21,5 +21,6 @@
 #include <irqkit/fd.h>
 #include <irqkit/fault.h>
 #include <irqkit/explore.h>
+#include <irqkit/observe.h>
 
 #endif /* IRQKIT_IRQKIT_H */

@@ -49,6 +49,18 @@ IRQKIT_API unsigned int irqkit_kstat_softirqs_cpu(unsigned int nr, unsigned int 
  */
 IRQKIT_API int irqkit_show_spurious_buf(unsigned int irq, char *buf, size_t size);
 
+/**
+ * irqkit_show_counters_json - every counter as one JSON object: "cpus",
+ * "err", "irqs" (each shown line: "irq", "per_cpu" handled counts, "count",
+ * "actions", "chip", "type", "depth", "disabled", "spurious_disabled",
+ * "irq_count" and "unhandled" of the spurious window, "last_unhandled_ms"
+ * after start, "threads_handled", "events", "coalesced", "lost", and
+ * "faults" injected when fault injection looked at the line), "softirqs"
+ * (per vector, runs per CPU), "histograms" (whether they record).
+ * Return: as irqkit_show_interrupts_buf().  Context: process context.
+ */
+IRQKIT_API int irqkit_show_counters_json(char *buf, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

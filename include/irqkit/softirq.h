@@ -71,6 +71,7 @@ struct irqkit_tasklet {
 		void		(*callback)(struct irqkit_tasklet *t);	/* modern form */
 	};
 	unsigned long		data;		/* public: the 2.6 form's argument */
+	uint64_t		stamp;		/* private: when scheduled, while histograms record */
 };
 
 #define IRQKIT_TASKLET_STATE_SCHED	(1ul << 0)

@@ -5,6 +5,8 @@
 
 #include <irqkit/types.h>
 
+struct irqkit__tbuf;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -55,6 +57,8 @@ struct irqkit_task {
 	const void		*running_fn;	/* private: handler or bottom half running, for reports */
 	bool			kthread;	/* private: a thread of the runtime itself */
 	bool			nodeliver;	/* private: never a delivery point (deterministic) */
+	struct irqkit__tbuf	*trace;		/* private: its ring of the timeline recorder */
+	unsigned int		trace_gen;	/* private: of that recording */
 	/* Linux's task_struct fields that drivers read (see <irqkit/sched.h>) */
 	unsigned int		state;		/* IRQKIT_TASK_RUNNING, _INTERRUPTIBLE, ... */
 	unsigned int		wake_seq;	/* private: bumped by each wake-up */

@@ -42,6 +42,8 @@ struct irqkit_work {
 	unsigned long		done;		/* instances finished or dropped, ever */
 	unsigned int		color;		/* flush_workqueue generation */
 	unsigned int		where;		/* IRQKIT_WORK_ON_* */
+	uint64_t		stamp;		/* when queued or due, while histograms record */
+	uint64_t		flow;		/* the recorder's link from its queue_work */
 };
 
 #define IRQKIT_WORK_PENDING	(1ul << 0)

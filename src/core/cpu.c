@@ -299,6 +299,8 @@ void irqkit_cpu_signal(unsigned int cpu, unsigned int irq)
 			irqkit_printk(IRQKIT_LOG_CRIT, "unexpected IRQ trap at vector %02x", irq);
 		return;
 	}
+	if (unlikely(irqkit__observing()))
+		irqkit__obs_raise(irq);
 	c = &rt->cpus[cpu];
 	w0 = irq / 64;
 	if (!(a_fetch_or(&c->pend0[w0], 1ull << (irq % 64)) & (1ull << (irq % 64)))) {
@@ -335,6 +337,9 @@ static bool cpu_run_now(unsigned int cpu, unsigned int irq, bool claim, bool res
 	c = t->cpu;
 	if (!irqkit__cpu_claim_hardirq(t, c))
 		return false;
+	/* an arrival, taken here (or, below, posted to its CPU): once per arrival */
+	if (unlikely(irqkit__observing()))
+		irqkit__obs_raise(irq);
 	if (claim) {
 		handle_signalled(irq);
 	} else {

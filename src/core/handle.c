@@ -43,7 +43,11 @@ handle_actions(struct irqkit_desc *desc)
 	unsigned int irq = irq_desc_get_irq(desc);
 	unsigned int retval = IRQKIT_NONE;
 	unsigned int pc = t->preempt_count;
+	bool observed = unlikely(irqkit__observing());
+	uint64_t start = 0, ts = 0, flow = 0;
 
+	if (observed)
+		start = ts = irqkit__obs_irq_begin(desc, &flow);
 	WRITE_ONCE(t->running, desc);
 	for (struct irqkit_action *action = a_load_acquire(&desc->action); action;
 	     action = a_load_acquire(&action->next)) {
@@ -62,6 +66,8 @@ handle_actions(struct irqkit_desc *desc)
 			res = action->handler_regs((int)irq, action->dev_id, NULL);
 		}
 		irqkit_trace(irq_handler_exit, irq, res);
+		if (observed)
+			ts = irqkit__obs_handler(desc, action, res, ts, &flow);
 		if (unlikely(!task_irqs_off(t) || t->preempt_count != pc))
 			handler_left_state(t, irq, fn, pc);
 		if (res == IRQKIT_WAKE_THREAD) {
@@ -72,6 +78,8 @@ handle_actions(struct irqkit_desc *desc)
 		}
 		retval |= res;
 	}
+	if (observed)
+		irqkit__obs_irq_end(desc, start, ts);
 	WRITE_ONCE(t->running, prev_running);
 	WRITE_ONCE(t->running_fn, prev_fn);
 	return (enum irqkit_irqreturn)retval;

@@ -145,6 +145,8 @@ struct irqkit_desc {
 	unsigned int		wait_for_threads;	/* synchronize_irq sleeps on it */
 	unsigned int		threads_handled_last;	/* spurious deferral (3.3) */
 	struct irqkit__fault	*fault;		/* fault injection (fault.c), lock */
+	uint64_t		raised_ns;	/* first raise not yet handled, histograms (observe.c) */
+	uint64_t		flow;		/* that raise's link, recorder (observe.c) */
 } __attribute__((aligned(64)));
 
 /* ---- per-CPU state --------------------------------------------------------- */
@@ -239,6 +241,7 @@ struct irqkit_cpu {
 	unsigned int		ksoftirqd_stop;
 	struct irqkit_plat_thread *ksoftirqd;
 	struct irqkit_tasklet	*tasklet_head[2];	/* [0] TASKLET, [1] HI; lock-free, newest first */
+	uint64_t		softirq_raised[IRQKIT_NR_SOFTIRQS];	/* histograms (observe.c) */
 	/* timers (timer.c) */
 	struct irqkit__timer_base timers;
 	/* the watchdog's view of each hold (watchdog.c, its thread only) */
@@ -815,6 +818,58 @@ static inline void irqkit__point(const char *what, const void *ip)
 	if (unlikely(READ_ONCE(irqkit__point_hook)))
 		irqkit__point_slow(what, ip);
 }
+
+/* observe.c: latency histograms and the timeline recorder (<irqkit/observe.h>) */
+#define IRQKIT__OBS_HIST	(1u << 0)
+#define IRQKIT__OBS_TRACE	(1u << 1)
+extern HIDDEN unsigned int irqkit__obs;
+
+/* What the hot paths test first: is anything watching?  One load and a branch. */
+static __always_inline unsigned int irqkit__observing(void)
+{
+	return READ_ONCE(irqkit__obs);
+}
+
+struct irqkit__hist {
+	uint64_t		bucket[40];	/* IRQKIT_HIST_BUCKETS */
+	uint64_t		sum;
+	uint64_t		max;
+};
+
+
+struct irqkit_hist_data;
+struct irqkit_workqueue;
+HIDDEN void irqkit__hist_add(struct irqkit__hist *h, uint64_t ns);
+HIDDEN void irqkit__hist_clear(struct irqkit__hist *h, size_t n);
+HIDDEN void irqkit__hist_copy(const struct irqkit__hist *h, struct irqkit_hist_data *out);
+HIDDEN const struct irqkit__hist *irqkit__obs_hist(int kind, unsigned int key);
+HIDDEN void irqkit__trace_event(unsigned int kind, uint64_t ts, uint64_t end, const void *what,
+				uint64_t flow, uint32_t arg);
+HIDDEN uint64_t irqkit__trace_flow(void);
+HIDDEN void irqkit__obs_exit(void);
+HIDDEN void irqkit__obs_raise(unsigned int irq);
+HIDDEN uint64_t irqkit__obs_irq_begin(struct irqkit_desc *desc, uint64_t *flow);
+HIDDEN uint64_t irqkit__obs_handler(struct irqkit_desc *desc, const struct irqkit_action *action,
+				    unsigned int res, uint64_t start, uint64_t *flow);
+HIDDEN void irqkit__obs_irq_end(struct irqkit_desc *desc, uint64_t start, uint64_t end);
+HIDDEN void irqkit__obs_softirq_raise(struct irqkit_cpu *c, unsigned int nr);
+HIDDEN uint64_t irqkit__obs_softirq_begin(struct irqkit_cpu *c, unsigned int nr);
+HIDDEN void irqkit__obs_softirq_end(unsigned int nr, uint64_t start);
+HIDDEN void irqkit__obs_tasklet_sched(struct irqkit_tasklet *t);
+HIDDEN uint64_t irqkit__obs_tasklet_begin(struct irqkit_tasklet *t, unsigned int nr);
+HIDDEN void irqkit__obs_tasklet_end(const void *fn, unsigned int nr, uint64_t start);
+/* @timed: its timer expired, it was due at @due (else: queued now) */
+HIDDEN void irqkit__obs_work_queued(struct irqkit_work *work, bool timed, uint64_t due);
+HIDDEN uint64_t irqkit__obs_work_begin(struct irqkit_work *work, struct irqkit__hist *wq_hist,
+				       uint64_t *flow);
+HIDDEN void irqkit__obs_work_end(const void *fn, struct irqkit__hist *wq_hist, uint64_t start,
+				 uint64_t flow);
+HIDDEN void irqkit__obs_slice(unsigned int kind, const void *what, uint64_t start, uint32_t arg);
+/* workqueue.c: each queue's WORK histograms (delay, duration, lateness) */
+HIDDEN void irqkit__wq_hist_clear(void);
+HIDDEN struct irqkit__hist *irqkit__wq_hist(const struct irqkit_workqueue *wq, unsigned int which);
+HIDDEN void irqkit__wq_for_each(void (*fn)(const struct irqkit_workqueue *wq, const char *name,
+					   void *arg), void *arg);
 
 /* runtime.c: for the platform, see platform.h */
 HIDDEN void irqkit__exit_hook_add(struct irqkit__exit_hook *hook);

@@ -220,6 +220,7 @@ static void irq_thread_main(void *arg)
 		unsigned int seq = a_load_seq(&action->thread_seq);
 		unsigned int tf = a_load_seq(&action->thread_flags);
 		enum irqkit_irqreturn ret;
+		uint64_t start;		/* 1 + the run's start, 0 when not observed */
 		int want;
 
 		if (!(tf & IRQTF_RUNTHREAD)) {
@@ -233,6 +234,7 @@ static void irq_thread_main(void *arg)
 		want = (int)READ_ONCE(desc->irq_data.cpu);	/* follow the line (IRQTF_AFFINITY) */
 		if (want != cpu && !irqkit__kthread_bind(want))
 			cpu = want;
+		start = unlikely(irqkit__observing()) ? irqkit__now_ns() + 1 : 0;
 		if (tf & IRQTF_FORCED) {
 			/* 1.13: a forced thread runs with bottom halves and interrupts off */
 			irqkit_local_bh_disable();
@@ -243,6 +245,8 @@ static void irq_thread_main(void *arg)
 		} else {
 			ret = action->thread_fn((int)action->irq, action->dev_id);
 		}
+		if (start)
+			irqkit__obs_slice(IRQKIT__TEV_THREAD_FN, action->name, start - 1, action->irq);
 		if (ret == IRQKIT_HANDLED)
 			a_fetch_add(&desc->threads_handled, 1);
 		irq_finalize_oneshot(desc, action);

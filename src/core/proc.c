@@ -2,6 +2,8 @@
 /* The /proc/interrupts table in Linux's format (kernel/irq/proc.c). */
 #include "internals.h"
 #include <irqkit/proc.h>
+#include <irqkit/observe.h>
+#include <irqkit/fault.h>
 
 struct sbuf {
 	char	*buf;
@@ -144,6 +146,209 @@ int irqkit_show_interrupts_buf(char *buf, size_t size, unsigned int flags)
 				  "disabled as spurious" : "ok");
 		}
 	}
+	if (size)
+		buf[sb.len < size ? sb.len : size - 1] = '\0';
+	return sb.len > 0x7fffffff ? 0x7fffffff : (int)sb.len;
+}
+
+/* ---- latency histograms (observe.c), as bcc prints them ---------------------------------------- */
+
+static void show_hist(struct sbuf *sb, const char *title, const struct irqkit__hist *h)
+{
+	struct irqkit_hist_data d;
+	unsigned int first = IRQKIT_HIST_BUCKETS, last = 0;
+	uint64_t top = 0;
+
+	if (!h)
+		return;
+	irqkit__hist_copy(h, &d);
+	if (!d.count)
+		return;
+	for (unsigned int b = 0; b < IRQKIT_HIST_BUCKETS; b++) {
+		if (!d.bucket[b])
+			continue;
+		if (first == IRQKIT_HIST_BUCKETS)
+			first = b;
+		last = b;
+		if (d.bucket[b] > top)
+			top = d.bucket[b];
+	}
+	sb_printf(sb, "%s: %llu samples, mean %llu ns, max %llu ns\n", title,
+		  (unsigned long long)d.count, (unsigned long long)(d.sum_ns / d.count),
+		  (unsigned long long)d.max_ns);
+	sb_printf(sb, "%*s : count     distribution\n", 34, "nsecs");
+	for (unsigned int b = first; b <= last; b++) {
+		unsigned long long lo = b ? 1ull << (b - 1) : 0, hi = b ? (1ull << b) - 1 : 0;
+		unsigned int stars = (unsigned int)(d.bucket[b] * 40 / top);
+
+		if (b == IRQKIT_HIST_BUCKETS - 1)
+			sb_printf(sb, "%15llu -> %-15s : %-8llu |", lo, "...", (unsigned long long)d.bucket[b]);
+		else
+			sb_printf(sb, "%15llu -> %-15llu : %-8llu |", lo, hi,
+				  (unsigned long long)d.bucket[b]);
+		for (unsigned int i = 0; i < 40; i++)
+			sb_printf(sb, "%c", i < stars ? '*' : ' ');
+		sb_printf(sb, "|\n");
+	}
+	sb_printf(sb, "\n");
+}
+
+static const char *const work_what[3] = {
+	"queue_work to start", "run", "due to start (delayed work)",
+};
+
+static void show_wq_hist(const struct irqkit_workqueue *wq, const char *name, void *arg)
+{
+	char title[96];
+
+	for (unsigned int i = 0; i < 3; i++) {
+		irqkit__snprintf(title, sizeof(title), "workqueue %s: %s", name, work_what[i]);
+		show_hist(arg, title, irqkit__wq_hist(wq, i));
+	}
+}
+
+int irqkit_show_hist_buf(char *buf, size_t size)
+{
+	struct irqkit__runtime *rt = &irqkit__rt;
+	struct sbuf sb = { buf, size, 0 };
+	char title[128];
+
+	if (!irqkit_started() || (!buf && size))
+		return -IRQKIT_EINVAL;
+	for (unsigned int irq = 0; irq < rt->nr_irqs; irq++) {
+		struct irqkit_desc *desc = &rt->descs[irq];
+		unsigned long flags;
+		char names[96] = "";
+		size_t n = 0;
+
+		if (!irqkit__obs_hist(IRQKIT_HIST_IRQ_LATENCY, irq))
+			break;
+		flags = desc_lock_irqsave(desc);
+		for (struct irqkit_action *a = desc->action; a && n < sizeof(names); a = a->next)
+			n += (size_t)irqkit__snprintf(names + n, sizeof(names) - n, "%s%s",
+						      a == desc->action ? "" : ", ",
+						      a->name ? a->name : "");
+		desc_unlock_irqrestore(desc, flags);
+		irqkit__snprintf(title, sizeof(title), "irq %u (%s): raise to handler", irq, names);
+		show_hist(&sb, title, irqkit__obs_hist(IRQKIT_HIST_IRQ_LATENCY, irq));
+		irqkit__snprintf(title, sizeof(title), "irq %u (%s): handlers", irq, names);
+		show_hist(&sb, title, irqkit__obs_hist(IRQKIT_HIST_IRQ_DURATION, irq));
+	}
+	for (unsigned int nr = 0; nr < IRQKIT_NR_SOFTIRQS; nr++) {
+		irqkit__snprintf(title, sizeof(title), "softirq %s: raise to start", irqkit__softirq_name(nr));
+		show_hist(&sb, title, irqkit__obs_hist(IRQKIT_HIST_SOFTIRQ_DELAY, nr));
+		irqkit__snprintf(title, sizeof(title), "softirq %s: run", irqkit__softirq_name(nr));
+		show_hist(&sb, title, irqkit__obs_hist(IRQKIT_HIST_SOFTIRQ_DURATION, nr));
+	}
+	for (unsigned int i = 0; i < 2; i++) {
+		const char *vec = i ? "TASKLET" : "HI";
+
+		irqkit__snprintf(title, sizeof(title), "tasklets (%s): schedule to start", vec);
+		show_hist(&sb, title, irqkit__obs_hist(IRQKIT_HIST_TASKLET_DELAY, i));
+		irqkit__snprintf(title, sizeof(title), "tasklets (%s): run", vec);
+		show_hist(&sb, title, irqkit__obs_hist(IRQKIT_HIST_TASKLET_DURATION, i));
+	}
+	if (irqkit__obs_hist(IRQKIT_HIST_IRQ_LATENCY, 0))
+		irqkit__wq_for_each(show_wq_hist, &sb);
+	if (size)
+		buf[sb.len < size ? sb.len : size - 1] = '\0';
+	return sb.len > 0x7fffffff ? 0x7fffffff : (int)sb.len;
+}
+
+/* ---- every counter, as JSON ------------------------------------------------------------------- */
+
+/* @s as a JSON string: quotes, backslashes and control characters escaped. */
+static void sb_json_string(struct sbuf *sb, const char *s)
+{
+	sb_printf(sb, "\"");
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			sb_printf(sb, "\\%c", c);
+		else if (c < 0x20)
+			sb_printf(sb, "\\u%04x", c);
+		else
+			sb_printf(sb, "%c", c);
+	}
+	sb_printf(sb, "\"");
+}
+
+static void json_line(struct sbuf *sb, struct irqkit_desc *desc, unsigned int irq, bool first)
+{
+	struct irqkit__runtime *rt = &irqkit__rt;
+	struct irqkit_irq_events ev;
+	struct irqkit_fault_stats fs;
+	struct irqkit_chip *chip;
+	unsigned long flags, last = READ_ONCE(desc->last_unhandled);
+	unsigned int istate;
+	bool disabled;
+
+	if (last)
+		last -= IRQKIT_INITIAL_JIFFIES(rt->hz);
+	(void)irqkit_irq_get_event_totals(irq, &ev);
+	sb_printf(sb, "%s\n    {\"irq\": %u, \"per_cpu\": [", first ? "" : ",", irq);
+	for (unsigned int c = 0; c < rt->nr_cpus; c++)
+		sb_printf(sb, "%s%u", c ? ", " : "", READ_ONCE(rt->cpus[c].kstat[irq]));
+	sb_printf(sb, "], \"count\": %llu, \"actions\": [", (unsigned long long)irqkit__kstat_sum(irq));
+	flags = desc_lock_irqsave(desc);
+	for (struct irqkit_action *a = desc->action; a; a = a->next) {
+		if (a != desc->action)
+			sb_printf(sb, ", ");
+		sb_json_string(sb, a->name);
+	}
+	chip = desc->irq_data.chip;
+	sb_printf(sb, "], \"chip\": ");
+	sb_json_string(sb, chip && chip->name ? chip->name : "None");
+	sb_printf(sb, ", \"type\": \"%s\"", irqd_is_level_type(&desc->irq_data) ? "level" : "edge");
+	istate = desc->istate;
+	disabled = irqd_irq_disabled(&desc->irq_data);
+	sb_printf(sb, ", \"depth\": %u", desc->depth);
+	desc_unlock_irqrestore(desc, flags);
+	sb_printf(sb, ", \"disabled\": %s, \"spurious_disabled\": %s", disabled ? "true" : "false",
+		  (istate & IRQS_SPURIOUS_DISABLED) ? "true" : "false");
+	sb_printf(sb, ", \"irq_count\": %u, \"unhandled\": %u, \"last_unhandled_ms\": %lu",
+		  READ_ONCE(desc->irq_count), READ_ONCE(desc->irqs_unhandled),
+		  (unsigned long)((uint64_t)last * 1000 / rt->hz));
+	sb_printf(sb, ", \"threads_handled\": %u", READ_ONCE(desc->threads_handled));
+	sb_printf(sb, ", \"events\": %llu, \"coalesced\": %llu, \"lost\": %llu",
+		  (unsigned long long)ev.events, (unsigned long long)ev.coalesced,
+		  (unsigned long long)ev.lost);
+	if (!irqkit_fault_get_stats(irq, &fs) && fs.considered)
+		sb_printf(sb, ", \"faults\": {\"considered\": %llu, \"dropped\": %llu, "
+			  "\"duplicated\": %llu, \"spurious\": %llu, \"delayed\": %llu, \"stuck\": %llu}",
+			  (unsigned long long)fs.considered, (unsigned long long)fs.dropped,
+			  (unsigned long long)fs.duplicated, (unsigned long long)fs.spurious,
+			  (unsigned long long)fs.delayed, (unsigned long long)fs.stuck);
+	sb_printf(sb, "}");
+}
+
+int irqkit_show_counters_json(char *buf, size_t size)
+{
+	struct irqkit__runtime *rt = &irqkit__rt;
+	struct sbuf sb = { buf, size, 0 };
+	bool first = true;
+
+	if (!irqkit_started() || (!buf && size))
+		return -IRQKIT_EINVAL;
+	sb_printf(&sb, "{\n  \"cpus\": %u,\n  \"err\": %u,\n  \"irqs\": [", rt->nr_cpus,
+		  READ_ONCE(rt->irq_err_count));
+	for (unsigned int i = 0; i < rt->nr_irqs; i++) {
+		struct irqkit_desc *desc = &rt->descs[i];
+
+		if (!shown(desc, i))
+			continue;
+		json_line(&sb, desc, i, first);
+		first = false;
+	}
+	sb_printf(&sb, "\n  ],\n  \"softirqs\": {");
+	for (unsigned int nr = 0; nr < IRQKIT_NR_SOFTIRQS; nr++) {
+		sb_printf(&sb, "%s\n    \"%s\": [", nr ? "," : "", irqkit__softirq_name(nr));
+		for (unsigned int c = 0; c < rt->nr_cpus; c++)
+			sb_printf(&sb, "%s%u", c ? ", " : "", READ_ONCE(rt->cpus[c].softirq_count[nr]));
+		sb_printf(&sb, "]");
+	}
+	sb_printf(&sb, "\n  },\n  \"histograms\": %s\n}\n", irqkit_hist_enabled() ? "true" : "false");
 	if (size)
 		buf[sb.len < size ? sb.len : size - 1] = '\0';
 	return sb.len > 0x7fffffff ? 0x7fffffff : (int)sb.len;

@@ -182,6 +182,7 @@ void irqkit__core_exit(void)
 {
 	/* the watchdog watches stop too, until the threads it could wait for are gone */
 	irqkit__watchdog_quiesce();
+	irqkit__obs_exit();
 	irqkit__workqueue_exit();
 	irqkit__softirq_exit();
 	irqkit__watchdog_exit();

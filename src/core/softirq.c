@@ -68,13 +68,19 @@ static __always_inline void softirq_round(struct irqkit_task *t, struct irqkit_c
 		unsigned int nr = (unsigned int)__builtin_ctz(pending);
 		irqkit_softirq_fn action = READ_ONCE(irqkit__rt.softirq_vec[nr]);
 		unsigned int prev = t->preempt_count;
+		bool observed = unlikely(irqkit__observing());
+		uint64_t start = 0;
 
 		pending &= pending - 1;
 		a_inc_single(&c->softirq_count[nr]);	/* kstat_incr_softirqs_this_cpu */
 		WRITE_ONCE(t->running_fn, (const void *)action);
 		irqkit_trace(softirq_entry, nr);
+		if (observed)
+			start = irqkit__obs_softirq_begin(c, nr);
 		if (action)
 			action();
+		if (observed)
+			irqkit__obs_softirq_end(nr, start);
 		irqkit_trace(softirq_exit, nr);
 		WRITE_ONCE(t->running_fn, NULL);
 		if (unlikely(t->preempt_count != prev)) {
@@ -128,6 +134,8 @@ void irqkit__handle_softirqs(struct irqkit_task *t, struct irqkit_cpu *c)
 void irqkit__raise_softirq_on(struct irqkit_cpu *c, unsigned int nr)
 {
 	irqkit_trace(softirq_raise, nr);
+	if (unlikely(irqkit__observing()))
+		irqkit__obs_softirq_raise(c, nr);
 	a_fetch_or(&c->softirq_pending, 1u << nr);
 }
 
@@ -222,6 +230,8 @@ static void tasklet_schedule_common(struct irqkit_tasklet *t, int idx, unsigned 
 		a_fetch_and(&t->state, ~SCHED);
 		return;
 	}
+	if (unlikely(irqkit__observing()))
+		irqkit__obs_tasklet_sched(t);
 	tasklet_enqueue(c, t, idx);
 	/*
 	 * No interrupts-off section around the raise, unlike Linux: the pending
@@ -266,19 +276,26 @@ static void tasklet_action_common(int idx, unsigned int nr)
 		list = list->next;
 		if (!(a_fetch_or_acquire(&t->state, RUN) & RUN)) {
 			if (!a_load_seq(&t->count)) {
+				bool observed = unlikely(irqkit__observing());
+				/* before SCHED clears: the stamp is the scheduler's until then */
+				uint64_t start = observed ? irqkit__obs_tasklet_begin(t, nr) : 0;
+
 				if (tasklet_clear_sched(t)) {
 					const void *outer = task->running_bh;
 					const void *outer_fn = task->running_fn;
+					/* func and callback share one union: either form */
+					const void *fn = (const void *)t->callback;
 
 					task->running_bh = t;
-					/* func and callback share one union: either form */
-					WRITE_ONCE(task->running_fn, (const void *)t->callback);
-					irqkit_trace(tasklet_entry, t, (const void *)t->callback);
+					WRITE_ONCE(task->running_fn, fn);
+					irqkit_trace(tasklet_entry, t, fn);
 					if (t->use_callback)
 						t->callback(t);
 					else
 						t->func(t->data);
-					irqkit_trace(tasklet_exit, t, (const void *)t->callback);
+					if (observed)
+						irqkit__obs_tasklet_end(fn, nr, start);
+					irqkit_trace(tasklet_exit, t, fn);
 					task->running_bh = outer;
 					WRITE_ONCE(task->running_fn, outer_fn);
 				}

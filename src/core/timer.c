@@ -463,7 +463,14 @@ void irqkit__run_timers(void)
 		task->running_bh = t;
 		WRITE_ONCE(task->running_fn, (const void *)fn);
 		irqkit_trace(timer_expire_entry, t, now, (const void *)fn);
-		fn(t);
+		if (unlikely(irqkit__observing())) {
+			uint64_t start = irqkit__now_ns();
+
+			fn(t);
+			irqkit__obs_slice(IRQKIT__TEV_TIMER, (const void *)fn, start, 0);
+		} else {
+			fn(t);
+		}
 		irqkit_trace(timer_expire_exit, t);
 		WRITE_ONCE(task->running_fn, outer_fn);
 		task->running_bh = outer;

@@ -57,6 +57,8 @@ struct irqkit_worker {
 	int			id;
 	int			tid;		/* for the watchdog's report */
 	bool			dead;		/* reaped when idle too long: to be joined */
+	bool			observed;	/* the current item, for observe.c */
+	uint64_t		obs_start, obs_flow;
 };
 
 struct irqkit_wq_pool {
@@ -91,6 +93,7 @@ struct irqkit_workqueue {
 	bool			draining;
 	bool			dead;
 	struct irqkit_workqueue	*next;		/* every queue, for stop */
+	struct irqkit__hist	hist[3];	/* delay, duration, lateness (observe.c) */
 };
 
 /* A flush_work in progress: wait until (work, instance >= target) has finished. */
@@ -560,20 +563,25 @@ static struct irqkit_work *worker_take(struct irqkit_worker *w)
 	w->current_seq = READ_ONCE(work->queued);
 	w->current_pwq = work->pwq;
 	w->current_color = work->color;
+	w->observed = unlikely(irqkit__observing());
+	if (w->observed)
+		w->obs_start = irqkit__obs_work_begin(work, work->pwq->wq->hist, &w->obs_flow);
 	clear_pending(work);
 	return work;
 }
 
 /* Run the worker's current item, pool lock dropped; report what it leaked (Linux's words). */
-static void worker_run(struct irqkit_work *work)
+static void worker_run(struct irqkit_worker *w, struct irqkit_work *work)
 {
 	struct irqkit_task *t = &irqkit_task_self;
-	irqkit_work_fn fn = work->func;
+	const void *fn = irqkit__work_fn(work);
 
 	t->running_bh = work;
-	irqkit_trace(workqueue_execute_start, work, (const void *)irqkit__work_fn(work));
+	irqkit_trace(workqueue_execute_start, work, fn);
 	call_work(work);		/* @work may be freed from here on */
-	irqkit_trace(workqueue_execute_end, work, (const void *)fn);
+	irqkit_trace(workqueue_execute_end, work, fn);
+	if (w->observed)
+		irqkit__obs_work_end(fn, w->current_pwq->wq->hist, w->obs_start, w->obs_flow);
 	t->running_bh = NULL;
 	if (unlikely(t->preempt_count || task_irqs_off(t))) {
 		char comm[32];
@@ -581,7 +589,7 @@ static void worker_run(struct irqkit_work *work)
 		irqkit_plat_thread_name(comm, sizeof(comm));
 		pr_err("BUG: workqueue leaked lock or atomic: %s/0x%08x/%d", comm,
 		       t->preempt_count, irqkit_plat_thread_id());
-		pr_err("    last function: %ps", (void *)fn);
+		pr_err("    last function: %ps", fn);
 		irqkit__dump_stack();
 		t->preempt_count = 0;
 		if (task_irqs_off(t))
@@ -705,7 +713,7 @@ static void worker_main(void *arg)
 		next = pool->head ? take_idle_worker(pool) : NULL;
 		irqkit_spin_unlock(&pool->lock);
 		wake_worker(next);
-		worker_run(work);
+		worker_run(w, work);
 		irqkit_spin_lock(&pool->lock);
 		worker_finish(w, work);
 	}
@@ -885,6 +893,8 @@ static __always_inline bool queue_work_at(int cpu, struct irqkit_workqueue *wq,
 	if (!wq || !work || work_has_no_function(work, "queue_work") ||
 	    test_and_set_pending(work))
 		return false;
+	if (unlikely(irqkit__observing()))
+		irqkit__obs_work_queued(work, false, 0);
 	return __queue_work(cpu, wq, work);
 }
 
@@ -908,6 +918,9 @@ void irqkit_delayed_work_timer_fn(struct irqkit_timer_list *timer)
 {
 	struct irqkit_delayed_work *dwork = container_of(timer, struct irqkit_delayed_work, timer);
 
+	/* its lateness is counted from when it was due */
+	if (unlikely(irqkit__observing()))
+		irqkit__obs_work_queued(&dwork->work, true, irqkit__jiffies_to_ns(timer->expires));
 	/* On the CPU where the timer ran, unless a CPU was asked */
 	__queue_work(dwork->cpu, dwork->wq, &dwork->work);
 }
@@ -918,8 +931,11 @@ static bool __queue_delayed_work(int cpu, struct irqkit_workqueue *wq,
 {
 	dwork->wq = wq;
 	dwork->cpu = cpu;
-	if (!delay || unlikely(READ_ONCE(wq->dead)))
+	if (!delay || unlikely(READ_ONCE(wq->dead))) {
+		if (unlikely(irqkit__observing()))
+			irqkit__obs_work_queued(&dwork->work, false, 0);
 		return __queue_work(cpu, wq, &dwork->work);
+	}
 	if (dwork->timer.function != irqkit_delayed_work_timer_fn)
 		irqkit_timer_setup(&dwork->timer, irqkit_delayed_work_timer_fn, 0);
 	irqkit_mod_timer(&dwork->timer, irqkit_jiffies() + delay);
@@ -1300,6 +1316,30 @@ void irqkit_destroy_workqueue(struct irqkit_workqueue *wq)
 	WRITE_ONCE(wq->dead, true);
 	/* one more flush: a queue_work that raced with the flag finishes or is refused */
 	irqkit_flush_workqueue(wq);
+}
+
+/* ---- histograms (observe.c) ------------------------------------------------------------------- */
+
+struct irqkit__hist *irqkit__wq_hist(const struct irqkit_workqueue *wq, unsigned int which)
+{
+	return (struct irqkit__hist *)&wq->hist[which];
+}
+
+void irqkit__wq_for_each(void (*fn)(const struct irqkit_workqueue *wq, const char *name, void *arg),
+			 void *arg)
+{
+	irqkit__mutex_lock(&wq_rt.all_lock);
+	for (struct irqkit_workqueue *wq = wq_rt.all; wq; wq = wq->next)
+		fn(wq, wq->name, arg);
+	irqkit__mutex_unlock(&wq_rt.all_lock);
+}
+
+void irqkit__wq_hist_clear(void)
+{
+	irqkit__mutex_lock(&wq_rt.all_lock);
+	for (struct irqkit_workqueue *wq = wq_rt.all; wq; wq = wq->next)
+		irqkit__hist_clear(wq->hist, 3);
+	irqkit__mutex_unlock(&wq_rt.all_lock);
 }
 
 struct irqkit_workqueue *irqkit_system_wq(void)

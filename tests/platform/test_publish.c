@@ -7,6 +7,7 @@
 #include "../harness.h"
 
 #include <errno.h>
+#include <json-c/json.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -155,6 +156,63 @@ static void test_lsirq_reads_the_published_table(void **state)
 		fail_msg("lsirq printed:\n%s\nexpected a row with \"%s\"", out, cmd);
 }
 
+static json_object *member(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		fail_msg("no \"%s\" in %s", key, json_object_to_json_string(o));
+	return v;
+}
+
+/* counters.json: every counter of the line, as the process sees them. */
+static void test_counters_json_has_every_counter(void **state)
+{
+	json_object *root, *irqs, *line = NULL;
+	uint64_t sum = 0;
+	char hist[256];
+
+	(void)state;
+	start_publishing_world();
+	assert_int_equal(irqkit_sw_raise(T_EDGE(3)), 0);	/* unclaimed: one IRQ_NONE */
+	assert_true(wait_until(info_of(T_EDGE(3)).irqs_unhandled == 1, 5000));
+	assert_true(wait_until(read_published("counters.json", file, sizeof(file)) > 0 &&
+			       strstr(file, "\"unhandled\": 1"), 10000));
+	root = json_tokener_parse(file);
+	if (!root)
+		fail_msg("counters.json does not parse:\n%s", file);
+	assert_int_equal(json_object_get_int(member(root, "cpus")), T_NR_CPUS);
+	irqs = member(root, "irqs");
+	for (size_t i = 0; i < json_object_array_length(irqs); i++)
+		if (json_object_get_int(member(json_object_array_get_idx(irqs, i), "irq")) == T_EDGE(3))
+			line = json_object_array_get_idx(irqs, i);
+	assert_non_null(line);
+	assert_string_equal(json_object_get_string(
+		json_object_array_get_idx(member(line, "actions"), 0)), "pubdev");
+	for (size_t c = 0; c < T_NR_CPUS; c++)
+		sum += (uint64_t)json_object_get_int64(json_object_array_get_idx(member(line, "per_cpu"), c));
+	assert_int_equal(sum, 51);
+	assert_int_equal(json_object_get_int64(member(line, "count")), 51);
+	assert_int_equal(json_object_get_int(member(line, "unhandled")), 1);
+	assert_false(json_object_get_boolean(member(line, "spurious_disabled")));
+	assert_string_equal(json_object_get_string(member(line, "type")), "edge");
+	(void)member(line, "coalesced");
+	(void)member(line, "lost");
+	(void)member(member(root, "softirqs"), "TASKLET");
+	assert_false(json_object_get_boolean(member(root, "histograms")));
+	json_object_put(root);
+
+	/* the histograms, while they record */
+	snprintf(hist, sizeof(hist), "%s/hist", dir);
+	assert_false(exists(hist));
+	assert_int_equal(irqkit_hist_enable(true), 0);
+	raise_served(5);
+	assert_true(wait_until(read_published("hist", file, sizeof(file)) > 0 &&
+			       strstr(file, "irq 3 (pubdev): handlers: 5 samples"), 10000));
+	irqkit_stop();
+	assert_false(exists(dir));
+}
+
 static void test_publishing_off_and_bad_settings(void **state)
 {
 	(void)state;
@@ -187,6 +245,7 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 		T(test_tables_are_published_and_removed_at_stop),
 		T(test_lsirq_reads_the_published_table),
+		T(test_counters_json_has_every_counter),
 		T(test_publishing_off_and_bad_settings),
 #undef T
 	};

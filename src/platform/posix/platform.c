@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sched.h>
 #include <stdio.h>
@@ -22,6 +23,8 @@
 #include "posix.h"
 
 #define CACHELINE	64
+/* From this size up, memory comes straight from mmap: zero, and not touched until used. */
+#define ALLOC_MAPPED	(256u * 1024)
 
 /*
  * Fault injection for tests, as SQLite swaps its allocator: set to n > 0, the
@@ -37,6 +40,11 @@ void *irqkit_plat_alloc(size_t size)
 	if (__atomic_load_n(&irqkit__plat_alloc_fail, __ATOMIC_RELAXED) > 0 &&
 	    __atomic_sub_fetch(&irqkit__plat_alloc_fail, 1, __ATOMIC_RELAXED) == 0)
 		return NULL;
+	if (rounded >= ALLOC_MAPPED) {
+		/* zero pages from the kernel, touched only when used (the recorder's rings) */
+		p = mmap(NULL, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		return p == MAP_FAILED ? NULL : p;
+	}
 	if (posix_memalign(&p, CACHELINE, rounded ? rounded : CACHELINE))
 		return NULL;
 	memset(p, 0, rounded ? rounded : CACHELINE);
@@ -45,8 +53,12 @@ void *irqkit_plat_alloc(size_t size)
 
 void irqkit_plat_free(void *p, size_t size)
 {
-	(void)size;
-	free(p);
+	size_t rounded = (size + CACHELINE - 1) & ~(size_t)(CACHELINE - 1);
+
+	if (p && rounded >= ALLOC_MAPPED)
+		munmap(p, rounded);
+	else
+		free(p);
 }
 
 uint64_t irqkit_plat_now_ns(void)

@@ -34,6 +34,10 @@ void irqkit__posix_fd_quiesce(unsigned int irq);
 void irqkit__posix_publish_start(bool flag);
 void irqkit__posix_publish_stop(void);
 
+/* tracefile.c: IRQKIT_HIST and IRQKIT_TRACE, at start and at stop. */
+void irqkit__posix_observe_start(void);
+void irqkit__posix_observe_stop(void);
+
 /* fdchip.c: a bound line's descriptor reported @revents on @cpu; the end of a run. */
 void irqkit__fdchip_event(unsigned int cpu, unsigned int irq, uint32_t revents);
 void irqkit__fdchip_exit(void);

@@ -12,6 +12,8 @@
  *   softirqs    Linux's /proc/softirqs
  *   irqkit      the irqkit section of the table: per line its spurious
  *               accounting and its coalesced and lost arrivals
+ *   counters.json  every counter (irqkit_show_counters_json())
+ *   hist        the latency histograms, while they record (<irqkit/observe.h>)
  *
  * Each file is written whole under a temporary name and renamed, so a reader
  * sees one table or the next, never half of one.  At stop the directory goes.
@@ -132,6 +134,18 @@ static int show_softirqs(char *buf, size_t size, unsigned int flags)
 	return irqkit_show_softirqs_buf(buf, size);
 }
 
+static int show_counters(char *buf, size_t size, unsigned int flags)
+{
+	(void)flags;
+	return irqkit_show_counters_json(buf, size);
+}
+
+static int show_hist(char *buf, size_t size, unsigned int flags)
+{
+	(void)flags;
+	return irqkit_show_hist_buf(buf, size);
+}
+
 static int publish_once(void)
 {
 	const char *section;
@@ -151,7 +165,19 @@ static int publish_once(void)
 	n = table(show_softirqs, 0);
 	if (n < 0)
 		return n;
-	return write_file("softirqs", pub.buf, (size_t)n);
+	ret = write_file("softirqs", pub.buf, (size_t)n);
+	if (ret)
+		return ret;
+	n = table(show_counters, 0);
+	if (n < 0)
+		return n;
+	ret = write_file("counters.json", pub.buf, (size_t)n);
+	if (ret || !irqkit_hist_enabled())
+		return ret;
+	n = table(show_hist, 0);
+	if (n < 0)
+		return n;
+	return write_file("hist", pub.buf, (size_t)n);
 }
 
 static void warn_cannot_publish(const char *where, int err)
@@ -254,7 +280,9 @@ void irqkit__posix_publish_start(bool flag)
 
 void irqkit__posix_publish_stop(void)
 {
-	static const char *const files[] = { "interrupts", "irqkit", "softirqs", "comm" };
+	static const char *const files[] = {
+		"interrupts", "irqkit", "softirqs", "counters.json", "hist", "comm",
+	};
 	char path[4200];
 
 	if (!pub.running)

@@ -107,6 +107,7 @@ static void settings_from_env(void)
 static void started(void)
 {
 	settings_from_env();
+	irqkit__posix_observe_start();
 	irqkit__core_started();
 	irqkit__posix_publish_start(irqkit__core_flags() & IRQKIT_CFG_PUBLISH);
 }
@@ -198,6 +199,7 @@ void irqkit_stop(void)
 	__atomic_store_n(&wedged, false, __ATOMIC_RELEASE);
 	irqkit__posix_timer_stop();
 	irqkit__fdchip_exit();
+	irqkit__posix_observe_stop();
 	irqkit__posix_cpus_exit();
 	irqkit__core_exit();
 	irqkit__posix_symbols_exit();
