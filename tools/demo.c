@@ -24,6 +24,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -228,8 +229,32 @@ static int check(int ret, const char *what)
 	return ret;
 }
 
-int main(void)
+static void show_histograms(void)
 {
+	int n = irqkit_show_hist_buf(NULL, 0);
+	char *buf = n > 0 ? malloc((size_t)n + 1) : NULL;
+
+	if (!buf)
+		return;
+	irqkit_show_hist_buf(buf, (size_t)n + 1);
+	printf("--- latency histograms (nanoseconds; raise to handler, handler time, bottom halves)\n%s",
+	       buf);
+	free(buf);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: irqkit-demo [--trace FILE] [--hist]\n"
+		"  --trace FILE  record a timeline, write it to FILE (Chrome trace JSON: open it in\n"
+		"                https://ui.perfetto.dev or chrome://tracing)\n"
+		"  --hist        print the latency histograms at the end\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *trace = NULL;
+	bool hist = false;
 	struct irqkit_config cfg = {
 		.nr_irqs = 16, .nr_cpus = NR_CPUS, .log = log_line,
 	};
@@ -244,9 +269,21 @@ int main(void)
 	unsigned long before_eth, before_tmr;
 	int waited_ms = 0;
 
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--trace") && i + 1 < argc)
+			trace = argv[++i];
+		else if (!strcmp(argv[i], "--hist"))
+			hist = true;
+		else
+			usage();
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	check(irqkit_start(&cfg), "irqkit_start");
+	if (trace)	/* rings of 2^18 events: the stuck line alone raises 100,000 */
+		check(irqkit_trace_start(1u << 18), "irqkit_trace_start");
+	if (hist)
+		check(irqkit_hist_enable(true), "irqkit_hist_enable");
 	check(irqkit_swchip_add(IRQ_SHARED_EDGE, 1, IRQ_TYPE_EDGE_RISING), "swchip_add 5");
 	check(irqkit_swchip_add(IRQ_TIMER, 1, IRQ_TYPE_EDGE_RISING), "swchip_add 7");
 	check(irqkit_swchip_add(IRQ_STUCK, 1, IRQ_TYPE_LEVEL_HIGH), "swchip_add 9");
@@ -319,6 +356,19 @@ int main(void)
 	printf("--- /proc/interrupts\n");
 	irqkit_show_interrupts(stdout, IRQKIT_SHOW_IRQKIT);
 	explain_table();
+	if (hist)
+		show_histograms();
+	if (trace) {
+		long n = irqkit_trace_write(trace);
+
+		if (n < 0) {
+			fprintf(stderr, "irqkit-demo: writing the trace to %s: %s\n", trace,
+				strerror((int)-n));
+			return 1;
+		}
+		printf("--- timeline: %ld events in %s (open it in https://ui.perfetto.dev)\n",
+		       n, trace);
+	}
 
 	free_irq(IRQ_I2C, &i2c0);
 	free_irq(IRQ_STUCK, &usb0);

@@ -11,7 +11,7 @@ out=$(mktemp)
 trap 'kill "$tpid" 2>/dev/null || true; rm -rf "$IRQKIT_PUBLISH_DIR" "$out"' EXIT
 fail() { echo "irqkit_top.sh: $*" >&2; cat "$out" >&2; exit 1; }
 
-"$target" 8 > "$out" & tpid=$!
+IRQKIT_HIST=1 "$target" 8 > "$out" & tpid=$!
 for _ in $(seq 100); do grep -q ready "$out" && [ -f "$IRQKIT_PUBLISH_DIR/$tpid/interrupts" ] && break; sleep 0.05; done
 [ -f "$IRQKIT_PUBLISH_DIR/$tpid/interrupts" ] || fail "the target did not publish"
 
@@ -30,6 +30,10 @@ echo "$row" | grep -q " ok " || fail "line 3 not shown as ok"
 "$top" --json --once -d 0.5 "$tpid" > "$out" 2>&1 || fail "--json failed"
 grep -q "^{\"pid\":$tpid,\"comm\":\"publish_target\",\"interval_s\":0.5,\"lines\":\[{\"irq\":3," "$out" ||
 	fail "--json output"
+
+"$top" --hist --once "$tpid" > "$out" 2>&1 || fail "--hist failed"
+grep -q "^irq 3 (pubtarget): raise to handler: [0-9]* samples" "$out" || fail "--hist output"
+grep -q "nsecs : count     distribution" "$out" || fail "--hist: no table"
 
 # what is not a publishing program
 "$top" --once $$ > "$out" 2>&1 && fail "a shell's pid was accepted"
@@ -51,6 +55,9 @@ printf '  3:  12\n' > "$fake/interrupts"
 printf 'irqkit:\n' > "$fake/irqkit"
 "$top" --once -d 0.1 $$ > "$out" 2>&1 && fail "a truncated table was accepted"
 grep -q "is not a table (truncated?)" "$out" || fail "no message for a truncated table"
+
+"$top" --hist --once $$ > "$out" 2>&1 && fail "--hist of a program without histograms"
+grep -q "process $$ records no histograms" "$out" || fail "no message for a program without histograms"
 
 kill "$tpid"; wait "$tpid" 2>/dev/null || true
 echo "irqkit_top.sh: ok"
