@@ -84,6 +84,25 @@ static void teardown_bound(void)
 	teardown_runtime();
 }
 
+/*
+ * The same dispatch with the histograms, or the recorder, on: what watching
+ * costs.  A dispatch is two samples (raise to handler, handler time) or two
+ * events (the raise, the handler's slice).
+ */
+static void raise_on_own_cpu_hist(long n)
+{
+	irqkit_hist_enable(true);
+	raise_on_own_cpu(n);
+	irqkit_hist_enable(false);
+}
+
+static void raise_on_own_cpu_trace(long n)
+{
+	irqkit_trace_start(0);
+	raise_on_own_cpu(n);
+	irqkit_trace_stop();
+}
+
 /* Through the pending path: raised with interrupts off, taken at the restore. */
 static void raise_pending_single(long n)
 {
@@ -569,6 +588,12 @@ static int setup_spin(void)
 static const struct bench benches[] = {
 	{ .name = "dispatch_own_cpu", .floor_name = "indirect_call_atomic_inc",
 	  .subject = raise_on_own_cpu, .floor = floor_indirect_call_atomic_inc, .target = 1.5,
+	  .setup = setup_bound, .teardown = teardown_bound },
+	{ .name = "dispatch_hist_on", .floor_name = "dispatch_own_cpu",
+	  .subject = raise_on_own_cpu_hist, .floor = raise_on_own_cpu,
+	  .setup = setup_bound, .teardown = teardown_bound },
+	{ .name = "dispatch_trace_on", .floor_name = "dispatch_own_cpu",
+	  .subject = raise_on_own_cpu_trace, .floor = raise_on_own_cpu,
 	  .setup = setup_bound, .teardown = teardown_bound },
 	{ .name = "raise_pending_single", .floor_name = "indirect_call_atomic_inc",
 	  .subject = raise_pending_single, .floor = floor_indirect_call_atomic_inc,

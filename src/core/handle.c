@@ -34,8 +34,12 @@ static __attribute__((noinline, cold)) void handler_left_state(struct irqkit_tas
 	}
 }
 
+/*
+ * The chain, @observed a constant: the watched form (histograms, recorder)
+ * is a copy of its own, out of line, so the plain one carries nothing of it.
+ */
 static __always_inline enum irqkit_irqreturn
-handle_actions(struct irqkit_desc *desc)
+handle_actions_as(struct irqkit_desc *desc, const bool observed)
 {
 	struct irqkit_task *t = &irqkit_task_self;
 	const void *prev_running = t->running;
@@ -43,7 +47,6 @@ handle_actions(struct irqkit_desc *desc)
 	unsigned int irq = irq_desc_get_irq(desc);
 	unsigned int retval = IRQKIT_NONE;
 	unsigned int pc = t->preempt_count;
-	bool observed = unlikely(irqkit__observing());
 	uint64_t start = 0, ts = 0, flow = 0;
 
 	if (observed)
@@ -83,6 +86,20 @@ handle_actions(struct irqkit_desc *desc)
 	WRITE_ONCE(t->running, prev_running);
 	WRITE_ONCE(t->running_fn, prev_fn);
 	return (enum irqkit_irqreturn)retval;
+}
+
+static __attribute__((noinline)) enum irqkit_irqreturn
+handle_actions_observed(struct irqkit_desc *desc)
+{
+	return handle_actions_as(desc, true);
+}
+
+static __always_inline enum irqkit_irqreturn
+handle_actions(struct irqkit_desc *desc)
+{
+	if (unlikely(irqkit__observing()))
+		return handle_actions_observed(desc);
+	return handle_actions_as(desc, false);
 }
 
 /*

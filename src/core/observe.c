@@ -103,7 +103,7 @@ int irqkit_hist_enable(bool on)
 	irqkit__wq_hist_clear();
 	/* stamps left from an earlier recording would measure the pause */
 	for (unsigned int irq = 0; irq < obs.nr_irqs; irq++)
-		WRITE_ONCE(irq_to_desc(irq)->raised_ns, 0);
+		WRITE_ONCE(irqkit__rt.descs[irq].raised_ns, 0);
 	for (unsigned int cpu = 0; cpu < irqkit__rt.nr_cpus; cpu++)
 		for (unsigned int nr = 0; nr < IRQKIT_NR_SOFTIRQS; nr++)
 			WRITE_ONCE(irqkit__rt.cpus[cpu].softirq_raised[nr], 0);

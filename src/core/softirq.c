@@ -131,11 +131,19 @@ void irqkit__handle_softirqs(struct irqkit_task *t, struct irqkit_cpu *c)
 	t->preempt_count -= IRQKIT_SOFTIRQ_OFFSET;
 }
 
+static __attribute__((noinline)) void raise_softirq_observed(struct irqkit_cpu *c, unsigned int nr)
+{
+	irqkit__obs_softirq_raise(c, nr);
+	a_fetch_or(&c->softirq_pending, 1u << nr);
+}
+
 void irqkit__raise_softirq_on(struct irqkit_cpu *c, unsigned int nr)
 {
 	irqkit_trace(softirq_raise, nr);
-	if (unlikely(irqkit__observing()))
-		irqkit__obs_softirq_raise(c, nr);
+	if (unlikely(irqkit__observing())) {
+		raise_softirq_observed(c, nr);	/* a tail call: no frame on the plain path */
+		return;
+	}
 	a_fetch_or(&c->softirq_pending, 1u << nr);
 }
 
@@ -215,7 +223,30 @@ static struct irqkit_tasklet *tasklet_take(struct irqkit_cpu *c, int idx)
 	return fifo;
 }
 
-static void tasklet_schedule_common(struct irqkit_tasklet *t, int idx, unsigned int nr)
+/* What the schedule does once it owns SCHED: queue @t on @c, raise the vector. */
+static __always_inline void tasklet_queue(struct irqkit_cpu *c, struct irqkit_tasklet *t, int idx,
+					  unsigned int nr)
+{
+	tasklet_enqueue(c, t, idx);
+	/*
+	 * No interrupts-off section around the raise, unlike Linux: the pending
+	 * word is atomic and the list has its own lock, and no interrupt can be
+	 * taken on this thread between the two (it reaches no delivery point).
+	 */
+	raise_softirq_here(&irqkit_task_self, c, nr);
+}
+
+/* The same, the tasklet stamped for the histograms first (a copy out of line). */
+static __attribute__((noinline)) void tasklet_queue_observed(struct irqkit_cpu *c,
+							     struct irqkit_tasklet *t, int idx,
+							     unsigned int nr)
+{
+	irqkit__obs_tasklet_sched(t);
+	tasklet_queue(c, t, idx, nr);
+}
+
+static __always_inline void tasklet_schedule_common(struct irqkit_tasklet *t, int idx,
+						    unsigned int nr)
 {
 	struct irqkit_cpu *c;
 
@@ -230,15 +261,11 @@ static void tasklet_schedule_common(struct irqkit_tasklet *t, int idx, unsigned 
 		a_fetch_and(&t->state, ~SCHED);
 		return;
 	}
-	if (unlikely(irqkit__observing()))
-		irqkit__obs_tasklet_sched(t);
-	tasklet_enqueue(c, t, idx);
-	/*
-	 * No interrupts-off section around the raise, unlike Linux: the pending
-	 * word is atomic and the list has its own lock, and no interrupt can be
-	 * taken on this thread between the two (it reaches no delivery point).
-	 */
-	raise_softirq_here(&irqkit_task_self, c, nr);
+	if (unlikely(irqkit__observing())) {
+		tasklet_queue_observed(c, t, idx, nr);
+		return;
+	}
+	tasklet_queue(c, t, idx, nr);
 }
 
 void irqkit_tasklet_schedule(struct irqkit_tasklet *t)
@@ -263,6 +290,43 @@ static bool tasklet_clear_sched(struct irqkit_tasklet *t)
 	return false;
 }
 
+/*
+ * Run @t, its RUN bit held and its SCHED bit still set; @observed a constant,
+ * the watched form a copy of its own out of line (see handle_actions_as).
+ */
+static __always_inline void tasklet_run_as(struct irqkit_task *task, struct irqkit_tasklet *t,
+					   unsigned int nr, const bool observed)
+{
+	/* before SCHED clears: the stamp is the scheduler's until then */
+	uint64_t start = observed ? irqkit__obs_tasklet_begin(t, nr) : 0;
+
+	if (tasklet_clear_sched(t)) {
+		const void *outer = task->running_bh;
+		const void *outer_fn = task->running_fn;
+		/* func and callback share one union: either form */
+		const void *fn = (const void *)t->callback;
+
+		task->running_bh = t;
+		WRITE_ONCE(task->running_fn, fn);
+		irqkit_trace(tasklet_entry, t, fn);
+		if (t->use_callback)
+			t->callback(t);
+		else
+			t->func(t->data);
+		if (observed)
+			irqkit__obs_tasklet_end(fn, nr, start);
+		irqkit_trace(tasklet_exit, t, fn);
+		task->running_bh = outer;
+		WRITE_ONCE(task->running_fn, outer_fn);
+	}
+}
+
+static __attribute__((noinline)) void tasklet_run_observed(struct irqkit_task *task,
+							   struct irqkit_tasklet *t, unsigned int nr)
+{
+	tasklet_run_as(task, t, nr, true);
+}
+
 /* tasklet_action_common. */
 static void tasklet_action_common(int idx, unsigned int nr)
 {
@@ -276,29 +340,10 @@ static void tasklet_action_common(int idx, unsigned int nr)
 		list = list->next;
 		if (!(a_fetch_or_acquire(&t->state, RUN) & RUN)) {
 			if (!a_load_seq(&t->count)) {
-				bool observed = unlikely(irqkit__observing());
-				/* before SCHED clears: the stamp is the scheduler's until then */
-				uint64_t start = observed ? irqkit__obs_tasklet_begin(t, nr) : 0;
-
-				if (tasklet_clear_sched(t)) {
-					const void *outer = task->running_bh;
-					const void *outer_fn = task->running_fn;
-					/* func and callback share one union: either form */
-					const void *fn = (const void *)t->callback;
-
-					task->running_bh = t;
-					WRITE_ONCE(task->running_fn, fn);
-					irqkit_trace(tasklet_entry, t, fn);
-					if (t->use_callback)
-						t->callback(t);
-					else
-						t->func(t->data);
-					if (observed)
-						irqkit__obs_tasklet_end(fn, nr, start);
-					irqkit_trace(tasklet_exit, t, fn);
-					task->running_bh = outer;
-					WRITE_ONCE(task->running_fn, outer_fn);
-				}
+				if (unlikely(irqkit__observing()))
+					tasklet_run_observed(task, t, nr);
+				else
+					tasklet_run_as(task, t, nr, false);
 				a_fetch_and_release(&t->state, ~RUN);
 				irqkit__softirq_preempt_point(task, c);
 				continue;

@@ -57,8 +57,9 @@ struct irqkit_worker {
 	int			id;
 	int			tid;		/* for the watchdog's report */
 	bool			dead;		/* reaped when idle too long: to be joined */
-	bool			observed;	/* the current item, for observe.c */
+	/* the current item, watched (observe.c): 1 + its start, or 0 */
 	uint64_t		obs_start, obs_flow;
+	const void		*obs_fn;
 };
 
 struct irqkit_wq_pool {
@@ -563,9 +564,10 @@ static struct irqkit_work *worker_take(struct irqkit_worker *w)
 	w->current_seq = READ_ONCE(work->queued);
 	w->current_pwq = work->pwq;
 	w->current_color = work->color;
-	w->observed = unlikely(irqkit__observing());
-	if (w->observed)
-		w->obs_start = irqkit__obs_work_begin(work, work->pwq->wq->hist, &w->obs_flow);
+	if (unlikely(irqkit__observing())) {
+		w->obs_start = irqkit__obs_work_begin(work, work->pwq->wq->hist, &w->obs_flow) + 1;
+		w->obs_fn = irqkit__work_fn(work);
+	}
 	clear_pending(work);
 	return work;
 }
@@ -574,14 +576,17 @@ static struct irqkit_work *worker_take(struct irqkit_worker *w)
 static void worker_run(struct irqkit_worker *w, struct irqkit_work *work)
 {
 	struct irqkit_task *t = &irqkit_task_self;
-	const void *fn = irqkit__work_fn(work);
+	irqkit_work_fn fn = work->func;
 
 	t->running_bh = work;
-	irqkit_trace(workqueue_execute_start, work, fn);
+	irqkit_trace(workqueue_execute_start, work, irqkit__work_fn(work));
 	call_work(work);		/* @work may be freed from here on */
-	irqkit_trace(workqueue_execute_end, work, fn);
-	if (w->observed)
-		irqkit__obs_work_end(fn, w->current_pwq->wq->hist, w->obs_start, w->obs_flow);
+	irqkit_trace(workqueue_execute_end, work, (const void *)fn);
+	if (unlikely(w->obs_start)) {
+		irqkit__obs_work_end(w->obs_fn, w->current_pwq->wq->hist, w->obs_start - 1,
+				     w->obs_flow);
+		w->obs_start = 0;
+	}
 	t->running_bh = NULL;
 	if (unlikely(t->preempt_count || task_irqs_off(t))) {
 		char comm[32];
@@ -589,7 +594,7 @@ static void worker_run(struct irqkit_worker *w, struct irqkit_work *work)
 		irqkit_plat_thread_name(comm, sizeof(comm));
 		pr_err("BUG: workqueue leaked lock or atomic: %s/0x%08x/%d", comm,
 		       t->preempt_count, irqkit_plat_thread_id());
-		pr_err("    last function: %ps", fn);
+		pr_err("    last function: %ps", (void *)fn);
 		irqkit__dump_stack();
 		t->preempt_count = 0;
 		if (task_irqs_off(t))

@@ -37,7 +37,7 @@
 
 struct name_cache {
 	const void	*addr;
-	char		name[112];
+	char		name[128];
 };
 
 struct writer {
