@@ -2,7 +2,8 @@
 /*
  * The README's quick start, whole (built and run as a test): a device on a
  * shared software edge line, its handler, and the caller waiting for each
- * interrupt as a kernel driver does, with a completion the handler signals.
+ * interrupt as a kernel driver does, with a completion the handler signals;
+ * then once with irqkit_wait_delivered(), as a test that counts would.
  */
 #include <irqkit/irqkit.h>
 
@@ -56,7 +57,16 @@ int main(void)
 			return 1;
 		}
 	}
-	printf("handled %u interrupts\n", dev.handled);	/* 3 */
+	/* no completion to wait on?  Wait until the line has nothing left to deliver */
+	__atomic_store_n(&dev.status, 1, __ATOMIC_RELEASE);
+	irqkit_sw_raise(5);
+	ret = irqkit_wait_delivered(5, 1000);			/* 0, or -ETIMEDOUT */
+	if (ret) {
+		fprintf(stderr, "irqkit_wait_delivered: %d\n", ret);
+		irqkit_stop();
+		return 1;
+	}
+	printf("handled %u interrupts\n", dev.handled);	/* 4 */
 	irqkit_free_irq(5, &dev);
 	irqkit_stop();
 	return 0;

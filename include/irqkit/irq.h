@@ -133,6 +133,26 @@ IRQKIT_API void irqkit_enable_irq(unsigned int irq);
  */
 IRQKIT_API void irqkit_synchronize_irq(unsigned int irq);
 
+/**
+ * irqkit_wait_delivered - wait until every arrival on @irq so far has been handled
+ *
+ * irqkit's own, for programs and tests that raise a line and then look at
+ * what its handler did: an arrival may still be latched in the chip,
+ * signalled to its CPU, in its handler, marked pending or queued for a
+ * replay, or in a threaded handler; this returns when none is.  An arrival
+ * that cannot be delivered (its line disabled, or a level line held
+ * asserted, or raised again and again) makes it wait until @timeout_ms.
+ * Fault injection's delayed
+ * arrivals are not waited for.  In deterministic mode it delivers what the
+ * calling thread's CPU has pending and does not wait: another CPU's lines are
+ * delivered by irqkit_cpu_run().
+ * Return: 0; -EINVAL for a line that does not exist; -ETIMEDOUT; -EDEADLK
+ * from the line's own handler or irq thread (with a report); -EAGAIN in deterministic mode
+ * when an arrival is still there.
+ * Context: process context; may sleep.
+ */
+IRQKIT_API int irqkit_wait_delivered(unsigned int irq, unsigned int timeout_ms);
+
 /** irqkit_synchronize_hardirq - wait for hardirq handlers only; false if threads run. */
 IRQKIT_API bool irqkit_synchronize_hardirq(unsigned int irq);
 

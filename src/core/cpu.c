@@ -185,15 +185,21 @@ static __always_inline void take_irq(struct irqkit_desc *desc)
 }
 
 /* One signalled line: the chip may drop it (claim), else its flow handler runs. */
-static void handle_signalled(unsigned int irq)
+static void handle_signalled(struct irqkit_cpu *c, unsigned int irq)
 {
 	struct irqkit_desc *desc = &irqkit__rt.descs[irq];
 	struct irqkit_irq_data *d = &desc->irq_data;
 	struct irqkit_chip *chip = READ_ONCE(d->chip);
 
-	if (chip->irq_claim && !chip->irq_claim(d))
-		return;
-	take_irq(desc);
+	/*
+	 * A claim takes the arrival from the chip before the flow marks the line
+	 * in progress: say meanwhile that it is being taken, before the claim
+	 * (irqkit_wait_delivered() looks at the chip, then here).
+	 */
+	WRITE_ONCE(c->taking, irq + 1);
+	if (!chip->irq_claim || chip->irq_claim(d))
+		take_irq(desc);
+	a_store_release(&c->taking, 0);
 }
 
 /*
@@ -218,7 +224,7 @@ static void deliver_batch(struct irqkit_cpu *c)
 			w1 &= w1 - 1;
 			w0 = a_xchg(&c->pend0[wi], 0);
 			while (w0) {
-				handle_signalled(wi * 64 + ctz64(w0));
+				handle_signalled(c, wi * 64 + ctz64(w0));
 				w0 &= w0 - 1;
 			}
 		}
@@ -341,7 +347,7 @@ static bool cpu_run_now(unsigned int cpu, unsigned int irq, bool claim, bool res
 	if (unlikely(irqkit__observing()))
 		irqkit__obs_raise(irq);
 	if (claim) {
-		handle_signalled(irq);
+		handle_signalled(c, irq);
 	} else {
 		take_irq(&irqkit__rt.descs[irq]);
 	}

@@ -233,6 +233,7 @@ struct irqkit_cpu {
 	uint64_t		*pend1;		/* one bit per pend0 word */
 	uint64_t		*pend0;		/* one bit per line */
 	unsigned int		*kstat;		/* per-line handled counts on this CPU */
+	unsigned int		taking;		/* 1 + the line being claimed and handled, or 0 */
 	/* softirqs (softirq.c) */
 	unsigned int		softirq_pending;	/* a bit per vector */
 	unsigned int		softirq_count[IRQKIT_NR_SOFTIRQS];	/* runs, /proc/softirqs */
@@ -681,6 +682,7 @@ HIDDEN void irqkit__spurious_init(void);
 HIDDEN int irqkit__check_irq_resend(struct irqkit_desc *desc, bool inject);
 /* Queue the line for the software resend, level lines too (fault injection). */
 HIDDEN int irqkit__irq_sw_resend(struct irqkit_desc *desc);
+HIDDEN bool irqkit__resend_queued(struct irqkit_desc *desc);
 HIDDEN void irqkit__clear_irq_resend(struct irqkit_desc *desc);
 HIDDEN void irqkit__resend_init(void);
 

@@ -105,6 +105,70 @@ void irqkit_synchronize_irq(unsigned int irq)
 		__synchronize_irq(desc);
 }
 
+/*
+ * Does @desc hold an arrival not yet handled?  Where an arrival can be: latched
+ * in the chip (its PENDING state), signalled to its CPU, being claimed from
+ * the chip and handled there (cpu->taking), in progress, marked PENDING or
+ * REPLAY by the flow, queued for the software resend, and a threaded handler
+ * still to run or running.
+ */
+static bool has_undelivered(struct irqkit_desc *desc, unsigned int irq)
+{
+	struct irqkit__runtime *rt = &irqkit__rt;
+	unsigned long flags = desc_lock_irqsave(desc);
+	struct irqkit_chip *chip = desc->irq_data.chip;
+	bool pending = false;
+	bool busy = irqd_irq_inprogress(&desc->irq_data) ||
+		    (desc->istate & (IRQS_PENDING | IRQS_REPLAY));
+
+	if (!busy && chip && chip->irq_get_irqchip_state &&
+	    !chip->irq_get_irqchip_state(&desc->irq_data, IRQKIT_CHIPSTATE_PENDING, &pending))
+		busy = pending;
+	desc_unlock_irqrestore(desc, flags);
+	/* a claim cleared the chip's state after `taking` was set: seeing one, see the other */
+	a_fence();
+	for (unsigned int c = 0; !busy && c < rt->nr_cpus; c++)
+		busy = (a_load_acquire(&rt->cpus[c].pend0[irq / 64]) & (1ull << (irq % 64))) ||
+		       a_load_acquire(&rt->cpus[c].taking) == irq + 1;
+	return busy || irqkit__resend_queued(desc) || a_load_seq(&desc->threads_active);
+}
+
+int irqkit_wait_delivered(unsigned int irq, unsigned int timeout_ms)
+{
+	struct irqkit_desc *desc = irq_to_desc(irq);
+	uint64_t deadline;
+	struct irqkit__wait w;
+
+	might_sleep();
+	if (!desc)
+		return -IRQKIT_EINVAL;
+	if (self_deadlock(desc, "irqkit_wait_delivered", "nothing: it is being delivered"))
+		return -IRQKIT_EDEADLK;
+	if (thread_desc == desc) {
+		irqkit__warn(__FILE__, __LINE__,
+			     "irqkit_wait_delivered(%u) from the line's own irq thread: it would wait for itself; not waiting",
+			     irq);
+		return -IRQKIT_EDEADLK;
+	}
+	if (irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC) {
+		/* nothing moves unless the test moves it: deliver what this CPU has */
+		irqkit_deliver_pending();
+		return has_undelivered(desc, irq) ? -IRQKIT_EAGAIN : 0;
+	}
+	deadline = irqkit_plat_now_ns() + (uint64_t)timeout_ms * 1000000u;
+	irqkit__wait_init(&w);
+	while (has_undelivered(desc, irq)) {
+		if (irqkit_plat_now_ns() >= deadline) {
+			irqkit__wait_end(&w);
+			return -IRQKIT_ETIMEDOUT;
+		}
+		irqkit__wait_begin(&w, "irqkit_wait_delivered", WAIT_IRQ, NULL, irq);
+		irqkit_plat_sleep_ns(20000);
+	}
+	irqkit__wait_end(&w);
+	return 0;
+}
+
 /* ---- threaded handlers ---------------------------------------- */
 
 /* irq_default_primary_handler: a request without a primary handler gets this one. */

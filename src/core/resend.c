@@ -29,6 +29,18 @@ int irqkit__irq_sw_resend(struct irqkit_desc *desc)
 	return irq_sw_resend(desc);
 }
 
+/* Is @desc queued for the software resend?  Any context. */
+bool irqkit__resend_queued(struct irqkit_desc *desc)
+{
+	struct irqkit__runtime *rt = &irqkit__rt;
+	bool queued;
+
+	irqkit_spin_lock(&rt->resend_lock);
+	queued = desc->resend_queued;
+	irqkit_spin_unlock(&rt->resend_lock);
+	return queued;
+}
+
 /*
  * check_irq_resend - replay a pending edge
  *
