@@ -8,6 +8,12 @@ prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
+# the API reference, when it was built (tools/check-api-docs.sh): its man pages
+if [ -d "$build/api-docs/man/man3" ]; then
+	[ -f "$prefix/share/man/man3/irqkit_request_irq.3" ] &&
+		[ -f "$prefix/share/man/man3/irq.h.3" ] ||
+		{ echo "check-install: the API reference's man pages were not installed" >&2; exit 1; }
+fi
 # only the installed .pc files: a consumer needs no other package's (libdw's, say)
 export PKG_CONFIG_LIBDIR="$prefix/lib/pkgconfig:$prefix/lib/$(gcc -print-multiarch 2>/dev/null)/pkgconfig"
 libdir=$(pkg-config --variable=libdir irqkit)

@@ -43,6 +43,9 @@ TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
 step "fuzz: API sequences against the model, 60 s"
 "$top/tools/fuzz.sh" "$root/clang-fuzz" 60
 
+step "API reference: man pages and HTML from the headers, no warnings"
+"$top/tools/check-api-docs.sh" "$root/gcc-release"
+
 step "install check"
 "$top/tools/check-install.sh" "$root/gcc-release"
 
