@@ -154,6 +154,18 @@ struct irqkit_irq_info info_of(unsigned int irq)
 	return info;
 }
 
+void tdev_raise_served(struct tdev *dev, unsigned int irq, int n)
+{
+	int handled = atomic_load(&dev->handled);
+
+	for (int i = 0; i < n; i++) {
+		atomic_store(&dev->status, 1);
+		assert_int_equal(irqkit_sw_raise(irq), 0);
+		assert_true(wait_until(!atomic_load(&dev->status), 5000));
+	}
+	assert_true(wait_until(atomic_load(&dev->handled) == handled + n, 10000));
+}
+
 void tdev_init(struct tdev *dev)
 {
 	memset(dev, 0, sizeof(*dev));

@@ -113,6 +113,13 @@ enum irqkit_irqreturn tdev_handler(int irq, void *dev_id);
 /* Always returns dev->ret (IRQ_NONE unless set). */
 enum irqkit_irqreturn tdev_fixed_handler(int irq, void *dev_id);
 
+/*
+ * @dev's device requests @n interrupts on edge line @irq, each claimed by
+ * tdev_handler before the next (the raiser waits), then all n counted as
+ * handled (asserted, 10 s at most).
+ */
+void tdev_raise_served(struct tdev *dev, unsigned int irq, int n);
+
 extern char order_buf[256];
 
 /* Spin until @cond holds or about @ms milliseconds pass. */

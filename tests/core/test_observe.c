@@ -14,6 +14,20 @@ static int setup(void **state)
 	return det_setup(state);
 }
 
+/* Line 3 raised with interrupts off, taken @ns of virtual time later. */
+static void raise_taken_after(uint64_t ns)
+{
+	unsigned long flags = irqkit_local_irq_save();
+	int handled = atomic_load(&dev.handled);
+
+	atomic_store(&dev.status, 1);
+	assert_int_equal(irqkit_sw_raise(T_EDGE(3)), 0);
+	assert_int_equal(irqkit_clock_advance(ns), 0);
+	assert_int_equal(atomic_load(&dev.handled), handled);
+	irqkit_local_irq_restore(flags);
+	assert_int_equal(atomic_load(&dev.handled), handled + 1);
+}
+
 static struct irqkit_hist_data read_hist(enum irqkit_hist_kind kind, unsigned int key)
 {
 	struct irqkit_hist_data d;
@@ -74,12 +88,7 @@ static void test_raise_to_handler_is_measured(void **state)
 	(void)state;
 	assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, "histdev", &dev), 0);
 	assert_int_equal(irqkit_hist_enable(true), 0);
-	flags = irqkit_local_irq_save();
-	atomic_store(&dev.status, 1);
-	assert_int_equal(irqkit_sw_raise(T_EDGE(3)), 0);
-	assert_int_equal(irqkit_clock_advance(5000), 0);
-	assert_int_equal(atomic_load(&dev.handled), 0);
-	irqkit_local_irq_restore(flags);
+	raise_taken_after(5000);
 	assert_int_equal(atomic_load(&dev.handled), 1);
 	d = read_hist(IRQKIT_HIST_IRQ_LATENCY, 3);
 	assert_one_sample(&d, 5000);
@@ -207,17 +216,12 @@ static void test_work_delay_and_delayed_work_lateness(void **state)
 static void test_text_shows_each_histogram_with_samples(void **state)
 {
 	static char buf[65536];
-	unsigned long flags;
 	int n;
 
 	(void)state;
 	assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, "histdev", &dev), 0);
 	assert_int_equal(irqkit_hist_enable(true), 0);
-	flags = irqkit_local_irq_save();
-	atomic_store(&dev.status, 1);
-	assert_int_equal(irqkit_sw_raise(T_EDGE(3)), 0);
-	assert_int_equal(irqkit_clock_advance(5000), 0);
-	irqkit_local_irq_restore(flags);
+	raise_taken_after(5000);
 	n = irqkit_show_hist_buf(buf, sizeof(buf));
 	assert_true(n > 0 && n < (int)sizeof(buf));
 	assert_non_null(strstr(buf, "irq 3 (histdev): raise to handler: 1 samples, mean 5000 ns, max 5000 ns\n"));

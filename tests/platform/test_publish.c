@@ -73,19 +73,6 @@ static bool published_table_matches(void)
 	return n > 0 && read_published("interrupts", file, sizeof(file)) == n && !strcmp(file, mine);
 }
 
-/* The device interrupts @n more times, each served before the next. */
-static void raise_served(int n)
-{
-	int handled = atomic_load(&dev.handled);
-
-	for (int i = 0; i < n; i++) {
-		atomic_store(&dev.status, 1);
-		assert_int_equal(irqkit_sw_raise(T_EDGE(3)), 0);
-		assert_true(wait_until(!atomic_load(&dev.status), 5000));
-	}
-	assert_true(wait_until(atomic_load(&dev.handled) == handled + n, 10000));
-}
-
 static void start_publishing_world(void)
 {
 	tdev_init(&dev);
@@ -93,7 +80,7 @@ static void start_publishing_world(void)
 		.nr_irqs = T_NR_IRQS, .nr_cpus = T_NR_CPUS, .mode = IRQKIT_MODE_THREADED,
 		.flags = IRQKIT_CFG_PUBLISH }), 0);
 	assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, "pubdev", &dev), 0);
-	raise_served(50);
+	tdev_raise_served(&dev, T_EDGE(3), 50);
 }
 
 static void test_tables_are_published_and_removed_at_stop(void **state)
@@ -119,7 +106,7 @@ static void test_tables_are_published_and_removed_at_stop(void **state)
 	assert_non_null(strstr(comm, "test_publish"));
 
 	/* the counts move: 50 more interrupts show in the next table */
-	raise_served(50);
+	tdev_raise_served(&dev, T_EDGE(3), 50);
 	assert_true(wait_until(published_table_matches(), 10000));
 
 	irqkit_stop();
@@ -206,7 +193,7 @@ static void test_counters_json_has_every_counter(void **state)
 	snprintf(hist, sizeof(hist), "%s/hist", dir);
 	assert_false(exists(hist));
 	assert_int_equal(irqkit_hist_enable(true), 0);
-	raise_served(5);
+	tdev_raise_served(&dev, T_EDGE(3), 5);
 	assert_true(wait_until(read_published("hist", file, sizeof(file)) > 0 &&
 			       strstr(file, "irq 3 (pubdev): handlers: 5 samples"), 10000));
 	irqkit_stop();

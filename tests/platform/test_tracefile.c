@@ -43,18 +43,6 @@ static void trace_tasklet_fn(unsigned long data)
 	atomic_fetch_add((atomic_int *)data, 1);
 }
 
-static void raise_served(int n)
-{
-	int handled = atomic_load(&dev.handled);
-
-	for (int i = 0; i < n; i++) {
-		atomic_store(&dev.status, 1);
-		assert_int_equal(irqkit_sw_raise(T_EDGE(3)), 0);
-		assert_true(wait_until(!atomic_load(&dev.status), 5000));
-	}
-	assert_true(wait_until(atomic_load(&dev.handled) == handled + n, 10000));
-}
-
 static const char *str_of(json_object *o, const char *key)
 {
 	json_object *v;
@@ -212,7 +200,7 @@ static void test_trace_file_parses_nests_and_links(void **state)
 	irqkit_tasklet_init(&t, trace_tasklet_fn, (unsigned long)&tasklet_runs);
 	assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, "tracedev", &dev), 0);
 	assert_int_equal(irqkit_trace_start(0), 0);
-	raise_served(20);
+	tdev_raise_served(&dev, T_EDGE(3), 20);
 	for (int i = 0; i < 10; i++) {
 		assert_true(irqkit_queue_work(irqkit_system_wq(), &w));
 		irqkit_flush_work(&w);
@@ -240,7 +228,7 @@ static void test_trace_file_parses_nests_and_links(void **state)
 	assert_true(s.cpu_track_names >= 2);
 	assert_int_equal(s.overwritten, 0);
 	/* recording stopped with the write: nothing more is recorded */
-	raise_served(5);
+	tdev_raise_served(&dev, T_EDGE(3), 5);
 	assert_int_equal(irqkit_trace_write(path), written);
 }
 
@@ -252,7 +240,7 @@ static void test_full_ring_overwrites_the_oldest_and_says_so(void **state)
 	(void)state;
 	assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, "tracedev", &dev), 0);
 	assert_int_equal(irqkit_trace_start(16), 0);
-	raise_served(200);
+	tdev_raise_served(&dev, T_EDGE(3), 200);
 	assert_true(irqkit_trace_write(path) > 0);
 	s = check_trace(path);
 	assert_true(s.overwritten > 0);
@@ -268,7 +256,7 @@ static void test_bad_calls_are_refused(void **state)
 	assert_int_equal(irqkit_trace_write(NULL), -IRQKIT_EINVAL);
 	assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, "tracedev", &dev), 0);
 	assert_int_equal(irqkit_trace_start(0), 0);
-	raise_served(1);
+	tdev_raise_served(&dev, T_EDGE(3), 1);
 	assert_int_equal(irqkit_trace_write("/nonexistent-dir/trace.json"), -ENOENT);
 	assert_log_contains("cannot write the trace to /nonexistent-dir/trace.json");
 	irqkit_stop();
@@ -287,7 +275,7 @@ static void test_environment_records_and_writes_at_stop(void **state)
 	assert_int_equal(thr_setup(state), 0);
 	unsetenv("IRQKIT_TRACE");
 	assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, "tracedev", &dev), 0);
-	raise_served(3);
+	tdev_raise_served(&dev, T_EDGE(3), 3);
 	irqkit_stop();
 	s = check_trace(path);
 	assert_int_equal(s.handler_slices, 3);
