@@ -32,13 +32,20 @@ static int teardown(void **state)
 
 static atomic_int work_runs;
 
-static void trace_work_fn(struct irqkit_work *w)
+/*
+ * Not static: a build without libdw names functions through dladdr(), which
+ * sees only the exported ones (the tests link with -rdynamic).
+ */
+void trace_work_fn(struct irqkit_work *w);
+void trace_tasklet_fn(unsigned long data);
+
+void trace_work_fn(struct irqkit_work *w)
 {
 	(void)w;
 	atomic_fetch_add(&work_runs, 1);
 }
 
-static void trace_tasklet_fn(unsigned long data)
+void trace_tasklet_fn(unsigned long data)
 {
 	atomic_fetch_add((atomic_int *)data, 1);
 }
