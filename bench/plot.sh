@@ -43,7 +43,7 @@ set xlabel "ratio subject / floor or peer (lower is better; log scale)"
 set ytics nomirror
 set yrange [-1:*] reverse
 set grid x
-set key below
+set key top left box opaque
 set style fill solid 0.4
 plot "${2%.png}.dat" using (\$6 == 0 ? \$2 : 1/0):0:3:4:ytic(1) with xerrorbars title "median (min..max), target met or none" lc rgb "#3060a0" pt 7, \
      "" using (\$6 == 1 ? \$2 : 1/0):0:3:4 with xerrorbars title "median (min..max), target missed" lc rgb "#c03030" pt 7, \
@@ -119,7 +119,7 @@ set y2label "million dispatches/s, all CPUs"
 set y2range [0:*]
 set y2tics
 set xtics 1
-set key below
+set key top left box opaque
 stats "$out/scaling.dat" index 2 every ::0::0 using 4 nooutput
 one = STATS_max
 plot "$out/scaling.dat" index 2 using 1:2 with linespoints title "ns per dispatch, per CPU", \
