@@ -117,39 +117,51 @@ bool irqkit_hist_enabled(void)
 	return READ_ONCE(irqkit__obs) & IRQKIT__OBS_HIST;
 }
 
+/* Is @key one of @kind's (see enum irqkit_hist_kind)?  The WORK kinds have none. */
+static bool hist_key_valid(enum irqkit_hist_kind kind, unsigned int key)
+{
+	switch (kind) {
+	case IRQKIT_HIST_IRQ_LATENCY:
+	case IRQKIT_HIST_IRQ_DURATION:
+		return key < READ_ONCE(irqkit__rt.nr_irqs);
+	case IRQKIT_HIST_SOFTIRQ_DELAY:
+	case IRQKIT_HIST_SOFTIRQ_DURATION:
+		return key < IRQKIT_NR_SOFTIRQS;
+	case IRQKIT_HIST_TASKLET_DELAY:
+	case IRQKIT_HIST_TASKLET_DURATION:
+		return key == IRQKIT_HI_SOFTIRQ || key == IRQKIT_TASKLET_SOFTIRQ;
+	default:
+		return false;
+	}
+}
+
+/* Histogram @kind of @key (as irqkit_hist_read()), or NULL: none kept, or not started in this run. */
+const struct irqkit__hist *irqkit__obs_hist(int kind, unsigned int key)
+{
+	struct irqkit__hist *irq = irq_hists();
+
+	if (!READ_ONCE(obs.used) || !hist_key_valid(kind, key))
+		return NULL;
+	switch (kind) {
+	case IRQKIT_HIST_IRQ_LATENCY:
+	case IRQKIT_HIST_IRQ_DURATION:
+		return irq && key < obs.nr_irqs ? &irq[key * 2 + (kind - IRQKIT_HIST_IRQ_LATENCY)] : NULL;
+	case IRQKIT_HIST_SOFTIRQ_DELAY:
+	case IRQKIT_HIST_SOFTIRQ_DURATION:
+		return &obs.softirq[key][kind - IRQKIT_HIST_SOFTIRQ_DELAY];
+	default:
+		return &obs.tasklet[key == IRQKIT_TASKLET_SOFTIRQ][kind - IRQKIT_HIST_TASKLET_DELAY];
+	}
+}
+
 int irqkit_hist_read(enum irqkit_hist_kind kind, unsigned int key, struct irqkit_hist_data *out)
 {
 	const struct irqkit__hist *h;
 
-	if (!out)
+	if (!out || !hist_key_valid(kind, key))
 		return -IRQKIT_EINVAL;
-	switch (kind) {
-	case IRQKIT_HIST_IRQ_LATENCY:
-	case IRQKIT_HIST_IRQ_DURATION:
-		if (key >= irqkit__rt.nr_irqs)
-			return -IRQKIT_EINVAL;
-		if (!READ_ONCE(obs.used))
-			return -IRQKIT_ENODATA;
-		if (!irq_hists())
-			return -IRQKIT_ENODATA;
-		h = &irq_hists()[key * 2 + (kind - IRQKIT_HIST_IRQ_LATENCY)];
-		break;
-	case IRQKIT_HIST_SOFTIRQ_DELAY:
-	case IRQKIT_HIST_SOFTIRQ_DURATION:
-		if (key >= IRQKIT_NR_SOFTIRQS)
-			return -IRQKIT_EINVAL;
-		h = &obs.softirq[key][kind - IRQKIT_HIST_SOFTIRQ_DELAY];
-		break;
-	case IRQKIT_HIST_TASKLET_DELAY:
-	case IRQKIT_HIST_TASKLET_DURATION:
-		if (key != IRQKIT_HI_SOFTIRQ && key != IRQKIT_TASKLET_SOFTIRQ)
-			return -IRQKIT_EINVAL;
-		h = &obs.tasklet[key == IRQKIT_TASKLET_SOFTIRQ][kind - IRQKIT_HIST_TASKLET_DELAY];
-		break;
-	default:
-		return -IRQKIT_EINVAL;
-	}
-	if (!READ_ONCE(obs.used))
+	h = irqkit__obs_hist(kind, key);
+	if (!h)
 		return -IRQKIT_ENODATA;
 	irqkit__hist_copy(h, out);
 	return 0;
@@ -164,26 +176,6 @@ int irqkit_hist_read_wq(enum irqkit_hist_kind kind, const struct irqkit_workqueu
 		return -IRQKIT_ENODATA;
 	irqkit__hist_copy(irqkit__wq_hist(wq, kind - IRQKIT_HIST_WORK_DELAY), out);
 	return 0;
-}
-
-const struct irqkit__hist *irqkit__obs_hist(int kind, unsigned int key)
-{
-	if (!READ_ONCE(obs.used))
-		return NULL;
-	switch (kind) {
-	case IRQKIT_HIST_IRQ_LATENCY:
-	case IRQKIT_HIST_IRQ_DURATION:
-		return key < obs.nr_irqs && irq_hists() ?
-		       &irq_hists()[key * 2 + (kind - IRQKIT_HIST_IRQ_LATENCY)] : NULL;
-	case IRQKIT_HIST_SOFTIRQ_DELAY:
-	case IRQKIT_HIST_SOFTIRQ_DURATION:
-		return key < IRQKIT_NR_SOFTIRQS ? &obs.softirq[key][kind - IRQKIT_HIST_SOFTIRQ_DELAY] : NULL;
-	case IRQKIT_HIST_TASKLET_DELAY:
-	case IRQKIT_HIST_TASKLET_DURATION:
-		return key < 2 ? &obs.tasklet[key][kind - IRQKIT_HIST_TASKLET_DELAY] : NULL;
-	default:
-		return NULL;
-	}
 }
 
 /* ---- the recorder ------------------------------------------------------------------------ */

@@ -241,12 +241,13 @@ int irqkit_show_hist_buf(char *buf, size_t size)
 		show_hist(&sb, title, irqkit__obs_hist(IRQKIT_HIST_SOFTIRQ_DURATION, nr));
 	}
 	for (unsigned int i = 0; i < 2; i++) {
-		const char *vec = i ? "TASKLET" : "HI";
+		unsigned int nr = i ? IRQKIT_TASKLET_SOFTIRQ : IRQKIT_HI_SOFTIRQ;
 
-		irqkit__snprintf(title, sizeof(title), "tasklets (%s): schedule to start", vec);
-		show_hist(&sb, title, irqkit__obs_hist(IRQKIT_HIST_TASKLET_DELAY, i));
-		irqkit__snprintf(title, sizeof(title), "tasklets (%s): run", vec);
-		show_hist(&sb, title, irqkit__obs_hist(IRQKIT_HIST_TASKLET_DURATION, i));
+		irqkit__snprintf(title, sizeof(title), "tasklets (%s): schedule to start",
+				 irqkit__softirq_name(nr));
+		show_hist(&sb, title, irqkit__obs_hist(IRQKIT_HIST_TASKLET_DELAY, nr));
+		irqkit__snprintf(title, sizeof(title), "tasklets (%s): run", irqkit__softirq_name(nr));
+		show_hist(&sb, title, irqkit__obs_hist(IRQKIT_HIST_TASKLET_DURATION, nr));
 	}
 	if (irqkit__obs_hist(IRQKIT_HIST_IRQ_LATENCY, 0))
 		irqkit__wq_for_each(show_wq_hist, &sb);
