@@ -288,6 +288,36 @@ static void test_environment_records_and_writes_at_stop(void **state)
 	assert_int_equal(s.handler_slices, 3);
 }
 
+/*
+ * Rings and histograms end with the runtime and start again with the next:
+ * five runs, each recording its own raises (ASan: no ring of an earlier run
+ * is touched; the threads' rings of a new run are new).
+ */
+static void test_each_run_records_its_own(void **state)
+{
+	struct irqkit_hist_data d;
+	struct summary s;
+
+	for (int run = 0; run < 5; run++) {
+		if (run) {
+			thr_teardown(state);
+			assert_int_equal(thr_setup(state), 0);
+			tdev_init(&dev);
+		}
+		assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, "tracedev", &dev), 0);
+		assert_int_equal(irqkit_hist_read(IRQKIT_HIST_IRQ_DURATION, T_EDGE(3), &d),
+				 -IRQKIT_ENODATA);
+		assert_int_equal(irqkit_trace_start(run % 2 ? 64 : 0), 0);
+		assert_int_equal(irqkit_hist_enable(true), 0);
+		tdev_raise_served(&dev, T_EDGE(3), 10 + run);
+		assert_int_equal(irqkit_hist_read(IRQKIT_HIST_IRQ_DURATION, T_EDGE(3), &d), 0);
+		assert_int_equal(d.count, 10 + run);
+		assert_true(irqkit_trace_write(path) > 0);
+		s = check_trace(path);
+		assert_int_equal(s.handler_slices, 10 + run);
+	}
+}
+
 #ifdef IRQKIT_DEMO
 /* The demo's --trace: the whole program's timeline, a stuck line's 100,000 interrupts included. */
 static void test_demo_writes_a_trace_that_nests(void **state)
@@ -321,6 +351,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_calls_are_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_environment_records_and_writes_at_stop, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_each_run_records_its_own, setup, teardown),
 #ifdef IRQKIT_DEMO
 		cmocka_unit_test_setup_teardown(test_demo_writes_a_trace_that_nests, setup, teardown),
 #endif
