@@ -838,7 +838,6 @@ struct irqkit__hist {
 	uint64_t		max;
 };
 
-
 struct irqkit_hist_data;
 struct irqkit_workqueue;
 HIDDEN void irqkit__hist_add(struct irqkit__hist *h, uint64_t ns);

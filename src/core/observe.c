@@ -4,10 +4,11 @@
  *
  * The hot paths look at irqkit__obs, one word, and call in here only when it
  * is nonzero.  Histograms are arrays of log2 buckets added to with relaxed
- * atomics (several CPUs may add to one).  The recorder gives each thread
- * that records its own ring of events, written by that thread alone and
- * published with a release store of its head; rings are linked on a list
- * that only grows during a run and are freed when the runtime stops.
+ * atomics (several CPUs may add to one).  The recorder writes rings of
+ * events: one per virtual CPU's hardirq context and one per its softirq
+ * context (one holder at a time writes each), and one per thread for
+ * process context, each head published with a release store.  Rings live
+ * until the runtime stops.
  */
 #include "internals.h"
 #include <irqkit/observe.h>
