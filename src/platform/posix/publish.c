@@ -110,10 +110,10 @@ static int write_file(const char *name, const char *data, size_t len)
 }
 
 /* A table into pub.buf, grown until it fits.  Return: its length, or -errno. */
-static int table(int (*show)(char *, size_t, unsigned int), unsigned int flags)
+static int table(int (*show)(char *, size_t))
 {
 	for (;;) {
-		int n = show(pub.buf, pub.size, flags);
+		int n = show(pub.buf, pub.size);
 		char *bigger;
 
 		if (n < 0)
@@ -128,22 +128,18 @@ static int table(int (*show)(char *, size_t, unsigned int), unsigned int flags)
 	}
 }
 
-static int show_softirqs(char *buf, size_t size, unsigned int flags)
+/* The interrupt table with irqkit's section: its Linux part is "interrupts", the rest "irqkit". */
+static int show_interrupts_and_section(char *buf, size_t size)
 {
-	(void)flags;
-	return irqkit_show_softirqs_buf(buf, size);
+	return irqkit_show_interrupts_buf(buf, size, IRQKIT_SHOW_IRQKIT);
 }
 
-static int show_counters(char *buf, size_t size, unsigned int flags)
+/* File @name: the whole of what @show writes. */
+static int publish_table(const char *name, int (*show)(char *, size_t))
 {
-	(void)flags;
-	return irqkit_show_counters_json(buf, size);
-}
+	int n = table(show);
 
-static int show_hist(char *buf, size_t size, unsigned int flags)
-{
-	(void)flags;
-	return irqkit_show_hist_buf(buf, size);
+	return n < 0 ? n : write_file(name, pub.buf, (size_t)n);
 }
 
 static int publish_once(void)
@@ -151,8 +147,7 @@ static int publish_once(void)
 	const char *section;
 	int n, ret;
 
-	/* one table, with irqkit's section: Linux's part is interrupts, the rest irqkit */
-	n = table(irqkit_show_interrupts_buf, IRQKIT_SHOW_IRQKIT);
+	n = table(show_interrupts_and_section);
 	if (n < 0)
 		return n;
 	section = strstr(pub.buf, "\nirqkit:");
@@ -160,24 +155,13 @@ static int publish_once(void)
 	ret = write_file("interrupts", pub.buf, (size_t)(section - pub.buf));
 	if (!ret)
 		ret = write_file("irqkit", section, (size_t)(pub.buf + n - section));
-	if (ret)
-		return ret;
-	n = table(show_softirqs, 0);
-	if (n < 0)
-		return n;
-	ret = write_file("softirqs", pub.buf, (size_t)n);
-	if (ret)
-		return ret;
-	n = table(show_counters, 0);
-	if (n < 0)
-		return n;
-	ret = write_file("counters.json", pub.buf, (size_t)n);
-	if (ret || !irqkit_hist_enabled())
-		return ret;
-	n = table(show_hist, 0);
-	if (n < 0)
-		return n;
-	return write_file("hist", pub.buf, (size_t)n);
+	if (!ret)
+		ret = publish_table("softirqs", irqkit_show_softirqs_buf);
+	if (!ret)
+		ret = publish_table("counters.json", irqkit_show_counters_json);
+	if (!ret && irqkit_hist_enabled())
+		ret = publish_table("hist", irqkit_show_hist_buf);
+	return ret;
 }
 
 static void warn_cannot_publish(const char *where, int err)
