@@ -118,6 +118,7 @@ bool irqkit_hist_enabled(void)
 	return READ_ONCE(irqkit__obs) & IRQKIT__OBS_HIST;
 }
 
+
 /* Is @key one of @kind's (see enum irqkit_hist_kind)?  The WORK kinds have none. */
 static bool hist_key_valid(enum irqkit_hist_kind kind, unsigned int key)
 {
@@ -221,6 +222,7 @@ static struct irqkit__tbuf *tbuf_self(struct irqkit_task *t, int track)
 {
 	unsigned int gen = a_load_acquire(&obs.gen);
 	struct irqkit__tbuf *b = t->trace;
+	int tid;
 
 	if (track >= 0) {
 		if ((unsigned int)track >= READ_ONCE(obs.nr_cpu_rings))
@@ -230,11 +232,12 @@ static struct irqkit__tbuf *tbuf_self(struct irqkit_task *t, int track)
 	if (likely(b && t->trace_gen == gen && b->gen == gen))
 		return b;
 	/* this thread's ring from an earlier recording of this run, or a new one */
+	tid = irqkit_plat_thread_id();
 	for (b = a_load_acquire(&obs.bufs); b; b = b->next)
-		if (b->tid == irqkit_plat_thread_id())
+		if (b->tid == tid)
 			break;
 	if (!b) {
-		b = tbuf_alloc(READ_ONCE(obs.size), irqkit_plat_thread_id());
+		b = tbuf_alloc(READ_ONCE(obs.size), tid);
 		if (!b)
 			return NULL;
 		b->next = READ_ONCE(obs.bufs);
@@ -267,12 +270,16 @@ void irqkit__trace_event(unsigned int kind, uint64_t ts, uint64_t end, const voi
 			 uint64_t flow, uint32_t arg)
 {
 	struct irqkit_task *t = &irqkit_task_self;
-	int track = track_of(t);
 	struct irqkit__tbuf *b;
 	struct irqkit__tev *e;
 	uint64_t head;
+	int track;
 
-	if (!tracing() || !(b = tbuf_self(t, track)))
+	if (!tracing())
+		return;			/* the histograms alone call here too */
+	track = track_of(t);
+	b = tbuf_self(t, track);
+	if (!b)
 		return;
 	head = b->head;
 	e = &b->ev[head % b->size];
@@ -418,11 +425,11 @@ void irqkit__obs_raise(unsigned int irq)
 	if (on & IRQKIT__OBS_TRACE) {
 		uint64_t flow = irqkit__trace_flow();
 
+		/* the first raise not yet handled starts the link to the handler run */
 		zero = 0;
-		if (a_cas(&desc->flow, &zero, flow))
-			irqkit__trace_event(IRQKIT__TEV_RAISE, now, now, NULL, flow, irq);
-		else
-			irqkit__trace_event(IRQKIT__TEV_RAISE, now, now, NULL, 0, irq);
+		if (!a_cas(&desc->flow, &zero, flow))
+			flow = 0;
+		irqkit__trace_event(IRQKIT__TEV_RAISE, now, now, NULL, flow, irq);
 	}
 }
 
@@ -432,7 +439,7 @@ uint64_t irqkit__obs_irq_begin(struct irqkit_desc *desc, uint64_t *flow)
 	uint64_t raised = a_xchg_relaxed(&desc->raised_ns, 0);
 
 	*flow = a_xchg_relaxed(&desc->flow, 0);
-	if (raised && (READ_ONCE(irqkit__obs) & IRQKIT__OBS_HIST) && irq_hists())
+	if (raised && irqkit_hist_enabled() && irq_hists())
 		irqkit__hist_add(&irq_hists()[irq_desc_get_irq(desc) * 2], since(raised, now));
 	return now;
 }
@@ -450,7 +457,7 @@ uint64_t irqkit__obs_handler(struct irqkit_desc *desc, const struct irqkit_actio
 
 void irqkit__obs_irq_end(struct irqkit_desc *desc, uint64_t start, uint64_t end)
 {
-	if ((READ_ONCE(irqkit__obs) & IRQKIT__OBS_HIST) && irq_hists())
+	if (irqkit_hist_enabled() && irq_hists())
 		irqkit__hist_add(&irq_hists()[irq_desc_get_irq(desc) * 2 + 1], end - start);
 }
 
@@ -458,7 +465,7 @@ void irqkit__obs_softirq_raise(struct irqkit_cpu *c, unsigned int nr)
 {
 	uint64_t zero = 0, now = irqkit__now_ns();
 
-	if (READ_ONCE(irqkit__obs) & IRQKIT__OBS_HIST)
+	if (irqkit_hist_enabled())
 		a_cas(&c->softirq_raised[nr], &zero, stamp_of(now));
 }
 
@@ -467,7 +474,7 @@ uint64_t irqkit__obs_softirq_begin(struct irqkit_cpu *c, unsigned int nr)
 	uint64_t now = irqkit__now_ns();
 	uint64_t raised = a_xchg_relaxed(&c->softirq_raised[nr], 0);
 
-	if (raised && (READ_ONCE(irqkit__obs) & IRQKIT__OBS_HIST))
+	if (raised && irqkit_hist_enabled())
 		irqkit__hist_add(&obs.softirq[nr][0], since(raised, now));
 	return now;
 }
@@ -476,7 +483,7 @@ void irqkit__obs_softirq_end(unsigned int nr, uint64_t start)
 {
 	uint64_t now = irqkit__now_ns();
 
-	if (READ_ONCE(irqkit__obs) & IRQKIT__OBS_HIST)
+	if (irqkit_hist_enabled())
 		irqkit__hist_add(&obs.softirq[nr][1], now - start);
 	irqkit__trace_event(IRQKIT__TEV_SOFTIRQ, start, now, irqkit__softirq_name(nr), 0, nr);
 }
@@ -493,7 +500,7 @@ uint64_t irqkit__obs_tasklet_begin(struct irqkit_tasklet *t, unsigned int nr)
 	uint64_t now = irqkit__now_ns();
 	uint64_t stamp = a_xchg_relaxed(&t->stamp, 0);
 
-	if (stamp && (READ_ONCE(irqkit__obs) & IRQKIT__OBS_HIST))
+	if (stamp && irqkit_hist_enabled())
 		irqkit__hist_add(&obs.tasklet[nr == IRQKIT_TASKLET_SOFTIRQ][0],
 				 since(stamp, now));
 	return now;
@@ -503,7 +510,7 @@ void irqkit__obs_tasklet_end(const void *fn, unsigned int nr, uint64_t start)
 {
 	uint64_t now = irqkit__now_ns();
 
-	if (READ_ONCE(irqkit__obs) & IRQKIT__OBS_HIST)
+	if (irqkit_hist_enabled())
 		irqkit__hist_add(&obs.tasklet[nr == IRQKIT_TASKLET_SOFTIRQ][1], now - start);
 	irqkit__trace_event(IRQKIT__TEV_TASKLET, start, now, fn, 0, nr);
 }
@@ -531,7 +538,7 @@ uint64_t irqkit__obs_work_begin(struct irqkit_work *work, struct irqkit__hist *w
 	*flow = READ_ONCE(work->flow);
 	WRITE_ONCE(work->stamp, 0);
 	WRITE_ONCE(work->flow, 0);
-	if (stamp && (READ_ONCE(irqkit__obs) & IRQKIT__OBS_HIST)) {
+	if (stamp && irqkit_hist_enabled()) {
 		bool delayed = READ_ONCE(work->data) & IRQKIT_WORK_DELAYED;
 
 		irqkit__hist_add(&wq_hist[delayed ? 2 : 0], since(stamp, now));
@@ -544,7 +551,7 @@ void irqkit__obs_work_end(const void *fn, struct irqkit__hist *wq_hist, uint64_t
 {
 	uint64_t now = irqkit__now_ns();
 
-	if (READ_ONCE(irqkit__obs) & IRQKIT__OBS_HIST)
+	if (irqkit_hist_enabled())
 		irqkit__hist_add(&wq_hist[1], now - start);
 	irqkit__trace_event(IRQKIT__TEV_WORK, start, now, fn, flow, 0);
 }
