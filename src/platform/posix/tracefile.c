@@ -174,6 +174,18 @@ static void write_event(struct writer *w, const struct irqkit__tbuf *b, const st
 	fputs("}", w->f);
 }
 
+/* A metadata event: @what ("process_name", "thread_name") of @pid, or of @pid's @tid (-1: none). */
+static void put_name(struct writer *w, const char *what, int pid, long tid, const char *name)
+{
+	begin_event(w);
+	fprintf(w->f, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%d", what, pid);
+	if (tid >= 0)
+		fprintf(w->f, ",\"tid\":%ld", tid);
+	fputs(",\"args\":{\"name\":", w->f);
+	put_string(w->f, name);
+	fputs("}}", w->f);
+}
+
 static void write_ring(const struct irqkit__tbuf *b, uint64_t from, uint64_t to, void *arg)
 {
 	struct writer *w = arg;
@@ -181,36 +193,26 @@ static void write_ring(const struct irqkit__tbuf *b, uint64_t from, uint64_t to,
 	w->lost += from;
 	if (from == to)
 		return;
-	if (b->tid < 0)
-		goto events;		/* a CPU context's: its tracks are named at the end */
-	begin_event(w);
-	fprintf(w->f, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":",
-		PID_THREADS, b->tid);
-	put_string(w->f, b->name[0] ? b->name : "thread");
-	fputs("}}", w->f);
-events:
-	for (uint64_t i = from; i < to; i++) {
+	if (b->tid >= 0)		/* a CPU context's tracks are named at the end */
+		put_name(w, "thread_name", PID_THREADS, b->tid, b->name[0] ? b->name : "thread");
+	for (uint64_t i = from; i < to; i++)
 		write_event(w, b, &b->ev[i % b->size]);
-	}
 }
 
 static void write_names(struct writer *w)
 {
 	static const char *const procs[] = { NULL, "virtual CPUs", "threads" };
 
-	for (int pid = PID_CPUS; pid <= PID_THREADS; pid++) {
-		begin_event(w);
-		fprintf(w->f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"%s\"}}",
-			pid, procs[pid]);
-	}
+	char name[32];
+
+	for (int pid = PID_CPUS; pid <= PID_THREADS; pid++)
+		put_name(w, "process_name", pid, -1, procs[pid]);
 	for (unsigned int cpu = 0; cpu < 32; cpu++) {
 		if (!(w->cpus_seen & (1u << cpu)))
 			continue;
 		for (unsigned int soft = 0; soft < 2; soft++) {
-			begin_event(w);
-			fprintf(w->f, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%u,"
-				"\"args\":{\"name\":\"CPU%u %s\"}}", PID_CPUS, cpu * 2 + soft, cpu,
-				soft ? "softirq" : "hardirq");
+			snprintf(name, sizeof(name), "CPU%u %s", cpu, soft ? "softirq" : "hardirq");
+			put_name(w, "thread_name", PID_CPUS, (long)(cpu * 2 + soft), name);
 		}
 	}
 }
