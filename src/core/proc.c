@@ -25,6 +25,14 @@ static void sb_printf(struct sbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The end of a table: NUL-terminated (cut, as snprintf cuts), its whole length. */
+static int sb_finish(struct sbuf *sb)
+{
+	if (sb->size)
+		sb->buf[sb->len < sb->size ? sb->len : sb->size - 1] = '\0';
+	return sb->len > 0x7fffffff ? 0x7fffffff : (int)sb->len;
+}
+
 /* Width of the irq column: 3, plus one per power of ten of nr_irqs from 1000, up to 10 (8.1). */
 static int irq_prec(unsigned int nr_irqs)
 {
@@ -95,9 +103,7 @@ int irqkit_show_softirqs_buf(char *buf, size_t size)
 			sb_printf(&sb, " %10u", READ_ONCE(rt->cpus[c].softirq_count[nr]));
 		sb_printf(&sb, "\n");
 	}
-	if (size)
-		buf[sb.len < size ? sb.len : size - 1] = '\0';
-	return sb.len > 0x7fffffff ? 0x7fffffff : (int)sb.len;
+	return sb_finish(&sb);
 }
 
 int irqkit_show_interrupts_buf(char *buf, size_t size, unsigned int flags)
@@ -146,12 +152,20 @@ int irqkit_show_interrupts_buf(char *buf, size_t size, unsigned int flags)
 				  "disabled as spurious" : "ok");
 		}
 	}
-	if (size)
-		buf[sb.len < size ? sb.len : size - 1] = '\0';
-	return sb.len > 0x7fffffff ? 0x7fffffff : (int)sb.len;
+	return sb_finish(&sb);
 }
 
 /* ---- latency histograms (observe.c), as bcc prints them ---------------------------------------- */
+
+/* Samples in @h (NULL: none). */
+static uint64_t hist_samples(const struct irqkit__hist *h)
+{
+	uint64_t n = 0;
+
+	for (unsigned int b = 0; h && b < IRQKIT_HIST_BUCKETS; b++)
+		n += READ_ONCE(h->bucket[b]);
+	return n;
+}
 
 static void show_hist(struct sbuf *sb, const char *title, const struct irqkit__hist *h)
 {
@@ -215,14 +229,17 @@ int irqkit_show_hist_buf(char *buf, size_t size)
 
 	if (!irqkit_started() || (!buf && size))
 		return -IRQKIT_EINVAL;
+	if (!irqkit__obs_hist(IRQKIT_HIST_IRQ_LATENCY, 0))
+		return sb_finish(&sb);		/* never started in this run: nothing */
 	for (unsigned int irq = 0; irq < rt->nr_irqs; irq++) {
 		struct irqkit_desc *desc = &rt->descs[irq];
 		unsigned long flags;
 		char names[96] = "";
 		size_t n = 0;
 
-		if (!irqkit__obs_hist(IRQKIT_HIST_IRQ_LATENCY, irq))
-			break;
+		if (!hist_samples(irqkit__obs_hist(IRQKIT_HIST_IRQ_LATENCY, irq)) &&
+		    !hist_samples(irqkit__obs_hist(IRQKIT_HIST_IRQ_DURATION, irq)))
+			continue;		/* a line without samples: no lock taken */
 		flags = desc_lock_irqsave(desc);
 		for (struct irqkit_action *a = desc->action; a && n < sizeof(names); a = a->next)
 			n += (size_t)irqkit__snprintf(names + n, sizeof(names) - n, "%s%s",
@@ -249,11 +266,8 @@ int irqkit_show_hist_buf(char *buf, size_t size)
 		irqkit__snprintf(title, sizeof(title), "tasklets (%s): run", irqkit__softirq_name(nr));
 		show_hist(&sb, title, irqkit__obs_hist(IRQKIT_HIST_TASKLET_DURATION, nr));
 	}
-	if (irqkit__obs_hist(IRQKIT_HIST_IRQ_LATENCY, 0))
-		irqkit__wq_for_each(show_wq_hist, &sb);
-	if (size)
-		buf[sb.len < size ? sb.len : size - 1] = '\0';
-	return sb.len > 0x7fffffff ? 0x7fffffff : (int)sb.len;
+	irqkit__wq_for_each(show_wq_hist, &sb);
+	return sb_finish(&sb);
 }
 
 /* ---- every counter, as JSON ------------------------------------------------------------------- */
@@ -350,7 +364,5 @@ int irqkit_show_counters_json(char *buf, size_t size)
 		sb_printf(&sb, "]");
 	}
 	sb_printf(&sb, "\n  },\n  \"histograms\": %s\n}\n", irqkit_hist_enabled() ? "true" : "false");
-	if (size)
-		buf[sb.len < size ? sb.len : size - 1] = '\0';
-	return sb.len > 0x7fffffff ? 0x7fffffff : (int)sb.len;
+	return sb_finish(&sb);
 }
