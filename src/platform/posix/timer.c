@@ -4,102 +4,83 @@
  * deadline and then tells the core, which raises TIMER_SOFTIRQ on the CPUs
  * that have timers due (their local timer interrupt).  It sleeps without a
  * deadline when no timer is armed: an idle runtime does not wake up.  Its
- * timer slack is 1 ns: it stands for a hardware timer, and the kernel's
- * default 50 us of slack would make every timer that much late.
+ * timer slack is 1 ns (irqkit_plat_thread_create sets it): it stands for a
+ * hardware timer, and the kernel's default 50 us of slack would make every
+ * timer that much late.
+ *
+ * It waits with the platform's own futex waits on a sequence word that each
+ * programming bumps, so that in the simulator it is one of the simulated
+ * threads and sleeps in virtual time like the others.
  */
 #define _GNU_SOURCE
 #include "../../core/platform.h"
 #include <irqkit/irqkit.h>
 
-#include <pthread.h>
-#include <sys/prctl.h>
-#include <time.h>
-
 #include "posix.h"
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t cond;
-static pthread_t thread;
+static struct irqkit_plat_thread *thread;
+static unsigned int seq;		/* bumped by each programming and by stop */
 static uint64_t deadline = UINT64_MAX;
 static bool stopping, running;
 
 void irqkit_plat_timer_program(uint64_t deadline_ns)
 {
-	pthread_mutex_lock(&lock);
-	if (running) {
-		deadline = deadline_ns;
-		pthread_cond_signal(&cond);
-	}
-	pthread_mutex_unlock(&lock);
+	if (!__atomic_load_n(&running, __ATOMIC_ACQUIRE))
+		return;
+	__atomic_store_n(&deadline, deadline_ns, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&seq, 1, __ATOMIC_SEQ_CST);
+	irqkit_plat_wake(&seq);
 }
 
-static void *timer_main(void *arg)
+static void timer_main(void *arg)
 {
 	(void)arg;
 	irqkit_task_self.kthread = true;	/* irqkit_stop() from here is refused */
-	pthread_setname_np(pthread_self(), "ktimerd");
-	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);	/* best effort */
-	pthread_mutex_lock(&lock);
-	while (!stopping) {
-		uint64_t now = irqkit_plat_now_ns();
+	for (;;) {
+		unsigned int s = __atomic_load_n(&seq, __ATOMIC_SEQ_CST);
+		uint64_t d = __atomic_load_n(&deadline, __ATOMIC_ACQUIRE);
+		uint64_t now;
 
-		if (deadline == UINT64_MAX) {
-			pthread_cond_wait(&cond, &lock);
-		} else if (now < deadline) {
-			struct timespec ts = {
-				.tv_sec = (time_t)(deadline / 1000000000ull),
-				.tv_nsec = (long)(deadline % 1000000000ull),
-			};
-
-			pthread_cond_timedwait(&cond, &lock, &ts);
-		} else {
-			deadline = UINT64_MAX;
-			pthread_mutex_unlock(&lock);
-			irqkit__timer_interrupt();
-			pthread_mutex_lock(&lock);
+		if (__atomic_load_n(&stopping, __ATOMIC_ACQUIRE))
+			break;
+		if (d == UINT64_MAX) {
+			irqkit_plat_wait(&seq, s);
+			continue;
 		}
+		now = irqkit_plat_now_ns();
+		if (now < d) {
+			irqkit_plat_wait_timeout(&seq, s, d - now);
+			continue;
+		}
+		/* due: unless it was programmed again meanwhile, fire once */
+		if (__atomic_compare_exchange_n(&deadline, &d, UINT64_MAX, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE))
+			irqkit__timer_interrupt();
 	}
-	pthread_mutex_unlock(&lock);
-	return NULL;
 }
 
 int irqkit__posix_timer_start(void)
 {
-	pthread_condattr_t attr;
+	int ret;
 
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&cond, &attr);
-	pthread_condattr_destroy(&attr);
-	pthread_mutex_lock(&lock);
-	deadline = UINT64_MAX;
-	stopping = false;
-	running = true;
-	pthread_mutex_unlock(&lock);
-	if (pthread_create(&thread, NULL, timer_main, NULL)) {
-		pthread_mutex_lock(&lock);
-		running = false;
-		pthread_mutex_unlock(&lock);
-		pthread_cond_destroy(&cond);
-		return -IRQKIT_ENOMEM;
-	}
-	return 0;
+	__atomic_store_n(&deadline, UINT64_MAX, __ATOMIC_RELAXED);
+	__atomic_store_n(&stopping, false, __ATOMIC_RELAXED);
+	__atomic_store_n(&running, true, __ATOMIC_RELEASE);
+	ret = irqkit_plat_thread_create(&thread, "ktimerd", timer_main, NULL);
+	if (ret)
+		__atomic_store_n(&running, false, __ATOMIC_RELEASE);
+	return ret;
 }
 
 void irqkit__posix_timer_stop(void)
 {
-	pthread_mutex_lock(&lock);
-	if (!running) {
-		pthread_mutex_unlock(&lock);
+	if (!__atomic_load_n(&running, __ATOMIC_ACQUIRE))
 		return;
-	}
-	stopping = true;
-	pthread_cond_signal(&cond);
-	pthread_mutex_unlock(&lock);
-	pthread_join(thread, NULL);
+	__atomic_store_n(&stopping, true, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&seq, 1, __ATOMIC_SEQ_CST);
+	irqkit_plat_wake(&seq);
+	irqkit_plat_thread_join(thread);
+	thread = NULL;
 	/* later programming (from a thread that still runs) finds it stopped */
-	pthread_mutex_lock(&lock);
-	running = false;
-	pthread_mutex_unlock(&lock);
-	pthread_cond_destroy(&cond);
+	__atomic_store_n(&running, false, __ATOMIC_RELEASE);
 }
