@@ -52,19 +52,25 @@ struct irqkit_explore_cfg {
 	unsigned int	irq;
 	void		(*interrupt)(void *arg);
 	void		*interrupt_arg;
-	unsigned int	random_runs;	/* after the systematic ones; 0: none */
-	unsigned int	depth;		/* interrupts per random run, 1..16; 0: 2 */
-	uint64_t	seed;		/* of the random runs */
+	/*
+	 * After the systematic ones; 0: none.  A body that starts the
+	 * simulator (IRQKIT_MODE_SIM) has no systematic runs: each run is the
+	 * schedule of a seed, and there are @random_runs of them (0: 100).
+	 */
+	unsigned int	random_runs;
+	/* interrupts per random run, 1..16, 0: 2; simulator: its sim_depth */
+	unsigned int	depth;
+	uint64_t	seed;		/* of the random runs (and the simulator's seeds) */
 	unsigned int	timeout_ms;	/* a run longer than this fails; 0: 10000 */
 	unsigned int	max_points;	/* systematic runs at most (0: every point) */
 };
 
 struct irqkit_explore_result {
 	unsigned long	runs;		/* runs made, the counting run included */
-	unsigned long	points;		/* points the undisturbed run reached */
+	unsigned long	points;		/* points the undisturbed run reached (simulator: switch points) */
 	unsigned long	failed_run;	/* when 1 was returned: the run (IRQKIT_SEED replays it) */
 	char		why[96];	/* how it failed: "exit status 1", "SIGSEGV", ... */
-	char		schedule[384];	/* where its interrupts came */
+	char		schedule[384];	/* where its interrupts came; simulator: seed, last switches */
 };
 
 /**
@@ -89,6 +95,56 @@ IRQKIT_API int irqkit_explore(const struct irqkit_explore_cfg *cfg, int (*body)(
  * stores the handler also reads, say).  Outside an exploration: nothing.
  */
 IRQKIT_API void irqkit_sim_point(void);
+
+/*
+ * The simulator (IRQKIT_MODE_SIM in <irqkit/runtime.h>).
+ *
+ * Every thread of the run (the starting one, bound to CPU 0; each CPU's
+ * dispatcher; ksoftirqd, kworkers, irq threads, the timer thread; threads of
+ * irqkit_thread_start()) runs one at a time, and gives way only at a
+ * kernel-API point: the interrupt points above (a lock taken or released in
+ * code built with -DIRQKIT_LOCKDEP, interrupts or bottom halves turned back
+ * on, queue_work, tasklet_schedule, mod_timer, wake_up, complete, free_irq,
+ * mutex_lock, irqkit_sim_point(), ...), a wake-up, a wait, a sleep, a spin.
+ * Which thread runs next is PCT's choice: random priorities from the seed,
+ * and @sim_depth points where the running thread drops below the others.
+ * A thread bound to CPU k does not run while another context of k cannot be
+ * preempted (interrupts off, a spinlock held, bottom halves off, in a
+ * softirq or a handler): a handler on k interrupts k's task, which waits.
+ * Time is virtual (a spin step is a microsecond; when no thread can run the
+ * clock jumps to the next timed wait).  The same seed and program give the
+ * same interleaving: IRQKIT_SIM_LOG=FILE writes each switch, one per line,
+ * and the file is the same byte for byte.  A run where no thread can run and
+ * no wait ends within a virtual minute (a deadlock), or where only spinning
+ * threads can run for two virtual seconds (a livelock), is reported with each
+ * thread's state and stack and the last switches, and aborts.
+ *
+ * Not in this mode: lines bound to file descriptors (they are not
+ * serialised), published tables, a program's own pthreads (reported once,
+ * and not serialised), the watchdog.  Log lines that print an address (%p)
+ * differ between processes, as the addresses do.
+ *
+ * irqkit_explore() runs a body that starts the runtime in this mode with
+ * @random_runs seeds (0: 100), each a schedule; IRQKIT_SEED=N replays run N
+ * with every switch on stderr.
+ */
+struct irqkit_sim_stats {
+	uint64_t	seed;
+	uint64_t	steps;		/* switch points reached */
+	uint64_t	switches;	/* of them, where another thread went on */
+	uint64_t	virtual_ns;	/* the virtual time the run took */
+	uint64_t	hash;		/* of the schedule: equal for equal interleavings */
+	unsigned int	threads;	/* made in the run, the starting one included */
+};
+
+/**
+ * irqkit_sim_stats - the simulated run in progress, or the last one
+ * @out: filled in
+ *
+ * Return: 0; -EINVAL for NULL or a thread that is not the simulator's;
+ * -ENODATA when no simulated run has been.
+ */
+IRQKIT_API int irqkit_sim_stats(struct irqkit_sim_stats *out);
 
 /*
  * For cmocka tests: fail the test, naming the failed run and its replay,

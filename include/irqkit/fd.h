@@ -53,7 +53,8 @@ extern "C" {
  * such line, runtime not started, bad type); -EBADF (fd not open); -EPERM
  * (fd cannot be polled, as epoll says for a regular file); -EBUSY (the line
  * has a handler or is bound, or the fd is bound to another line);
- * -EOPNOTSUPP (deterministic mode: no dispatcher waits); -ENOMEM.
+ * -EOPNOTSUPP (deterministic mode: no dispatcher waits; simulator mode: a
+ * descriptor is not the simulator's to wait on); -ENOMEM.
  * Context: process context.
  */
 

@@ -25,6 +25,15 @@ enum irqkit_mode {
 	 * only in irqkit_clock_advance().
 	 */
 	IRQKIT_MODE_DETERMINISTIC = 1,
+	/*
+	 * The simulator, for finding races: threaded mode's threads (a
+	 * dispatcher per CPU, ksoftirqd, kworkers, irq threads, the program's
+	 * own through irqkit_thread_start()) run one at a time, switching only at
+	 * kernel-API points, in an order that @sim_seed decides; a virtual CPU
+	 * runs one context at a time (see <irqkit/explore.h>).  Time is virtual.
+	 * The thread that calls irqkit_start() is bound to CPU 0.
+	 */
+	IRQKIT_MODE_SIM = 2,
 };
 
 /* irqkit_config.flags */
@@ -76,6 +85,13 @@ struct irqkit_config {
 	 * no dispatcher thread; see irqkit_loop_fd() in <irqkit/fd.h>.
 	 */
 	irqkit_cpumask		loop_cpus;
+	/*
+	 * IRQKIT_MODE_SIM: the seed of the schedule (IRQKIT_SIM_SEED in the
+	 * environment overrides it) and its depth: how many times the order of
+	 * the threads' priorities changes in a run (PCT's d - 1; 0 means 2).
+	 */
+	uint64_t		sim_seed;
+	unsigned int		sim_depth;
 };
 
 #define IRQKIT_WATCHDOG_OFF	(~0u)
@@ -114,6 +130,31 @@ IRQKIT_API enum irqkit_mode irqkit_mode(void);
 IRQKIT_API int irqkit_thread_bind(unsigned int cpu);
 /** irqkit_thread_unbind - the calling thread belongs to no CPU again.  Return: 0 or -EINVAL. */
 IRQKIT_API int irqkit_thread_unbind(void);
+
+struct irqkit_thread;
+
+/**
+ * irqkit_thread_start - a thread of the program's own, bound to virtual CPU @cpu
+ * @out: the handle for irqkit_thread_join()
+ * @cpu: the CPU it is bound to for its whole life
+ * @name: its name (cut at 15 characters)
+ * @fn: what it runs, in process context; its return value is join's
+ * @arg: passed to @fn
+ *
+ * In simulator mode (IRQKIT_MODE_SIM) the only way to have process context
+ * besides the starting thread: a thread the program makes itself is not one
+ * of the simulator's, and runs unserialised (it is reported once).
+ * Context: process context, runtime started.
+ * Return: 0, -EINVAL for a bad CPU or no runtime, -ENOMEM.
+ */
+IRQKIT_API int irqkit_thread_start(struct irqkit_thread **out, unsigned int cpu, const char *name,
+				   int (*fn)(void *arg), void *arg);
+/**
+ * irqkit_thread_join - wait until the thread of irqkit_thread_start() returns, and free it
+ * Context: process context, not that thread.
+ * Return: what its function returned.
+ */
+IRQKIT_API int irqkit_thread_join(struct irqkit_thread *th);
 
 /**
  * irqkit_cpu_run - deliver the pending interrupts of @cpu on the calling thread

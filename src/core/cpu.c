@@ -410,6 +410,7 @@ int irqkit_thread_bind(unsigned int cpu)
 	t->run = READ_ONCE(irqkit__run);
 	WRITE_ONCE(t->tid, irqkit_plat_thread_id());
 	t->irqflags |= IRQKIT_TASK_BOUND;
+	irqkit__sim_switch("bind", __builtin_return_address(0));
 	return 0;
 }
 
@@ -481,6 +482,7 @@ int irqkit_cpu_run(unsigned int cpu)
 	t->run = READ_ONCE(irqkit__run);
 	t->nodeliver = false;
 	t->irqflags |= IRQKIT_TASK_BOUND;
+	irqkit__sim_switch("bind", __builtin_return_address(0));
 	irqkit__cpu_deliver(t, t->cpu);
 	t->cpu = saved;
 	t->cpu_id = saved_id;

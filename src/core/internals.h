@@ -815,6 +815,7 @@ HIDDEN void irqkit__timers_exit(void);
 /* point.c: the interrupt points of an exploration (platform.h) */
 HIDDEN extern irqkit__point_fn irqkit__point_hook;
 HIDDEN void irqkit__point_slow(const char *what, const void *ip);
+HIDDEN void irqkit__sim_switch(const char *what, const void *ip);
 static inline void irqkit__point(const char *what, const void *ip)
 {
 	if (unlikely(READ_ONCE(irqkit__point_hook)))

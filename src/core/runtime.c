@@ -62,7 +62,8 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 	if (!c.hz)
 		c.hz = IRQKIT__HZ_DEFAULT;
 	if (c.nr_irqs > NR_IRQS_MAX || c.nr_cpus > IRQKIT_NR_CPUS_MAX || c.hz > HZ_MAX ||
-	    (c.mode != IRQKIT_MODE_THREADED && c.mode != IRQKIT_MODE_DETERMINISTIC) ||
+	    (c.mode != IRQKIT_MODE_THREADED && c.mode != IRQKIT_MODE_DETERMINISTIC &&
+	     c.mode != IRQKIT_MODE_SIM) ||
 	    (c.flags & ~(IRQKIT_CFG_NOIRQDEBUG | IRQKIT_CFG_DEBUG_SHIRQ | IRQKIT_CFG_PIN_CPUS |
 			 IRQKIT_CFG_THREADIRQS | IRQKIT_CFG_PERIODIC_TICK |
 			 IRQKIT_CFG_PUBLISH)) ||

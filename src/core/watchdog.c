@@ -305,14 +305,19 @@ void irqkit__watchdog_exit(void)
 	wd_thread = NULL;
 }
 
-/* The config's watchdog and idle-worker times, in ns; deterministic mode has no watchdog. */
+/*
+ * The config's watchdog and idle-worker times, in ns.  Deterministic mode has
+ * no watchdog, nor the simulator: its clock jumps to the next deadline
+ * whenever every thread waits, so a watchdog would keep a deadlocked run going
+ * instead of letting the simulator report it.
+ */
 void irqkit__watchdog_config(const struct irqkit_config *c)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;
 	unsigned int wd = c->watchdog_ms ? c->watchdog_ms : WATCHDOG_MS_DEFAULT;
 	unsigned int idle = c->worker_idle_ms ? c->worker_idle_ms : WORKER_IDLE_MS_DEFAULT;
 
-	rt->watchdog_ns = (c->mode == IRQKIT_MODE_DETERMINISTIC || c->watchdog_ms == IRQKIT_WATCHDOG_OFF)
+	rt->watchdog_ns = (c->mode != IRQKIT_MODE_THREADED || c->watchdog_ms == IRQKIT_WATCHDOG_OFF)
 			  ? 0 : (uint64_t)wd * NSEC_PER_MSEC;
 	rt->worker_idle_ns = c->mode == IRQKIT_MODE_DETERMINISTIC ? 0 : (uint64_t)idle * NSEC_PER_MSEC;
 }

@@ -27,6 +27,9 @@
 #include <irqkit/swchip.h>
 
 #include "../../core/platform.h"
+#include "posix.h"
+
+#define SIM_RUNS_DEFAULT	100	/* schedules tried for a simulated body */
 
 struct hit {
 	unsigned long	point;
@@ -36,10 +39,12 @@ struct hit {
 
 /* The page a run's child shares with the parent. */
 struct shared {
-	unsigned long	points;
-	unsigned int	nr_hits;
-	struct hit	hit[IRQKIT_EXPLORE_MAX_DEPTH];
-	char		why[96];
+	unsigned long		points;
+	unsigned int		nr_hits;
+	struct hit		hit[IRQKIT_EXPLORE_MAX_DEPTH];
+	char			why[96];
+	uint64_t		steps;		/* a simulated body's switch points */
+	struct irqkit__sim_tail	tail;		/* its seed and last switches */
 };
 
 /* The plan of the run in progress (the child's copy is the one that acts). */
@@ -50,6 +55,8 @@ static struct {
 	unsigned int			nr_targets;
 	unsigned int			next;
 	unsigned long			run;
+	bool				sim;		/* the body runs the simulator */
+	uint64_t			steps;		/* its switch points in run 0 */
 	bool				verbose;	/* a replay: say where each interrupt comes */
 } plan;
 
@@ -101,17 +108,53 @@ static void point_hook(const char *what, const void *ip)
 		(void)irqkit_sw_raise(cfg->irq);
 }
 
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* The simulator ends the run (a deadlock, a livelock): say why before it aborts. */
+static void sim_fail(const char *why)
+{
+	snprintf(plan.sh->why, sizeof(plan.sh->why), "%s", why);
+}
+
+/* The seed of simulated run @run. */
+static uint64_t sim_seed_of(unsigned long run)
+{
+	uint64_t x = plan.cfg->seed ^ ((uint64_t)run * 0xd6e8feb86659fd93ull);
+
+	return splitmix64(&x);
+}
+
 /* The run in this process: the body's verdict, a validator report counting as a failure. */
 static int run_here(int (*body)(void *), void *arg)
 {
 	unsigned long reports = irqkit_lockdep_reports();
 	int rc;
 
+	/* a body that starts the simulator runs the schedule of this run's seed */
+	irqkit__sim_plan = (struct irqkit__sim_plan){
+		.set = true, .seed = sim_seed_of(plan.run), .depth = plan.cfg->depth,
+		.steps = plan.steps, .verbose = plan.verbose, .tail = &plan.sh->tail,
+		.fail = sim_fail,
+	};
 	irqkit__explore_hook_set(point_hook);
 	rc = body(arg);
 	irqkit__explore_hook_set(NULL);
 	if (irqkit_started())
 		irqkit_stop();
+	if (plan.sh->tail.active) {
+		struct irqkit_sim_stats st;
+
+		if (!irqkit_sim_stats(&st))
+			plan.sh->steps = st.steps;
+	}
+	irqkit__sim_plan = (struct irqkit__sim_plan){ 0 };
 	if (rc) {
 		snprintf(plan.sh->why, sizeof(plan.sh->why), "the body returned %d", rc);
 		return 1;
@@ -121,15 +164,6 @@ static int run_here(int (*body)(void *), void *arg)
 		return 1;
 	}
 	return 0;
-}
-
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
 }
 
 static int cmp_ulong(const void *a, const void *b)
@@ -149,7 +183,7 @@ static void plan_run(const struct irqkit_explore_cfg *cfg, unsigned long run,
 	plan.run = run;
 	plan.next = 0;
 	plan.nr_targets = 0;
-	if (run == 0)
+	if (run == 0 || plan.sim)
 		return;
 	if (run <= systematic) {
 		plan.target[plan.nr_targets++] = run - 1;
@@ -277,6 +311,21 @@ static void schedule_text(char *buf, size_t len, const struct shared *sh)
 	size_t n = 0;
 
 	buf[0] = '\0';
+	if (sh->tail.active) {
+		const struct irqkit__sim_tail *tl = &sh->tail;
+		uint64_t from = tl->switches > 4 ? tl->switches - 4 : 0;
+
+		/* the seed, and the last switches (the whole schedule: IRQKIT_SIM_LOG) */
+		n = (size_t)snprintf(buf, len, "seed %" PRIu64 ", %" PRIu64 " switches, the last:",
+				     tl->seed, tl->switches);
+		for (uint64_t s = from; s < tl->switches && n < len; s++) {
+			const struct irqkit__sim_switch *e = &tl->e[s % IRQKIT__SIM_TAIL];
+
+			n += (size_t)snprintf(buf + n, len - n, " %s%s -> %s at %s", s > from ? "; " : "",
+					      e->from, e->to, e->what ? e->what : "start");
+		}
+		return;
+	}
 	if (!sh->nr_hits) {
 		snprintf(buf, len, "no interrupt");
 		return;
@@ -330,12 +379,23 @@ int irqkit_explore(const struct irqkit_explore_cfg *cfg, int (*body)(void *arg),
 	}
 	plan.cfg = cfg;
 	plan.verbose = false;
+	plan.sim = false;
+	plan.steps = 0;
 
 	/* run 0: the body undisturbed, counting the points */
 	plan_run(cfg, 0, 0, 0);
 	rc = run_child(cfg, body, arg);
 	res->runs = 1;
 	res->points = plan.sh->points;
+	plan.sim = plan.sh->tail.active;
+	plan.steps = plan.sh->steps;
+	if (plan.sim) {
+		/* a simulated body: each run after the first is the schedule of a seed */
+		res->points = plan.steps;
+		systematic = 0;
+		total = cfg->random_runs ? cfg->random_runs : SIM_RUNS_DEFAULT;
+		goto planned;
+	}
 	if (rc == 0 && res->points == 0) {
 		say("refused: the body reached no interrupt point (it must run the runtime in "
 		    "deterministic mode and call the kernel API with interrupts on)");
@@ -346,7 +406,7 @@ int irqkit_explore(const struct irqkit_explore_cfg *cfg, int (*body)(void *arg),
 	if (cfg->max_points && systematic > cfg->max_points)
 		systematic = cfg->max_points;
 	total = systematic + cfg->random_runs;
-
+planned:
 	if (env && rc == 0) {
 		if (replay > total) {
 			say("refused: IRQKIT_SEED=%lu, and this exploration has runs 0..%lu", replay,

@@ -61,16 +61,26 @@ void irqkit_plat_free(void *p, size_t size)
 		free(p);
 }
 
+/* Is the simulator on?  One relaxed load: the hooks below pay only this when it is not. */
+static inline bool simulated(void)
+{
+	return __builtin_expect(__atomic_load_n(&irqkit__sim_active, __ATOMIC_RELAXED), 0);
+}
+
 uint64_t irqkit_plat_now_ns(void)
 {
 	struct timespec ts;
 
+	if (simulated())
+		return irqkit__sim_now();
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 void irqkit_plat_cpu_relax(void)
 {
+	if (simulated() && irqkit__sim_spin(__builtin_return_address(0)))
+		return;
 #if defined(__x86_64__) || defined(__i386__)
 	__builtin_ia32_pause();
 #elif defined(__aarch64__)
@@ -80,12 +90,18 @@ void irqkit_plat_cpu_relax(void)
 
 void irqkit_plat_yield(void)
 {
+	if (simulated() && irqkit__sim_spin(__builtin_return_address(0)))
+		return;
 	sched_yield();
 }
 
 void irqkit_plat_wait(unsigned int *addr, unsigned int val)
 {
-	long r = syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+	long r;
+
+	if (simulated() && irqkit__sim_wait(addr, val, UINT64_MAX, __builtin_return_address(0)))
+		return;
+	r = syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
 
 	if (r == -1 && errno != EAGAIN && errno != EINTR)
 		irqkit_plat_fatal("futex wait failed");
@@ -95,7 +111,11 @@ void irqkit_plat_wait_timeout(unsigned int *addr, unsigned int val, uint64_t ns)
 {
 	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ull),
 			       .tv_nsec = (long)(ns % 1000000000ull) };
-	long r = syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, &ts, NULL, 0);
+	long r;
+
+	if (simulated() && irqkit__sim_wait(addr, val, ns, __builtin_return_address(0)))
+		return;
+	r = syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, &ts, NULL, 0);
 
 	if (r == -1 && errno != EAGAIN && errno != EINTR && errno != ETIMEDOUT)
 		irqkit_plat_fatal("futex wait failed");
@@ -103,6 +123,8 @@ void irqkit_plat_wait_timeout(unsigned int *addr, unsigned int val, uint64_t ns)
 
 void irqkit_plat_wake(unsigned int *addr)
 {
+	if (simulated() && irqkit__sim_wake(addr, __builtin_return_address(0)))
+		return;
 	if (syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL, NULL, 0) == -1)
 		irqkit_plat_fatal("futex wake failed");
 }
@@ -121,8 +143,11 @@ int irqkit_plat_backtrace(void **frames, int max)
 	return backtrace(frames, max);
 }
 
+/* In the simulator a thread's number in the run, so that reports repeat with the seed. */
 int irqkit_plat_thread_id(void)
 {
+	if (simulated() && irqkit__sim_thread_id())
+		return irqkit__sim_thread_id();
 	return (int)syscall(SYS_gettid);
 }
 
@@ -231,6 +256,7 @@ struct irqkit_plat_thread {
 	void		(*fn)(void *);
 	void		*arg;
 	char		name[16];
+	struct sim_thread *sim;		/* the simulator's record of it, or NULL */
 };
 
 static void *plat_thread_main(void *p)
@@ -240,7 +266,11 @@ static void *plat_thread_main(void *p)
 	pthread_setname_np(pthread_self(), th->name);
 	/* ksoftirqd sleeps until its CPU's next timer: wake on time, not 50 us late (best effort) */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+	if (th->sim)
+		irqkit__sim_thread_enter(th->sim);
 	th->fn(th->arg);
+	if (th->sim && simulated())
+		irqkit__sim_thread_exit(th->sim);
 	return NULL;
 }
 
@@ -254,6 +284,14 @@ int irqkit_plat_thread_create(struct irqkit_plat_thread **out, const char *name,
 	th->fn = fn;
 	th->arg = arg;
 	snprintf(th->name, sizeof(th->name), "%s", name);	/* Linux cuts comm at 15 */
+	if (simulated()) {
+		/* made runnable now, by its maker: the schedule does not depend on the host's */
+		th->sim = irqkit__sim_thread_new(th->name);
+		if (!th->sim) {
+			irqkit_plat_free(th, sizeof(*th));
+			return -IRQKIT_ENOMEM;
+		}
+	}
 	if (pthread_create(&th->thread, NULL, plat_thread_main, th)) {
 		irqkit_plat_free(th, sizeof(*th));
 		return -IRQKIT_ENOMEM;
@@ -264,6 +302,8 @@ int irqkit_plat_thread_create(struct irqkit_plat_thread **out, const char *name,
 
 void irqkit_plat_thread_join(struct irqkit_plat_thread *th)
 {
+	if (th->sim && simulated())
+		irqkit__sim_join(th->sim, __builtin_return_address(0));
 	pthread_join(th->thread, NULL);
 	irqkit_plat_free(th, sizeof(*th));
 }
@@ -273,6 +313,11 @@ int irqkit_plat_thread_join_timeout(struct irqkit_plat_thread *th, uint64_t ns)
 	struct timespec ts;
 	uint64_t at;
 
+	if (th->sim && simulated()) {
+		/* no limit in virtual time: a thread that never ends is the simulator's deadlock */
+		irqkit_plat_thread_join(th);
+		return 0;
+	}
 	clock_gettime(CLOCK_REALTIME, &ts);	/* pthread_timedjoin_np's clock */
 	at = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + ns;
 	ts.tv_sec = (time_t)(at / 1000000000ull);
@@ -289,6 +334,8 @@ void irqkit_plat_sleep_ns(uint64_t ns)
 	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ull),
 			       .tv_nsec = (long)(ns % 1000000000ull) };
 
+	if (simulated() && irqkit__sim_wait(NULL, 0, ns, __builtin_return_address(0)))
+		return;
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
 }

@@ -103,13 +103,17 @@ static void settings_from_env(void)
 		irqkit_lockdep_off();
 }
 
-/* The end of a start that worked, in either mode: the environment's settings, then running. */
+/* The end of a start that worked, in any mode: the environment's settings, then running. */
 static void started(void)
 {
 	settings_from_env();
 	irqkit__posix_observe_start();
 	irqkit__core_started();
-	irqkit__posix_publish_start(irqkit__core_flags() & IRQKIT_CFG_PUBLISH);
+	/* the publisher reads the tables on a thread of its own, in real time: not in the simulator */
+	if (irqkit_mode() != IRQKIT_MODE_SIM)
+		irqkit__posix_publish_start(irqkit__core_flags() & IRQKIT_CFG_PUBLISH);
+	else if (irqkit__core_flags() & IRQKIT_CFG_PUBLISH)
+		irqkit_printk(IRQKIT_LOG_WARNING, "irqkit_start: IRQKIT_CFG_PUBLISH is not available in simulator mode");
 }
 
 int irqkit_start(const struct irqkit_config *cfg)
@@ -122,9 +126,17 @@ int irqkit_start(const struct irqkit_config *cfg)
 			      "irqkit_start: the last irqkit_stop() left a CPU stuck in a handler; stop again first");
 		return -IRQKIT_EBUSY;
 	}
+	if (cfg && cfg->mode == IRQKIT_MODE_SIM) {
+		/* before the core makes its threads: each is the simulator's */
+		ret = irqkit__sim_begin(cfg);
+		if (ret)
+			return ret;
+	}
 	ret = irqkit__core_init(cfg);
-	if (ret)
+	if (ret) {
+		irqkit__sim_end();
 		return ret;
+	}
 	if (irqkit__core_deterministic()) {
 		ret = irqkit__posix_cpus_init(irqkit__core_nr_cpus());
 		if (!ret)
@@ -161,14 +173,23 @@ int irqkit_start(const struct irqkit_config *cfg)
 	ret = irqkit__posix_timer_start();
 	if (ret)
 		goto fail_threads;
+	/* the simulator's starting thread is CPU 0's first task, as deterministic mode's */
+	if (irqkit_mode() == IRQKIT_MODE_SIM) {
+		ret = irqkit_thread_bind(0);
+		if (ret)
+			goto fail_timer;
+	}
 	started();
 	return 0;
 
+fail_timer:
+	irqkit__posix_timer_stop();
 fail_threads:
 	(void)stop_dispatchers(0);	/* they have run no handler yet */
 fail:
 	irqkit__posix_cpus_exit();
 	irqkit__core_exit();
+	irqkit__sim_end();
 	return ret;
 }
 
@@ -202,6 +223,66 @@ void irqkit_stop(void)
 	irqkit__posix_observe_stop();
 	irqkit__posix_cpus_exit();
 	irqkit__core_exit();
+	irqkit__sim_end();
 	irqkit__posix_symbols_exit();
 	pthread_mutex_unlock(&stop_lock);
+}
+
+/* ---- threads of the program's own -------------------------------------------- */
+
+struct irqkit_thread {
+	struct irqkit_plat_thread	*th;
+	unsigned int			cpu;
+	int				(*fn)(void *);
+	void				*arg;
+	int				ret;
+};
+
+static void program_thread_main(void *p)
+{
+	struct irqkit_thread *t = p;
+
+	if (irqkit_thread_bind(t->cpu)) {
+		/* the runtime stopped before this thread ran: nothing to play */
+		t->ret = -IRQKIT_EINVAL;
+		return;
+	}
+	t->ret = t->fn(t->arg);
+	if (irqkit_thread_unbind())
+		irqkit_printk(IRQKIT_LOG_ERR,
+			      "BUG: a thread of irqkit_thread_start() returned with interrupts or bottom halves off, or in interrupt context (CPU#%u)",
+			      t->cpu);
+}
+
+int irqkit_thread_start(struct irqkit_thread **out, unsigned int cpu, const char *name,
+			int (*fn)(void *arg), void *arg)
+{
+	struct irqkit_thread *t;
+	int ret;
+
+	if (!out || !fn || !irqkit_started() || cpu >= irqkit_nr_cpus())
+		return -IRQKIT_EINVAL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -IRQKIT_ENOMEM;
+	*t = (struct irqkit_thread){ .cpu = cpu, .fn = fn, .arg = arg };
+	ret = irqkit_plat_thread_create(&t->th, name ? name : "task", program_thread_main, t);
+	if (ret) {
+		free(t);
+		return ret;
+	}
+	*out = t;
+	return 0;
+}
+
+int irqkit_thread_join(struct irqkit_thread *t)
+{
+	int ret;
+
+	if (!t)
+		return -IRQKIT_EINVAL;
+	irqkit_plat_thread_join(t->th);
+	ret = t->ret;
+	free(t);
+	return ret;
 }
