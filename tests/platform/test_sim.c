@@ -19,9 +19,12 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <linux/completion.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
@@ -217,6 +220,89 @@ static void test_cpu_runs_one_context_at_a_time(void **state)
 	}
 	assert_int_equal(cpu0_saw, 0);
 	assert_true(atomic_load(&cpu1_saw) > 0);	/* another CPU runs meanwhile */
+}
+
+/* ---- the rest of the API, unchanged ------------------------------------------ */
+
+static DECLARE_COMPLETION(api_done);
+static DECLARE_WAIT_QUEUE_HEAD(api_wq);
+static atomic_int api_top, api_thread, api_tasklet;
+static int api_flag;
+
+static void api_tasklet_fn(struct tasklet_struct *t)
+{
+	(void)t;
+	atomic_fetch_add(&api_tasklet, 1);
+}
+
+static DECLARE_TASKLET(api_bh, api_tasklet_fn);
+
+static void api_timer_fn(struct timer_list *t)
+{
+	(void)t;
+	fail_msg("a timer deleted with del_timer_sync ran");
+}
+
+static irqreturn_t api_top_half(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	atomic_fetch_add(&api_top, 1);
+	tasklet_schedule(&api_bh);
+	return IRQ_WAKE_THREAD;
+}
+
+static irqreturn_t api_thread_fn(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	if (atomic_fetch_add(&api_thread, 1) == 0) {
+		complete(&api_done);
+		WRITE_ONCE(api_flag, 1);
+		wake_up(&api_wq);
+	}
+	return IRQ_HANDLED;
+}
+
+/*
+ * A threaded handler on CPU 1 with a tasklet, raised from CPU 0; a completion
+ * and a wait queue woken from the irq thread; disable_irq/enable_irq and
+ * synchronize_irq; a timer deleted synchronously; over twenty seeds.
+ */
+static void test_the_api_works_unchanged(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 100; seed < 120; seed++) {
+		struct timer_list t;
+
+		assert_int_equal(sim_world(2, seed), 0);
+		atomic_store(&api_top, 0);
+		atomic_store(&api_thread, 0);
+		atomic_store(&api_tasklet, 0);
+		api_flag = 0;
+		reinit_completion(&api_done);
+		assert_int_equal(irqkit_irq_set_affinity(IRQ, 2), 0);
+		assert_int_equal(request_threaded_irq(IRQ, api_top_half, api_thread_fn, IRQF_ONESHOT,
+						      "api", NULL), 0);
+		assert_int_equal(irqkit_sw_raise(IRQ), 0);
+		wait_for_completion(&api_done);
+		assert_true(wait_event_timeout(api_wq, READ_ONCE(api_flag), HZ) > 0);
+		disable_irq(IRQ);		/* waits for the handler and its thread */
+		assert_int_equal(irqkit_sw_raise(IRQ), 0);
+		msleep(5);
+		assert_int_equal(atomic_load(&api_top), 1);	/* disabled: kept pending */
+		enable_irq(IRQ);			/* replayed */
+		synchronize_irq(IRQ);
+		timer_setup(&t, api_timer_fn, 0);
+		mod_timer(&t, jiffies + 10);
+		assert_int_equal(del_timer_sync(&t), 1);
+		msleep(5);
+		assert_int_equal(atomic_load(&api_top), 2);
+		assert_int_equal(atomic_load(&api_thread), 2);
+		assert_true(atomic_load(&api_tasklet) >= 1);	/* two schedules may fold */
+		free_irq(IRQ, NULL);
+		irqkit_stop();
+	}
 }
 
 /* ---- time is virtual --------------------------------------------------------- */
@@ -540,6 +626,13 @@ static void test_irq_unsafe_lock_livelock_is_reported(void **state)
 
 /* ---- bad input --------------------------------------------------------------- */
 
+static void *foreign_main(void *arg)
+{
+	(void)arg;
+	msleep(1);		/* a wait the simulator would have to serialise */
+	return NULL;
+}
+
 static void test_bad_input(void **state)
 {
 	struct irqkit_config cfg = { .nr_cpus = 2, .mode = IRQKIT_MODE_SIM, .sim_depth = 17 };
@@ -564,6 +657,14 @@ static void test_bad_input(void **state)
 	assert_true(efd >= 0);
 	assert_int_equal(irqkit_fd_bind(40, efd, IRQKIT_TYPE_EDGE_RISING), -EOPNOTSUPP);
 	close(efd);
+	/* a thread the program made itself is told of, once */
+	{
+		pthread_t th;
+
+		assert_int_equal(pthread_create(&th, NULL, foreign_main, NULL), 0);
+		assert_int_equal(pthread_join(th, NULL), 0);
+		assert_log_contains("is not the simulator's: its calls are not serialised");
+	}
 	irqkit_stop();
 }
 
@@ -572,6 +673,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_seed_same_log),
 		cmocka_unit_test(test_cpu_runs_one_context_at_a_time),
+		cmocka_unit_test(test_the_api_works_unchanged),
 		cmocka_unit_test(test_time_is_virtual),
 		cmocka_unit_test(test_free_irq_race_is_found),
 		cmocka_unit_test(test_ring_drain_race_is_found),

@@ -489,11 +489,10 @@ static struct sim_thread *holder(void)
 {
 	struct sim_thread *me = self;
 
-	if (!me && !sim.foreign_told) {
-		sim.foreign_told = true;
-		say("a thread it did not start (%d) calls irqkit: its steps are not serialised "
-		    "(start threads with irqkit_thread_start())", (int)syscall(SYS_gettid));
-	}
+	if (!me && !__atomic_exchange_n(&sim.foreign_told, true, __ATOMIC_RELAXED))
+		irqkit_printk(IRQKIT_LOG_ERR,
+			      "irqkit sim: thread %d is not the simulator's: its calls are not serialised (start threads with irqkit_thread_start())",
+			      (int)syscall(SYS_gettid));
 	return me;
 }
 
