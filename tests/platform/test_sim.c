@@ -3,7 +3,8 @@
  * The simulator (IRQKIT_MODE_SIM): a seed gives one interleaving and the
  * same log byte for byte; a virtual CPU runs one context at a time; time is
  * virtual; and, through irqkit_explore(), the races it is for: free_irq
- * against a handler on another CPU, a work item that drains a ring the
+ * against a handler on another CPU, a device interrupt enabled before what
+ * its handler uses, a work item that drains a ring the
  * handler fills, two locks taken in both orders (a deadlock), a lock taken
  * without irqsave that the handler takes (a livelock), each found within
  * the runs and its fixed version passing them all.  Built with
@@ -414,7 +415,78 @@ static void test_free_irq_race_is_found(void **state)
 	assert_true(res.points > 20);		/* the switch points of the first run */
 }
 
-/* 2: a work item that drains the ring its handler fills, and runs once more */
+/* 2: the device's interrupt enabled before what the handler uses is set up */
+
+struct probedev {
+	int	*buf;
+	bool	int_enabled;	/* the device's interrupt-enable register */
+	bool	bad;		/* the handler found no buffer */
+};
+
+static struct probedev pd;
+
+static irqreturn_t probe_interrupt(int irq, void *dev_id)
+{
+	struct probedev *d = dev_id;
+	int *buf = READ_ONCE(d->buf);
+
+	(void)irq;
+	if (!buf)
+		d->bad = true;	/* a NULL dereference, on real hardware */
+	else
+		buf[0]++;
+	return IRQ_HANDLED;
+}
+
+/* The device on CPU 1: it interrupts whenever its register lets it. */
+static int probe_device(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 4; i++) {
+		if (READ_ONCE(pd.int_enabled))
+			(void)irqkit_sw_raise(IRQ);
+		irqkit_sim_point();
+	}
+	return 0;
+}
+
+static int probe_body(void *arg)
+{
+	static int storage[1];
+	struct irqkit_thread *dev;
+
+	(void)arg;
+	if (sim_world(2, 0))
+		return -1;
+	pd = (struct probedev){ 0 };
+	if (irqkit_thread_start(&dev, 1, "device", probe_device, NULL) ||
+	    request_irq(IRQ, probe_interrupt, 0, "probedev", &pd))
+		return -1;
+	if (fixed)
+		WRITE_ONCE(pd.buf, storage);
+	WRITE_ONCE(pd.int_enabled, true);	/* the bug: before the buffer */
+	irqkit_sim_point();
+	WRITE_ONCE(pd.buf, storage);
+	irqkit_thread_join(dev);
+	free_irq(IRQ, &pd);
+	irqkit_stop();
+	return pd.bad;
+}
+
+static void test_enable_before_init_is_found(void **state)
+{
+	struct irqkit_explore_cfg cfg = { .random_runs = 200, .seed = 21, .timeout_ms = 20000 };
+	struct irqkit_explore_result res;
+
+	(void)state;
+	fixed = false;
+	assert_int_equal(irqkit_explore(&cfg, probe_body, NULL, &res), 1);
+	assert_string_equal(res.why, "the body returned 1");
+	fixed = true;
+	assert_explore_passes(&cfg, probe_body, NULL);
+}
+
+/* 3: a work item that drains the ring its handler fills, and runs once more */
 
 #define RING	8
 
@@ -494,7 +566,7 @@ static void test_ring_drain_race_is_found(void **state)
 	assert_explore_passes(&cfg, ring_body, NULL);
 }
 
-/* 3: two mutexes taken in both orders on two CPUs: a deadlock, reported */
+/* 4: two mutexes taken in both orders on two CPUs: a deadlock, reported */
 
 static DEFINE_MUTEX(ma);
 static DEFINE_MUTEX(mb);
@@ -564,7 +636,7 @@ static void test_deadlock_is_reported_and_replayed(void **state)
 	assert_explore_passes(&cfg, abba_body, NULL);
 }
 
-/* 4: a flag under spin_lock without irqsave, the handler on the same CPU: a livelock */
+/* 5: a flag under spin_lock without irqsave, the handler on the same CPU: a livelock */
 
 static DEFINE_SPINLOCK(flag_lock);
 static unsigned int flags_word;
@@ -676,6 +748,7 @@ int main(void)
 		cmocka_unit_test(test_the_api_works_unchanged),
 		cmocka_unit_test(test_time_is_virtual),
 		cmocka_unit_test(test_free_irq_race_is_found),
+		cmocka_unit_test(test_enable_before_init_is_found),
 		cmocka_unit_test(test_ring_drain_race_is_found),
 		cmocka_unit_test(test_deadlock_is_reported_and_replayed),
 		cmocka_unit_test(test_irq_unsafe_lock_livelock_is_reported),
