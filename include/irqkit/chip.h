@@ -155,7 +155,8 @@ IRQKIT_API void irqkit_cpu_raise(unsigned int cpu, unsigned int irq);
  * When the calling thread is bound to @cpu, has interrupts on, is outside
  * hardirq context and the CPU is free, the flow handler runs on it before
  * this returns (no claim is asked of the chip): the path of an interrupt that
- * never needed latching.  Otherwise nothing happens.  Interrupts that became
+ * never needed latching.  Otherwise nothing happens; nor for a line with
+ * faults injected (<irqkit/fault.h>), whose arrivals go through the claim.  Interrupts that became
  * pending meanwhile are left for irqkit_deliver_pending(), which the caller
  * calls next, once it no longer treats the line specially.
  * Context: any, but never under a descriptor lock.

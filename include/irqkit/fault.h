@@ -29,7 +29,15 @@ enum irqkit_fault_kind {
 	 * as DUPLICATE; counted apart, for the tests that mean it.
 	 */
 	IRQKIT_FAULT_SPURIOUS,
-	/* The CPU takes the interrupt @delay_us late (it spins, as a busy CPU). */
+	/*
+	 * The CPU takes the interrupt @delay_us late (it spins, as a busy CPU),
+	 * or, with @delay_points, runs its handlers only at the
+	 * @delay_points-th delivery point of that CPU after the one where it
+	 * arrived (a delivery point: where the CPU looks for interrupts, as a
+	 * local_irq_restore, a spin_unlock_irqrestore, irqkit_deliver_pending()
+	 * or a pass of its dispatcher).  Meanwhile the line's new arrivals wait
+	 * in the chip, and irqkit_wait_delivered() waits for it.
+	 */
 	IRQKIT_FAULT_DELAY,
 	/*
 	 * A level line stuck: after the interrupt the line stays asserted for
@@ -56,6 +64,7 @@ struct irqkit_fault_attr {
 	unsigned int		delay_us;	/* IRQKIT_FAULT_DELAY, up to 1,000,000 */
 	unsigned int		seed;
 	unsigned int		stuck_ms;	/* IRQKIT_FAULT_STUCK, up to 60,000 */
+	unsigned int		delay_points;	/* IRQKIT_FAULT_DELAY instead of delay_us, up to 1,000 */
 };
 
 struct irqkit_fault_stats {
@@ -71,8 +80,9 @@ struct irqkit_fault_stats {
  * irqkit_fault_inject - fault @irq's arrivals as @attr says (NULL or kind
  * OFF: stop).  The statistics keep counting across changes.
  * Return: 0; -EINVAL for a line that does not exist, an unknown kind, a
- * probability above 100, times below -1, a delay above a second or a stuck
- * time above a minute (logged);
+ * probability above 100, times below -1, a delay above a second or 1,000
+ * delivery points, both kinds of delay at once, or a stuck time above a
+ * minute (logged);
  * -ENOMEM.  Context: process context.
  */
 IRQKIT_API int irqkit_fault_inject(unsigned int irq, const struct irqkit_fault_attr *attr);
@@ -85,9 +95,9 @@ IRQKIT_API int irqkit_fault_get_stats(unsigned int irq, struct irqkit_fault_stat
  * environment variable IRQKIT_FAULT_IRQ that irqkit_start() reads:
  * entries separated by ';', each "IRQ:KIND[:key=value,...]" with KIND one of
  * drop, duplicate, spurious, delay, stuck and keys probability, interval,
- * times, delay_us, stuck_ms, seed (defaults: probability 100, interval 1,
- * times -1).
- * Example: "5:drop:probability=10,times=100;9:delay:delay_us=200".
+ * times, delay_us, delay_points, stuck_ms, seed (defaults: probability 100,
+ * interval 1, times -1).
+ * Example: "5:drop:probability=10,times=100;9:delay:delay_us=200;7:delay:delay_points=3".
  * Return: 0, or -EINVAL at the first bad entry (logged; the entries before
  * it are applied).  Context: process context.
  */

@@ -174,15 +174,6 @@ static void irq_exit_and_release(struct irqkit_task *t, struct irqkit_cpu *c)
 	irqkit__cpu_release_hardirq(t, c);
 }
 
-/* The CPU takes @desc's interrupt: its flow handler runs (fault injection aside). */
-static __always_inline void take_irq(struct irqkit_desc *desc)
-{
-	if (unlikely(istate_get(desc) & IRQS_FAULT)) {
-		irqkit__fault_take(desc);
-		return;
-	}
-	READ_ONCE(desc->handle_irq)(desc);
-}
 
 /* One signalled line: the chip may drop it (claim), else its flow handler runs. */
 static void handle_signalled(struct irqkit_cpu *c, unsigned int irq)
@@ -197,8 +188,10 @@ static void handle_signalled(struct irqkit_cpu *c, unsigned int irq)
 	 * (irqkit_wait_delivered() looks at the chip, then here).
 	 */
 	WRITE_ONCE(c->taking, irq + 1);
-	if (!chip->irq_claim || chip->irq_claim(d))
-		take_irq(desc);
+	if (unlikely(istate_get(desc) & IRQS_FAULT))
+		irqkit__fault_signalled(c, desc);	/* it claims, or counts a held arrival's point */
+	else if (!chip->irq_claim || chip->irq_claim(d))
+		READ_ONCE(desc->handle_irq)(desc);
 	a_store_release(&c->taking, 0);
 }
 
@@ -271,12 +264,15 @@ void irqkit__cpu_deliver_hardirqs(struct irqkit_task *t, struct irqkit_cpu *c)
 {
 	while (hardirq_pending(c)) {
 		if (!irqkit__cpu_claim_hardirq(t, c))
-			return;
+			break;
 		deliver_batch(c);
 		irq_exit_and_release(t, c);
 		if (unlikely(READ_ONCE(irqkit__rt.stopping)))
-			return;
+			break;
 	}
+	/* arrivals a fault holds back wait for the next delivery point, not this one */
+	if (unlikely(READ_ONCE(c->fault_nheld)))
+		irqkit__fault_rearm(c);
 }
 
 /*
@@ -292,23 +288,11 @@ bool irqkit__may_deliver_here(const struct irqkit_task *t, unsigned int cpu)
 	       !(t->slot & TASK_SLOT_HARDIRQ) && !(t->preempt_count & IRQKIT_HARDIRQ_MASK);
 }
 
-void irqkit_cpu_signal(unsigned int cpu, unsigned int irq)
+/* Mark @irq pending on @c (top level last), then wake the CPU if it must look. */
+static inline void pend_and_kick(struct irqkit_cpu *c, unsigned int irq)
 {
-	struct irqkit__runtime *rt = &irqkit__rt;
-	struct irqkit_cpu *c;
-	unsigned int w0;
+	unsigned int w0 = irq / 64;
 
-	if (unlikely(irq >= rt->nr_irqs || cpu >= rt->nr_cpus)) {
-		/* a stray vector: x86 counts it in ERR and says so */
-		a_fetch_add(&rt->irq_err_count, 1);
-		if (irqkit__printk_ratelimit())
-			irqkit_printk(IRQKIT_LOG_CRIT, "unexpected IRQ trap at vector %02x", irq);
-		return;
-	}
-	if (unlikely(irqkit__observing()))
-		irqkit__obs_raise(irq);
-	c = &rt->cpus[cpu];
-	w0 = irq / 64;
 	if (!(a_fetch_or(&c->pend0[w0], 1ull << (irq % 64)) & (1ull << (irq % 64)))) {
 		a_fetch_or(&c->pend1[w0 / 64], 1ull << (w0 % 64));
 		a_fetch_or(&c->pend2, 1ull << (w0 / 64));
@@ -328,6 +312,30 @@ void irqkit_cpu_signal(unsigned int cpu, unsigned int irq)
 	irqkit__cpu_kick(c);
 }
 
+void irqkit__cpu_repend(struct irqkit_cpu *c, unsigned int irq)
+{
+	pend_and_kick(c, irq);
+}
+
+void irqkit_cpu_signal(unsigned int cpu, unsigned int irq)
+{
+	struct irqkit__runtime *rt = &irqkit__rt;
+	struct irqkit_cpu *c;
+
+	if (unlikely(irq >= rt->nr_irqs || cpu >= rt->nr_cpus)) {
+		/* a stray vector: x86 counts it in ERR and says so */
+		a_fetch_add(&rt->irq_err_count, 1);
+		if (irqkit__printk_ratelimit())
+			irqkit_printk(IRQKIT_LOG_CRIT, "unexpected IRQ trap at vector %02x", irq);
+		return;
+	}
+	if (unlikely(irqkit__observing()))
+		irqkit__obs_raise(irq);
+	c = &rt->cpus[cpu];
+	pend_and_kick(c, irq);
+}
+
+
 /*
  * Take @irq on @cpu now, on the calling thread, if it plays that CPU and the
  * CPU is free.  @claim: ask the chip first whether the line still requests.
@@ -340,17 +348,19 @@ static bool cpu_run_now(unsigned int cpu, unsigned int irq, bool claim, bool res
 
 	if (unlikely(irq >= READ_ONCE(irqkit__rt.nr_irqs)) || !irqkit__may_deliver_here(t, cpu))
 		return false;
+	/* faults are decided where the chip is asked (handle_signalled): not without a claim */
+	if (!claim && unlikely(istate_get(&irqkit__rt.descs[irq]) & IRQS_FAULT))
+		return false;
 	c = t->cpu;
 	if (!irqkit__cpu_claim_hardirq(t, c))
 		return false;
 	/* an arrival, taken here (or, below, posted to its CPU): once per arrival */
 	if (unlikely(irqkit__observing()))
 		irqkit__obs_raise(irq);
-	if (claim) {
+	if (claim)
 		handle_signalled(c, irq);
-	} else {
-		take_irq(&irqkit__rt.descs[irq]);
-	}
+	else
+		READ_ONCE(irqkit__rt.descs[irq].handle_irq)(&irqkit__rt.descs[irq]);
 	if (rest) {
 		irq_exit_and_release(t, c);
 		if (unlikely(irqkit__cpu_pending(c)))
@@ -358,6 +368,9 @@ static bool cpu_run_now(unsigned int cpu, unsigned int irq, bool claim, bool res
 	} else {
 		irqkit__cpu_release_hardirq(t, c);
 	}
+	/* an arrival held back here (only a claim decides faults) waits for the next point */
+	if (claim && unlikely(READ_ONCE(c->fault_nheld)))
+		irqkit__fault_rearm(c);
 	return true;
 }
 

@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
  * Fault injection per line (<irqkit/fault.h>).  An arrival is where the CPU
- * takes a line's interrupt (cpu.c: the direct path and a signalled line);
+ * takes a line's interrupt after the chip's claim (cpu.c's handle_signalled;
+ * a line with an attribute never takes the direct path, which has no claim);
  * a line with an attribute has IRQS_FAULT set, so the others pay one test of
- * a word the flow reads anyway.  The decision follows Linux's should_fail():
+ * a word the flow reads anyway.
+ *
+ * A delay counted in delivery points holds the arrival on its CPU's list
+ * (the CPU's hardirq holder alone writes it); each delivery point of that
+ * CPU that ends with arrivals held marks them pending again (fault_rearm),
+ * so the next point finds them; a point counts once however often it looks
+ * (the CPU's fault_gen, bumped as each point ends), and at the last one the
+ * flow runs.  The decision follows Linux's should_fail():
  * times, then interval, then probability.
  */
 #include "internals.h"
@@ -14,6 +22,9 @@ struct irqkit__fault {
 	uint32_t			rng;		/* desc lock */
 	uint64_t			count;		/* arrivals seen, for interval; desc lock */
 	uint64_t			stuck_until;	/* STUCK: ns of the clock; desc lock */
+	unsigned int			points_left;	/* a held arrival: points to go; desc lock */
+	unsigned int			held_on;	/* and the CPU that holds it */
+	unsigned int			seen_gen;	/* that CPU's fault_gen at its last point */
 	struct irqkit_fault_stats	stats;		/* desc lock to change, READ_ONCE to read */
 };
 
@@ -67,7 +78,40 @@ static bool extra_irq(struct irqkit_desc *desc)
 	return irqkit__check_irq_resend(desc, true) == 0;
 }
 
-void irqkit__fault_take(struct irqkit_desc *desc)
+/*
+ * Hold the arrival back on the CPU the caller plays (it holds that CPU for
+ * hardirq, so it alone writes the CPU's list).  Descriptor lock held.
+ * Return: false when the list is full (then it is taken now).
+ */
+static bool hold(struct irqkit_cpu *c, struct irqkit_desc *desc, struct irqkit__fault *f)
+{
+	for (unsigned int i = 0; i < IRQKIT__FAULT_HELD; i++) {
+		if (READ_ONCE(c->fault_held[i]))
+			continue;
+		WRITE_ONCE(c->fault_held[i], irq_desc_get_irq(desc) + 1);
+		WRITE_ONCE(c->fault_nheld, c->fault_nheld + 1);
+		f->points_left = f->attr.delay_points;
+		f->held_on = c->id;
+		f->seen_gen = a_load_acquire(&c->fault_gen);	/* this point is its arrival */
+		return true;
+	}
+	return false;
+}
+
+/* A held arrival's last point: off the CPU's list.  Its hardirq holder; desc lock. */
+static void unhold(struct irqkit_cpu *c, unsigned int irq)
+{
+	for (unsigned int i = 0; i < IRQKIT__FAULT_HELD; i++) {
+		if (READ_ONCE(c->fault_held[i]) != irq + 1)
+			continue;
+		WRITE_ONCE(c->fault_held[i], 0);
+		WRITE_ONCE(c->fault_nheld, c->fault_nheld - 1);
+		return;
+	}
+}
+
+/* An arrival the chip's claim gave @c (its hardirq holder): faulted or not, as should_fail says. */
+static void fault_take(struct irqkit_cpu *c, struct irqkit_desc *desc)
 {
 	struct irqkit__fault *f = desc->fault;
 	enum irqkit_fault_kind kind = IRQKIT_FAULT_OFF;
@@ -87,6 +131,11 @@ void irqkit__fault_take(struct irqkit_desc *desc)
 		return;
 	case IRQKIT_FAULT_DELAY:
 		WRITE_ONCE(f->stats.delayed, f->stats.delayed + 1);
+		if (f->attr.delay_points && hold(c, desc, f)) {
+			/* the chip has acknowledged it; the handlers run points later */
+			desc_unlock(desc);
+			return;
+		}
 		deadline = irqkit_plat_now_ns() + (uint64_t)f->attr.delay_us * 1000;
 		break;
 	case IRQKIT_FAULT_STUCK:
@@ -116,6 +165,76 @@ void irqkit__fault_take(struct irqkit_desc *desc)
 			WRITE_ONCE(f->stats.spurious, f->stats.spurious + 1);
 	}
 	desc_unlock(desc);
+}
+
+/*
+ * A signalled line with a fault attribute, on @c (its hardirq holder).  An
+ * arrival held back: this delivery point is one of its points; at the last
+ * one its handlers run, and the line is pending again for what arrived
+ * meanwhile (new arrivals wait in the chip while one is held).  Otherwise
+ * the chip's claim and the fault's decision, as for any arrival.
+ */
+void irqkit__fault_signalled(struct irqkit_cpu *c, struct irqkit_desc *desc)
+{
+	struct irqkit__fault *f = desc->fault;
+	struct irqkit_irq_data *d = &desc->irq_data;
+	struct irqkit_chip *chip = READ_ONCE(d->chip);
+	unsigned int irq = irq_desc_get_irq(desc);
+	unsigned int gen;
+	bool run;
+
+	desc_lock(desc);
+	if (!f->points_left || f->held_on != c->id) {
+		desc_unlock(desc);
+		if (!chip->irq_claim || chip->irq_claim(d))
+			fault_take(c, desc);
+		return;
+	}
+	/* one delivery point counts once, however often it looks (a raise, then the rest) */
+	gen = a_load_acquire(&c->fault_gen);
+	if (gen == f->seen_gen) {
+		desc_unlock(desc);
+		return;
+	}
+	f->seen_gen = gen;
+	run = --f->points_left == 0;
+	if (run) {
+		unhold(c, irq);
+		if (f->attr.kind == IRQKIT_FAULT_OFF)
+			istate_clear(desc, IRQS_FAULT);
+	}
+	desc_unlock(desc);
+	if (!run)
+		return;
+	READ_ONCE(desc->handle_irq)(desc);
+	irqkit__cpu_repend(c, irq);	/* a claim finds what arrived meanwhile, if anything */
+}
+
+/* A delivery point of @c ended: its held arrivals are pending again for the next one. */
+void irqkit__fault_rearm(struct irqkit_cpu *c)
+{
+	a_fetch_add(&c->fault_gen, 1);
+	for (unsigned int i = 0; i < IRQKIT__FAULT_HELD; i++) {
+		unsigned int irq1 = READ_ONCE(c->fault_held[i]);
+
+		if (irq1)
+			irqkit__cpu_repend(c, irq1 - 1);
+	}
+}
+
+/* Is an arrival on @desc held back?  (irqkit_wait_delivered) */
+bool irqkit__fault_holding(struct irqkit_desc *desc)
+{
+	struct irqkit__fault *f = READ_ONCE(desc->fault);
+	unsigned long flags;
+	bool held;
+
+	if (!f)
+		return false;
+	flags = desc_lock_irqsave(desc);
+	held = f->points_left != 0;
+	desc_unlock_irqrestore(desc, flags);
+	return held;
 }
 
 /*
@@ -157,9 +276,11 @@ int irqkit_fault_inject(unsigned int irq, const struct irqkit_fault_attr *attr)
 		return -IRQKIT_EINVAL;
 	}
 	if ((unsigned int)a.kind > IRQKIT_FAULT_STUCK || a.probability > 100 || a.times < -1 ||
-	    a.delay_us > 1000000 || a.stuck_ms > 60000) {
-		pr_warn("irqkit_fault_inject: irq %u: bad attribute (kind %u, probability %u, times %d, delay_us %u, stuck_ms %u)",
-			irq, (unsigned int)a.kind, a.probability, a.times, a.delay_us, a.stuck_ms);
+	    a.delay_us > 1000000 || a.delay_points > 1000 || (a.delay_us && a.delay_points) ||
+	    a.stuck_ms > 60000) {
+		pr_warn("irqkit_fault_inject: irq %u: bad attribute (kind %u, probability %u, times %d, delay_us %u, delay_points %u, stuck_ms %u)",
+			irq, (unsigned int)a.kind, a.probability, a.times, a.delay_us, a.delay_points,
+			a.stuck_ms);
 		return -IRQKIT_EINVAL;
 	}
 	if (!READ_ONCE(desc->fault)) {
@@ -177,7 +298,8 @@ int irqkit_fault_inject(unsigned int irq, const struct irqkit_fault_attr *attr)
 	f->rng = a.seed;
 	f->count = 0;
 	f->stuck_until = 0;
-	if (a.kind == IRQKIT_FAULT_OFF)
+	/* an arrival held back still ends through the fault path (it clears the flag then) */
+	if (a.kind == IRQKIT_FAULT_OFF && !f->points_left)
 		istate_clear(desc, IRQS_FAULT);
 	else
 		istate_set(desc, IRQS_FAULT);
@@ -272,7 +394,8 @@ static int parse_key(const char **p, struct irqkit_fault_attr *a)
 		unsigned int	*field;
 	} keys[] = {
 		{ "probability", &a->probability }, { "interval", &a->interval },
-		{ "delay_us", &a->delay_us }, { "stuck_ms", &a->stuck_ms }, { "seed", &a->seed },
+		{ "delay_us", &a->delay_us }, { "delay_points", &a->delay_points },
+		{ "stuck_ms", &a->stuck_ms }, { "seed", &a->seed },
 	};
 	const char *s = *p;
 	unsigned long v;

@@ -215,6 +215,8 @@ struct irqkit__stall {
 #define HOLD_HARDIRQ	0
 #define HOLD_SOFTIRQ	1
 
+#define IRQKIT__FAULT_HELD	8	/* arrivals a CPU holds back at once (fault.c) */
+
 struct irqkit_cpu {
 	unsigned int		slot;		/* SLOT_*, see above */
 	/*
@@ -234,6 +236,13 @@ struct irqkit_cpu {
 	uint64_t		*pend0;		/* one bit per line */
 	unsigned int		*kstat;		/* per-line handled counts on this CPU */
 	unsigned int		taking;		/* 1 + the line being claimed and handled, or 0 */
+	/*
+	 * Arrivals held back by a fault counted in delivery points (fault.c):
+	 * 1 + their lines, written by the hardirq holder, read by anyone.
+	 */
+	unsigned int		fault_held[IRQKIT__FAULT_HELD];
+	unsigned int		fault_nheld;
+	unsigned int		fault_gen;	/* delivery points that ended with some held */
 	/* softirqs (softirq.c) */
 	unsigned int		softirq_pending;	/* a bit per vector */
 	unsigned int		softirq_count[IRQKIT_NR_SOFTIRQS];	/* runs, /proc/softirqs */
@@ -628,9 +637,15 @@ HIDDEN int irqkit__descs_init(void);
 HIDDEN void irqkit__descs_exit(void);
 HIDDEN unsigned int irqkit__kstat_sum(unsigned int irq);
 
-/* fault.c: an arrival on a line with IRQS_FAULT; the end of a run */
+/* fault.c: arrivals on lines with IRQS_FAULT; the end of a run */
 struct irqkit__fault;
-HIDDEN void irqkit__fault_take(struct irqkit_desc *desc);
+/* A signalled line with IRQS_FAULT on @c: the claim and the flow, or a held arrival's point. */
+HIDDEN void irqkit__fault_signalled(struct irqkit_cpu *c, struct irqkit_desc *desc);
+/* At the end of a delivery point of @c with held arrivals: they are pending again. */
+HIDDEN void irqkit__fault_rearm(struct irqkit_cpu *c);
+HIDDEN bool irqkit__fault_holding(struct irqkit_desc *desc);
+/* cpu.c: @irq is pending on @c again (no arrival: nothing counted, no trace) */
+HIDDEN void irqkit__cpu_repend(struct irqkit_cpu *c, unsigned int irq);
 HIDDEN void irqkit__fault_resent(struct irqkit_desc *desc);
 HIDDEN void irqkit__faults_exit(void);
 

@@ -130,7 +130,8 @@ static bool has_undelivered(struct irqkit_desc *desc, unsigned int irq)
 	for (unsigned int c = 0; !busy && c < rt->nr_cpus; c++)
 		busy = (a_load_acquire(&rt->cpus[c].pend0[irq / 64]) & (1ull << (irq % 64))) ||
 		       a_load_acquire(&rt->cpus[c].taking) == irq + 1;
-	return busy || irqkit__resend_queued(desc) || a_load_seq(&desc->threads_active);
+	return busy || irqkit__resend_queued(desc) || a_load_seq(&desc->threads_active) ||
+	       irqkit__fault_holding(desc);
 }
 
 int irqkit_wait_delivered(unsigned int irq, unsigned int timeout_ms)

@@ -144,6 +144,94 @@ static void test_a_delayed_interrupt_is_taken_late(void **state)
 	assert_int_equal(stats_of(T_EDGE(1)).delayed, 1);
 }
 
+/*
+ * A delay counted in delivery points: the raise is one, the handler runs at
+ * the third after it; an arrival meanwhile waits in the chip and runs after
+ * it; irqkit_wait_delivered() knows it is not delivered; the accounts hold.
+ */
+static void test_a_delay_in_delivery_points(void **state)
+{
+	struct irqkit_fault_attr attr = { .kind = IRQKIT_FAULT_DELAY, .probability = 100,
+					  .times = 1, .delay_points = 3 };
+	struct irqkit_sw_stats sw;
+
+	(void)state;
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, 0, "a", &a), 0);
+	assert_int_equal(irqkit_fault_inject(T_EDGE(1), &attr), 0);
+	/*
+	 * Between the points below nothing else may look for interrupts: every
+	 * local_irq_restore is a delivery point, the core's own included (a
+	 * statistics call takes a descriptor lock with interrupts saved).
+	 */
+	irqkit_sw_raise(T_EDGE(1));		/* taken here, held back */
+	assert_int_equal(atomic_load(&a.calls), 0);
+	irqkit_deliver_pending();		/* point 1 */
+	assert_int_equal(atomic_load(&a.calls), 0);
+	irqkit_sw_raise(T_EDGE(1));		/* point 2, and a new arrival: it waits in the chip */
+	assert_int_equal(atomic_load(&a.calls), 0);
+	irqkit_deliver_pending();		/* point 3: the held one, then the new one */
+	assert_int_equal(atomic_load(&a.calls), 2);
+	assert_int_equal(stats_of(T_EDGE(1)).delayed, 1);
+	assert_int_equal(irqkit_wait_delivered(T_EDGE(1), 0), 0);
+	assert_int_equal(irqkit_sw_get_stats(T_EDGE(1), &sw), 0);
+	assert_false(sw.latched);
+	assert_int_equal(sw.coalesced, 0);	/* every raise ran the handler */
+
+	/* irqkit_wait_delivered() sees a held arrival (its own points are a few of 1000) */
+	attr.delay_points = 1000;
+	attr.times = 1;
+	assert_int_equal(irqkit_fault_inject(T_EDGE(1), &attr), 0);
+	irqkit_sw_raise(T_EDGE(1));
+	assert_int_equal(irqkit_wait_delivered(T_EDGE(1), 0), -IRQKIT_EAGAIN);
+	for (int i = 0; i < 1000 && atomic_load(&a.calls) == 2; i++)
+		irqkit_deliver_pending();
+	assert_int_equal(atomic_load(&a.calls), 3);
+	assert_int_equal(irqkit_wait_delivered(T_EDGE(1), 0), 0);
+
+	/* a point with interrupts off does not count: local_irq_restore does */
+	assert_int_equal(irqkit_fault_inject(T_EDGE(1), &(struct irqkit_fault_attr){
+		.kind = IRQKIT_FAULT_DELAY, .probability = 100, .times = 1, .delay_points = 1 }), 0);
+	irqkit_sw_raise(T_EDGE(1));
+	irqkit_local_irq_disable();
+	irqkit_deliver_pending();
+	assert_int_equal(atomic_load(&a.calls), 3);
+	irqkit_local_irq_enable();		/* the next point */
+	assert_int_equal(atomic_load(&a.calls), 4);
+
+	/* switched off while one is held: the held one still comes */
+	assert_int_equal(irqkit_fault_inject(T_EDGE(1), &(struct irqkit_fault_attr){
+		.kind = IRQKIT_FAULT_DELAY, .probability = 100, .times = 1, .delay_points = 2 }), 0);
+	irqkit_sw_raise(T_EDGE(1));
+	assert_int_equal(irqkit_fault_inject(T_EDGE(1), NULL), 0);
+	for (int i = 0; i < 2 && atomic_load(&a.calls) == 4; i++)
+		irqkit_deliver_pending();
+	assert_int_equal(atomic_load(&a.calls), 5);
+	irqkit_sw_raise(T_EDGE(1));		/* and then no fault */
+	assert_int_equal(atomic_load(&a.calls), 6);
+}
+
+/* Threaded: the dispatcher's passes are the points; the wait sees the held arrival. */
+static void test_a_delay_in_points_on_a_dispatcher(void **state)
+{
+	struct irqkit_fault_attr attr = { .kind = IRQKIT_FAULT_DELAY, .probability = 100,
+					  .times = -1, .delay_points = 50 };
+	struct tdev d;
+
+	(void)state;
+	tdev_init(&d);
+	d.ret = IRQKIT_HANDLED;
+	assert_int_equal(thr_setup_cpus(2, T_NR_IRQS), 0);
+	assert_int_equal(irqkit_request_irq(T_EDGE(2), tdev_handler, 0, "d", &d), 0);
+	assert_int_equal(irqkit_fault_inject(T_EDGE(2), &attr), 0);
+	for (int i = 0; i < 20; i++) {
+		irqkit_sw_raise(T_EDGE(2));
+		assert_int_equal(irqkit_wait_delivered(T_EDGE(2), 10000), 0);
+		assert_int_equal(atomic_load(&d.calls), i + 1);
+	}
+	assert_int_equal(stats_of(T_EDGE(2)).delayed, 20);
+	irqkit_stop();
+}
+
 /* Probability and interval choose as Linux's should_fail(), reproducibly by seed. */
 static int dropped_of_1000(unsigned int probability, unsigned int interval, unsigned int seed)
 {
@@ -191,6 +279,14 @@ static void test_bad_attributes_are_refused(void **state)
 	attr.delay_us = 2000000;
 	assert_int_equal(irqkit_fault_inject(T_EDGE(1), &attr), -IRQKIT_EINVAL);
 	attr.delay_us = 0;
+	attr.delay_points = 1001;
+	assert_int_equal(irqkit_fault_inject(T_EDGE(1), &attr), -IRQKIT_EINVAL);
+	attr.delay_points = 2;
+	attr.delay_us = 5;			/* one kind of delay at a time */
+	assert_int_equal(irqkit_fault_inject(T_EDGE(1), &attr), -IRQKIT_EINVAL);
+	assert_log_contains("delay_us 5, delay_points 2");
+	attr.delay_us = 0;
+	attr.delay_points = 0;
 	assert_int_equal(irqkit_fault_inject(T_NR_IRQS, &attr), -IRQKIT_EINVAL);
 	assert_int_equal(irqkit_fault_get_stats(T_NR_IRQS, &(struct irqkit_fault_stats){ 0 }),
 			 -IRQKIT_EINVAL);
@@ -210,6 +306,9 @@ static void test_the_specification_string(void **state)
 	assert_log_contains("irq 2: injecting faults: duplicate, probability 100%, interval 1, times -1");
 	assert_int_equal(irqkit_fault_parse("3:delay:delay_us=10,seed=5,interval=2,times=-1"), 0);
 	assert_int_equal(irqkit_fault_parse("17:stuck:stuck_ms=5,times=1"), 0);
+	assert_int_equal(irqkit_fault_parse("4:delay:delay_points=2"), 0);
+	assert_log_contains("irq 4: injecting faults: delay");
+	assert_int_equal(irqkit_fault_parse("4:delay:delay_points=5000"), -IRQKIT_EINVAL);
 	assert_int_equal(irqkit_fault_parse("17:stuck:stuck_ms=70000"), -IRQKIT_EINVAL);
 	assert_int_equal(irqkit_fault_parse("1:explode"), -IRQKIT_EINVAL);
 	assert_log_contains("fault specification: bad entry at \"1:explode\"");
@@ -325,12 +424,14 @@ int main(void)
 		T(test_duplicated_interrupts_run_the_handlers_twice),
 		T(test_a_spurious_interrupt_on_a_shared_line_is_claimed_by_nobody),
 		T(test_a_delayed_interrupt_is_taken_late),
+		T(test_a_delay_in_delivery_points),
 		T(test_probability_and_interval_choose_as_should_fail),
 		T(test_bad_attributes_are_refused),
 		T(test_the_specification_string),
 #undef T
 		cmocka_unit_test(test_the_environment_variable_applies_at_start),
 		cmocka_unit_test(test_faults_on_a_descriptor_line_keep_the_accounts),
+		cmocka_unit_test(test_a_delay_in_points_on_a_dispatcher),
 		cmocka_unit_test(test_a_stuck_level_line_ends_in_nobody_cared),
 	};
 
