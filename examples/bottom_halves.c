@@ -110,11 +110,12 @@ static void card_deliver(struct work_struct *work)
 static void card_watchdog(struct timer_list *t)
 {
 	struct card *c = from_timer(c, t, watchdog);
-	unsigned long irqs;
+	unsigned long irqs, flags;
 
-	spin_lock(&c->rx_lock);			/* softirq context: the top half still may come */
+	/* softirq context, interrupts on: the top half may come, so they go off */
+	spin_lock_irqsave(&c->rx_lock, flags);
 	irqs = c->irqs;
-	spin_unlock(&c->rx_lock);
+	spin_unlock_irqrestore(&c->rx_lock, flags);
 	c->watchdog_runs++;
 	c->last_irqs = irqs;
 	if (!atomic_load(&c->stopping))

@@ -46,6 +46,14 @@ IRQKIT_API void irqkit_lockdep_off(void);
 IRQKIT_API bool irqkit_lockdep_enabled(void);
 /** irqkit_lockdep_reports - how many reports the validator has made in this process */
 IRQKIT_API unsigned long irqkit_lockdep_reports(void);
+#ifdef IRQKIT_BUILD
+/*
+ * The library's own locks, in a build of it with IRQKIT_LOCKDEP
+ * (IRQKIT_LOCKDEP_CORE): checked as the program's, but never interrupt points.
+ */
+void irqkit__lockdep_acquire_own(const void *lock, bool trylock, bool read, bool rw);
+void irqkit__lockdep_release_own(const void *lock, bool locked, bool rw);
+#endif
 
 /*
  * Under the validator the lock functions are always inlined, even at -O0,
@@ -77,9 +85,15 @@ static inline void irqkit__spin_lock_init_plain(struct irqkit_spinlock *lock)
 	} while (0)
 #define irqkit_spin_lock_init(lock)						\
 	IRQKIT__LOCKDEP_INIT(struct irqkit_spinlock, irqkit__spin_lock_init_plain, lock)
+#ifdef IRQKIT_BUILD
+#define IRQKIT__LOCKDEP_ACQUIRE(l, try)	irqkit__lockdep_acquire_own((l), (try), false, false)
+#define IRQKIT__LOCKDEP_RELEASE(l)						\
+	irqkit__lockdep_release_own((l), __atomic_load_n(&(l)->locked, __ATOMIC_RELAXED) != 0, false)
+#else
 #define IRQKIT__LOCKDEP_ACQUIRE(l, try)	irqkit_lockdep_acquire((l), (try))
 #define IRQKIT__LOCKDEP_RELEASE(l)						\
 	irqkit_lockdep_release((l), __atomic_load_n(&(l)->locked, __ATOMIC_RELAXED) != 0)
+#endif
 #else
 static inline void irqkit_spin_lock_init(struct irqkit_spinlock *lock)
 {
@@ -230,9 +244,15 @@ static inline void irqkit__rwlock_init_plain(struct irqkit_rwlock *lock)
 /* Readers are checked as readers: they share the lock with each other. */
 #define irqkit_rwlock_init(lock)						\
 	IRQKIT__LOCKDEP_INIT(struct irqkit_rwlock, irqkit__rwlock_init_plain, lock)
+#ifdef IRQKIT_BUILD
+#define IRQKIT__LOCKDEP_RW_ACQUIRE(l, try, rd)	irqkit__lockdep_acquire_own((l), (try), (rd), true)
+#define IRQKIT__LOCKDEP_RW_RELEASE_FN(l, locked)	irqkit__lockdep_release_own((l), (locked), true)
+#else
 #define IRQKIT__LOCKDEP_RW_ACQUIRE(l, try, rd)	irqkit_lockdep_acquire_rw((l), (try), (rd))
+#define IRQKIT__LOCKDEP_RW_RELEASE_FN(l, locked)	irqkit_lockdep_release_rw((l), (locked))
+#endif
 #define IRQKIT__LOCKDEP_RW_RELEASE(l, rd)					\
-	irqkit_lockdep_release_rw((l), (rd) ?					\
+	IRQKIT__LOCKDEP_RW_RELEASE_FN((l), (rd) ?				\
 		__atomic_load_n(&(l)->cnts, __ATOMIC_RELAXED) >= IRQKIT_RW_BIAS :	\
 		(__atomic_load_n(&(l)->cnts, __ATOMIC_RELAXED) & IRQKIT_RW_WLOCKED) != 0)
 #else

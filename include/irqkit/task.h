@@ -88,7 +88,7 @@ IRQKIT_API void irqkit_local_bh_enable_slow(struct irqkit_task *t);
  * point names the caller's code.
  */
 IRQKIT_API void irqkit_sim_point_irq(const char *what);
-#ifdef IRQKIT_LOCKDEP
+#if defined(IRQKIT_LOCKDEP) && !defined(IRQKIT_BUILD)
 #define IRQKIT__IRQFN		static inline __attribute__((always_inline))
 #define IRQKIT__IRQ_POINT(what)	irqkit_sim_point_irq(what)
 #else

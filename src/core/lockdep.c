@@ -27,6 +27,8 @@
  * (the platform calls irqkit_lockdep_off()).  Code compiled without
  * IRQKIT_LOCKDEP calls nothing: no cost.
  */
+/* the validator's own lock is not checked by itself */
+#undef IRQKIT_LOCKDEP
 #include "internals.h"
 
 #define MAX_CLASSES	512
@@ -555,6 +557,17 @@ void irqkit_lockdep_release_rw(const void *lock, bool locked)
 {
 	irqkit__point("rw_unlock", __builtin_return_address(0));
 	release(lock, locked, true, __builtin_return_address(0));
+}
+
+/* The library's own locks (a build with IRQKIT_LOCKDEP_CORE): checked, not points. */
+void irqkit__lockdep_acquire_own(const void *lock, bool trylock, bool read, bool rw)
+{
+	acquire(lock, trylock, read, rw, __builtin_return_address(0));
+}
+
+void irqkit__lockdep_release_own(const void *lock, bool locked, bool rw)
+{
+	release(lock, locked, rw, __builtin_return_address(0));
 }
 
 /*

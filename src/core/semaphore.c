@@ -4,6 +4,11 @@
  * mutex drivers use (struct mutex), built on them.  An up() with waiters
  * hands the unit to the first of them, in arrival order.
  */
+/*
+ * A mutex is checked under its own address, which is its semaphore's wait
+ * lock's: that lock is not checked (in a build with IRQKIT_LOCKDEP_CORE).
+ */
+#undef IRQKIT_LOCKDEP
 #include "internals.h"
 
 struct sem_waiter {

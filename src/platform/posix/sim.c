@@ -561,6 +561,13 @@ bool irqkit__sim_wake(const unsigned int *addr, const void *ip)
 	for (unsigned int i = 0; i < sim.nr; i++)
 		if (sim.t[i]->state == ST_WAIT && sim.t[i]->addr == addr)
 			sim.t[i]->woken = true;
+	/*
+	 * Not a switch inside a section that cannot be preempted: the runtime
+	 * wakes its threads under its own locks, which a handler of this CPU may
+	 * take too (they are safe between threads, not within one CPU's contexts).
+	 */
+	if (me->task && (me->task->preempt_count || (me->task->irqflags & IRQKIT_TASK_IRQS_OFF)))
+		return true;
 	me->what = "wake";
 	me->ip = ip;
 	me->state = ST_RUN;
