@@ -79,7 +79,7 @@ uint64_t irqkit_plat_now_ns(void)
 
 void irqkit_plat_cpu_relax(void)
 {
-	if (simulated() && irqkit__sim_spin(__builtin_return_address(0)))
+	if (simulated() && irqkit__sim_spin(__builtin_return_address(0), false))
 		return;
 #if defined(__x86_64__) || defined(__i386__)
 	__builtin_ia32_pause();
@@ -90,7 +90,7 @@ void irqkit_plat_cpu_relax(void)
 
 void irqkit_plat_yield(void)
 {
-	if (simulated() && irqkit__sim_spin(__builtin_return_address(0)))
+	if (simulated() && irqkit__sim_spin(__builtin_return_address(0), true))
 		return;
 	sched_yield();
 }

@@ -54,7 +54,8 @@ struct sim_thread;
 extern bool irqkit__sim_active;
 int irqkit__sim_begin(const struct irqkit_config *cfg);
 void irqkit__sim_end(void);
-bool irqkit__sim_spin(const void *ip);
+/* A spin step (@yield: of a long spin), from thread @ip. */
+bool irqkit__sim_spin(const void *ip, bool yield);
 /* Park while *@addr == @val (no @addr: a sleep), at most @ns (UINT64_MAX: no limit). */
 bool irqkit__sim_wait(const unsigned int *addr, unsigned int val, uint64_t ns, const void *ip);
 bool irqkit__sim_wake(const unsigned int *addr, const void *ip);

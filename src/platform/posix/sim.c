@@ -31,7 +31,7 @@
  * Waits are the platform's: irqkit_plat_wait() parks the thread until the
  * word changes or a wake names it; a spin (irqkit_plat_cpu_relax()) gives
  * way to every other thread that can run and costs a microsecond of
- * virtual time.  Time is virtual: it moves by spins and, when no thread can
+ * virtual time (a long spin's yield, 100 microseconds).  Time is virtual: it moves by spins and, when no thread can
  * run, jumps to the earliest timed wait.  When nothing can run and no wait
  * ends within a virtual minute, the run is deadlocked; when only spinning
  * threads can run for two virtual seconds, it is livelocked.  Either is
@@ -57,7 +57,8 @@
 
 #include "posix.h"
 
-#define SPIN_NS		1000ull			/* virtual time of one spin step */
+#define SPIN_NS		1000ull			/* virtual time of one spin step (cpu_relax) */
+#define YIELD_NS	100000ull		/* of a long spin's step (irqkit_plat_yield) */
 #define STALL_NS	(60ull * 1000000000ull)	/* no wait ends sooner: deadlocked */
 #define LIVELOCK_NS	(2ull * 1000000000ull)	/* only spinners ran this long: livelocked */
 #define SPIN_JUMP	1000			/* spin steps before the clock jumps to a wait's end */
@@ -509,7 +510,7 @@ static void point_hook(const char *what, const void *ip)
 	switch_from(me);
 }
 
-bool irqkit__sim_spin(const void *ip)
+bool irqkit__sim_spin(const void *ip, bool yield)
 {
 	struct sim_thread *me = holder();
 
@@ -522,7 +523,7 @@ bool irqkit__sim_spin(const void *ip)
 	}
 	me->state = ST_SPIN;
 	me->prio = --sim.low;	/* a spinner gives way: below every thread that did not */
-	sim.now += SPIN_NS;
+	sim.now += yield ? YIELD_NS : SPIN_NS;
 	sim.spin_steps++;
 	switch_from(me);
 	me->state = ST_RUN;
