@@ -11,7 +11,6 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,17 +59,7 @@ static struct {
 	bool				verbose;	/* a replay: say where each interrupt comes */
 } plan;
 
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say(const char *fmt, ...)
-{
-	char line[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "irqkit_explore: %s\n", line);
-}
+#define say(...)	irqkit__posix_say("irqkit_explore", __VA_ARGS__)
 
 /* "spin_unlock from mydev_read+0x2c" */
 static void describe(char *buf, size_t len, const struct hit *h)

@@ -8,6 +8,7 @@
 #include <execinfo.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sys/mman.h>
@@ -127,6 +128,17 @@ void irqkit_plat_wake(unsigned int *addr)
 		return;
 	if (syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL, NULL, 0) == -1)
 		irqkit_plat_fatal("futex wake failed");
+}
+
+void irqkit__posix_say(const char *who, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s: %s\n", who, line);
 }
 
 void irqkit_plat_log(int level, const char *line)

@@ -48,7 +48,6 @@
 #include <inttypes.h>
 #include <linux/futex.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,17 +280,7 @@ void irqkit__sim_switch_text(char *buf, size_t len, const struct irqkit__sim_swi
 		 e->to);
 }
 
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say(const char *fmt, ...)
-{
-	char line[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "irqkit sim: %s\n", line);
-}
+#define say(...)	irqkit__posix_say("irqkit sim", __VA_ARGS__)
 
 /*
  * The run cannot go on: say why, naming the program's threads that wait
