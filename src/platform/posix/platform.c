@@ -305,6 +305,8 @@ int irqkit_plat_thread_create(struct irqkit_plat_thread **out, const char *name,
 		}
 	}
 	if (pthread_create(&th->thread, NULL, plat_thread_main, th)) {
+		if (th->sim)
+			irqkit__sim_thread_abandon(th->sim);
 		irqkit_plat_free(th, sizeof(*th));
 		return -IRQKIT_ENOMEM;
 	}

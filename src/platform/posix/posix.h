@@ -67,6 +67,8 @@ int irqkit__sim_thread_id(void);
 struct sim_thread *irqkit__sim_thread_new(const char *name);
 void irqkit__sim_thread_enter(struct sim_thread *t);
 void irqkit__sim_thread_exit(struct sim_thread *t);
+/* Its thread could not be made after all: it never runs. */
+void irqkit__sim_thread_abandon(struct sim_thread *t);
 void irqkit__sim_join(struct sim_thread *t, const void *ip);
 
 /* A switch from one thread to another, as the simulator keeps the last ones. */

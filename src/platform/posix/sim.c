@@ -601,6 +601,11 @@ void irqkit__sim_thread_exit(struct sim_thread *t)
 	self = NULL;
 }
 
+void irqkit__sim_thread_abandon(struct sim_thread *t)
+{
+	t->state = ST_DEAD;
+}
+
 void irqkit__sim_join(struct sim_thread *t, const void *ip)
 {
 	struct sim_thread *me = holder();
