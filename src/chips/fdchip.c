@@ -229,12 +229,13 @@ static void set_del(struct fd_line *l)
 static void line_fail(struct fd_line *l, const char *why, int err)
 {
 	unsigned int irq = line_irq(l);
+	unsigned long lflags;
 
 	if (set_bits(&l->state, FL_DEAD) & FL_DEAD)
 		return;
-	irqkit_spin_lock(&l->lock);
+	lflags = irqkit_spin_lock_irqsave(&l->lock);
 	set_del(l);
-	irqkit_spin_unlock(&l->lock);
+	irqkit_spin_unlock_irqrestore(&l->lock, lflags);
 	if (err)
 		irqkit_printk(IRQKIT_LOG_ERR, "irq %u: fd %d (%s): %s (%s); disabling the line",
 			      irq, l->fd, kinds[l->kind].name, why, strerror(err));
@@ -442,6 +443,7 @@ static void edge_arrival(struct fd_line *l, unsigned int cpu, const struct arriv
 static void level_arrival(struct fd_line *l, unsigned int cpu, const struct arrival *a)
 {
 	unsigned int irq = line_irq(l);
+	unsigned long lflags;
 
 	if (ld(&l->state) & (FL_MASKED | FL_PARKED | FL_LEVEL)) {
 		account(l, a, false);
@@ -454,10 +456,10 @@ static void level_arrival(struct fd_line *l, unsigned int cpu, const struct arri
 		return;
 	}
 	take_back(l);
-	irqkit_spin_lock(&l->lock);
+	lflags = irqkit_spin_lock_irqsave(&l->lock);
 	set_bits(&l->state, FL_PARKED);
 	sync_interest(l);
-	irqkit_spin_unlock(&l->lock);
+	irqkit_spin_unlock_irqrestore(&l->lock, lflags);
 	if (!(set_bits(&l->state, FL_LEVEL) & FL_LEVEL))
 		irqkit_cpu_signal(ld(&l->cpu), irq);
 }
@@ -499,11 +501,12 @@ void irqkit__fdchip_event(unsigned int cpu, unsigned int irq, uint32_t revents)
 static void fdl_mask(struct irqkit_irq_data *d)
 {
 	struct fd_line *l = line_of_data(d);
+	unsigned long lflags;
 
-	irqkit_spin_lock(&l->lock);
+	lflags = irqkit_spin_lock_irqsave(&l->lock);
 	set_bits(&l->state, FL_MASKED);
 	sync_interest(l);
-	irqkit_spin_unlock(&l->lock);
+	irqkit_spin_unlock_irqrestore(&l->lock, lflags);
 }
 
 /*
@@ -541,13 +544,14 @@ static void fdl_unmask(struct irqkit_irq_data *d)
 {
 	struct fd_line *l = line_of_data(d);
 	unsigned int s = ld(&l->state);
+	unsigned long lflags;
 
 	if ((s & FL_MASKED) && (s & FL_STARTED) && !(s & FL_DEAD) && line_is_edge(l))
 		take_masked_arrivals(l);
-	irqkit_spin_lock(&l->lock);
+	lflags = irqkit_spin_lock_irqsave(&l->lock);
 	s = clear_bits(&l->state, FL_MASKED);
 	sync_interest(l);
-	irqkit_spin_unlock(&l->lock);
+	irqkit_spin_unlock_irqrestore(&l->lock, lflags);
 	if ((s & FL_MASKED) && (s & FL_LATCH))
 		irqkit_cpu_signal(ld(&l->cpu), d->irq);
 }
@@ -594,14 +598,15 @@ static void fdl_eoi(struct irqkit_irq_data *d)
 {
 	struct fd_line *l = line_of_data(d);
 	unsigned int s = ld(&l->state);
+	unsigned long lflags;
 
 	if (l->eoi_fd >= 0 && (s & FL_STARTED) && !(s & (FL_DEAD | FL_NOCTL)))
 		write_reenable(l);
 	if (s & FL_PARKED) {
-		irqkit_spin_lock(&l->lock);
+		lflags = irqkit_spin_lock_irqsave(&l->lock);
 		clear_bits(&l->state, FL_PARKED);
 		sync_interest(l);
-		irqkit_spin_unlock(&l->lock);
+		irqkit_spin_unlock_irqrestore(&l->lock, lflags);
 	}
 }
 
@@ -609,13 +614,14 @@ static unsigned int fdl_startup(struct irqkit_irq_data *d)
 {
 	struct fd_line *l = line_of_data(d);
 	int ret = 0;
+	unsigned long lflags;
 
 	clear_bits(&l->state, FL_MASKED | FL_PARKED | FL_LEVEL);
 	set_bits(&l->state, FL_STARTED);
-	irqkit_spin_lock(&l->lock);
+	lflags = irqkit_spin_lock_irqsave(&l->lock);
 	if (!(ld(&l->state) & (FL_INSET | FL_DEAD)))
 		ret = set_add(l, __atomic_load_n(&d->cpu, __ATOMIC_RELAXED));
-	irqkit_spin_unlock(&l->lock);
+	irqkit_spin_unlock_irqrestore(&l->lock, lflags);
 	if (ret) {
 		set_bits(&l->state, FL_DEAD);
 		irqkit_printk(IRQKIT_LOG_ERR, "irq %u: fd %d (%s): cannot watch it (%s); the line stays silent",
@@ -628,12 +634,13 @@ static unsigned int fdl_startup(struct irqkit_irq_data *d)
 static void fdl_shutdown(struct irqkit_irq_data *d)
 {
 	struct fd_line *l = line_of_data(d);
+	unsigned long lflags;
 
 	clear_bits(&l->state, FL_STARTED | FL_LATCH | FL_LEVEL | FL_PARKED);
 	set_bits(&l->state, FL_MASKED);
-	irqkit_spin_lock(&l->lock);
+	lflags = irqkit_spin_lock_irqsave(&l->lock);
 	set_del(l);
-	irqkit_spin_unlock(&l->lock);
+	irqkit_spin_unlock_irqrestore(&l->lock, lflags);
 	irqkit__posix_fd_quiesce(d->irq);
 	__atomic_store_n(&l->acc_coalesced, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&l->acc_lost, 0, __ATOMIC_RELAXED);
@@ -656,14 +663,15 @@ static int fdl_set_type(struct irqkit_irq_data *d, unsigned int type)
 {
 	struct fd_line *l = line_of_data(d);
 	bool level = type & IRQKIT_TYPE_LEVEL_MASK;
+	unsigned long lflags;
 
 	if (!(type & IRQKIT_TYPE_SENSE_MASK))
 		return -IRQKIT_EINVAL;
 	if (l->kind == K_EDGE || l->kind == K_LEVEL) {
-		irqkit_spin_lock(&l->lock);
+		lflags = irqkit_spin_lock_irqsave(&l->lock);
 		l->kind = level ? K_LEVEL : K_EDGE;
 		sync_interest(l);
-		irqkit_spin_unlock(&l->lock);
+		irqkit_spin_unlock_irqrestore(&l->lock, lflags);
 	} else if (level == line_is_edge(l)) {
 		return -IRQKIT_EINVAL;	/* the source has one trigger */
 	}
@@ -678,12 +686,13 @@ static int fdl_set_affinity(struct irqkit_irq_data *d, irqkit_cpumask dest, bool
 	struct fd_line *l = line_of_data(d);
 	unsigned int cpu;
 	int ret = 0;
+	unsigned long lflags;
 
 	(void)force;
 	if (!dest)
 		return -IRQKIT_EINVAL;
 	cpu = (unsigned int)__builtin_ctzll(dest);
-	irqkit_spin_lock(&l->lock);
+	lflags = irqkit_spin_lock_irqsave(&l->lock);
 	if ((ld(&l->state) & FL_INSET) && l->cpu != cpu) {
 		unsigned int from = l->cpu;
 
@@ -693,7 +702,7 @@ static int fdl_set_affinity(struct irqkit_irq_data *d, irqkit_cpumask dest, bool
 			cpu = from;
 	}
 	__atomic_store_n(&l->cpu, cpu, __ATOMIC_SEQ_CST);
-	irqkit_spin_unlock(&l->lock);
+	irqkit_spin_unlock_irqrestore(&l->lock, lflags);
 	if (ret)
 		return -IRQKIT_EINVAL;
 	__atomic_store_n(&d->cpu, cpu, __ATOMIC_RELAXED);
@@ -913,11 +922,12 @@ int irqkit_fd_bind_tap(unsigned int irq, int tap_fd)
 static void unbind_locked(struct fd_line *l)
 {
 	unsigned int irq = line_irq(l);
+	unsigned long lflags;
 
 	clear_bits(&l->state, FL_STARTED);
-	irqkit_spin_lock(&l->lock);
+	lflags = irqkit_spin_lock_irqsave(&l->lock);
 	set_del(l);
-	irqkit_spin_unlock(&l->lock);
+	irqkit_spin_unlock_irqrestore(&l->lock, lflags);
 	irqkit__posix_fd_quiesce(irq);
 	irqkit_irq_set_chip_and_handler_name(irq, NULL, NULL, NULL);
 	irqkit_irq_set_chip_data(irq, NULL);

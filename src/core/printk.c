@@ -360,8 +360,9 @@ bool irqkit__printk_ratelimit(void)
 	const uint64_t interval = 5000000000ull;
 	uint64_t now = irqkit__now_ns();
 	bool ok;
+	unsigned long lflags;
 
-	irqkit_spin_lock(&lock);
+	lflags = irqkit_spin_lock_irqsave(&lock);
 	if (!begin || now - begin >= interval) {
 		begin = now ? now : 1;
 		printed = 0;
@@ -369,7 +370,7 @@ bool irqkit__printk_ratelimit(void)
 	ok = printed < 10;
 	if (ok)
 		printed++;
-	irqkit_spin_unlock(&lock);
+	irqkit_spin_unlock_irqrestore(&lock, lflags);
 	return ok;
 }
 

@@ -12,14 +12,15 @@ static struct irqkit_tasklet resend_tasklet;
 static int irq_sw_resend(struct irqkit_desc *desc)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;
+	unsigned long lflags;
 
-	irqkit_spin_lock(&rt->resend_lock);
+	lflags = irqkit_spin_lock_irqsave(&rt->resend_lock);
 	if (!desc->resend_queued) {
 		desc->resend_queued = true;
 		desc->resend_next = rt->resend_list;
 		rt->resend_list = desc;
 	}
-	irqkit_spin_unlock(&rt->resend_lock);
+	irqkit_spin_unlock_irqrestore(&rt->resend_lock, lflags);
 	irqkit_tasklet_schedule(&resend_tasklet);
 	return 0;
 }
@@ -34,10 +35,11 @@ bool irqkit__resend_queued(struct irqkit_desc *desc)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;
 	bool queued;
+	unsigned long lflags;
 
-	irqkit_spin_lock(&rt->resend_lock);
+	lflags = irqkit_spin_lock_irqsave(&rt->resend_lock);
 	queued = desc->resend_queued;
-	irqkit_spin_unlock(&rt->resend_lock);
+	irqkit_spin_unlock_irqrestore(&rt->resend_lock, lflags);
 	return queued;
 }
 
@@ -74,8 +76,9 @@ int irqkit__check_irq_resend(struct irqkit_desc *desc, bool inject)
 void irqkit__clear_irq_resend(struct irqkit_desc *desc)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;
+	unsigned long lflags;
 
-	irqkit_spin_lock(&rt->resend_lock);
+	lflags = irqkit_spin_lock_irqsave(&rt->resend_lock);
 	if (desc->resend_queued) {
 		struct irqkit_desc **pp = &rt->resend_list;
 
@@ -84,7 +87,7 @@ void irqkit__clear_irq_resend(struct irqkit_desc *desc)
 		*pp = desc->resend_next;
 		desc->resend_queued = false;
 	}
-	irqkit_spin_unlock(&rt->resend_lock);
+	irqkit_spin_unlock_irqrestore(&rt->resend_lock, lflags);
 }
 
 /*
@@ -94,23 +97,24 @@ void irqkit__clear_irq_resend(struct irqkit_desc *desc)
 static void resend_irqs(struct irqkit_tasklet *unused)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;
+	unsigned long lflags;
 
 	(void)unused;
-	irqkit_spin_lock(&rt->resend_lock);
+	lflags = irqkit_spin_lock_irqsave(&rt->resend_lock);
 	while (rt->resend_list) {
 		struct irqkit_desc *desc = rt->resend_list;
 
 		rt->resend_list = desc->resend_next;
 		desc->resend_queued = false;
-		irqkit_spin_unlock(&rt->resend_lock);
+		irqkit_spin_unlock_irqrestore(&rt->resend_lock, lflags);
 		irqkit_local_irq_disable();
 		READ_ONCE(desc->handle_irq)(desc);
 		irqkit_local_irq_enable();
 		if (unlikely(istate_get(desc) & IRQS_FAULT))
 			irqkit__fault_resent(desc);	/* a line held stuck requests again */
-		irqkit_spin_lock(&rt->resend_lock);
+		lflags = irqkit_spin_lock_irqsave(&rt->resend_lock);
 	}
-	irqkit_spin_unlock(&rt->resend_lock);
+	irqkit_spin_unlock_irqrestore(&rt->resend_lock, lflags);
 }
 
 void irqkit__resend_init(void)

@@ -10,7 +10,9 @@
  * Nothing is programmed while no timer is armed: an idle runtime sleeps.
  *
  * One lock, timer_lock, guards every base; it nests inside nothing else of
- * the core and is dropped around callbacks.
+ * the core and is dropped around callbacks.  It is taken with interrupts
+ * saved, as Linux's base lock: mod_timer from a handler must not find it
+ * held by the code that handler interrupted.
  */
 #include "internals.h"
 
@@ -114,6 +116,7 @@ void irqkit_jiffies_object_used(void)
 static void tick_activity(uint64_t now)
 {
 	unsigned int off = 0;
+	unsigned long flags;
 
 	if (!READ_ONCE(irqkit__jiffies_readers) || irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC ||
 	    !irqkit_started())
@@ -122,9 +125,9 @@ static void tick_activity(uint64_t now)
 	if (now - READ_ONCE(tick_last_activity) > 1000000)
 		WRITE_ONCE(tick_last_activity, now);
 	if (!READ_ONCE(tick_on) && a_cas(&tick_on, &off, 1)) {
-		irqkit_spin_lock(&timer_lock);
+		flags = irqkit_spin_lock_irqsave(&timer_lock);
 		program();
-		irqkit_spin_unlock(&timer_lock);
+		irqkit_spin_unlock_irqrestore(&timer_lock, flags);
 	}
 }
 
@@ -358,10 +361,12 @@ static void program(void)
 /* Once the platform runs: the periodic tick, if asked for, starts ticking. */
 void irqkit__timers_started(void)
 {
+	unsigned long flags;
+
 	tick_activity(irqkit__now_ns());
-	irqkit_spin_lock(&timer_lock);
+	flags = irqkit_spin_lock_irqsave(&timer_lock);
 	program();
-	irqkit_spin_unlock(&timer_lock);
+	irqkit_spin_unlock_irqrestore(&timer_lock, flags);
 }
 
 /*
@@ -371,8 +376,9 @@ void irqkit__timers_started(void)
 static uint64_t tell_due_cpus(unsigned long now)
 {
 	uint64_t told = 0;
+	unsigned long flags;
 
-	irqkit_spin_lock(&timer_lock);
+	flags = irqkit_spin_lock_irqsave(&timer_lock);
 	for (unsigned int i = 0; i < irqkit__rt.nr_cpus; i++) {
 		struct irqkit__timer_base *b = base_of((int)i);
 
@@ -382,7 +388,7 @@ static uint64_t tell_due_cpus(unsigned long now)
 		}
 	}
 	program();
-	irqkit_spin_unlock(&timer_lock);
+	irqkit_spin_unlock_irqrestore(&timer_lock, flags);
 	return told;
 }
 
@@ -393,11 +399,13 @@ static uint64_t tell_due_cpus(unsigned long now)
  */
 void irqkit__timer_interrupt(void)
 {
+	unsigned long flags;
+
 	tick_idle_check();
 	jiffies_publish();
-	irqkit_spin_lock(&timer_lock);
+	flags = irqkit_spin_lock_irqsave(&timer_lock);
 	program();
-	irqkit_spin_unlock(&timer_lock);
+	irqkit_spin_unlock_irqrestore(&timer_lock, flags);
 }
 
 /*
@@ -446,8 +454,9 @@ void irqkit__run_timers(void)
 	struct irqkit_cpu *c = irqkit__this_cpu();
 	struct irqkit__timer_base *b = &c->timers;
 	unsigned long now = irqkit_jiffies();
+	unsigned long flags;
 
-	irqkit_spin_lock(&timer_lock);
+	flags = irqkit_spin_lock_irqsave(&timer_lock);
 	while (b->root && irqkit_time_after_eq(now, b->root->expires)) {
 		struct irqkit_timer_list *t = b->root;
 		void (*fn)(struct irqkit_timer_list *) = t->function;
@@ -458,7 +467,7 @@ void irqkit__run_timers(void)
 		WRITE_ONCE(t->base, 0);
 		base_update(b);
 		WRITE_ONCE(b->running, t);
-		irqkit_spin_unlock(&timer_lock);
+		irqkit_spin_unlock_irqrestore(&timer_lock, flags);
 
 		task->running_bh = t;
 		WRITE_ONCE(task->running_fn, (const void *)fn);
@@ -476,11 +485,11 @@ void irqkit__run_timers(void)
 		task->running_bh = outer;
 		irqkit__softirq_preempt_point(task, c);
 
-		irqkit_spin_lock(&timer_lock);
+		flags = irqkit_spin_lock_irqsave(&timer_lock);
 		WRITE_ONCE(b->running, NULL);
 	}
 	program();
-	irqkit_spin_unlock(&timer_lock);
+	irqkit_spin_unlock_irqrestore(&timer_lock, flags);
 }
 
 static void run_timers_action(void)
@@ -506,6 +515,7 @@ int irqkit_mod_timer(struct irqkit_timer_list *timer, unsigned long expires)
 	struct irqkit_cpu *c = irqkit__this_cpu();
 	int cpu;
 	bool was, earliest;
+	unsigned long flags;
 
 	if (!c)
 		return 0;
@@ -516,12 +526,12 @@ int irqkit_mod_timer(struct irqkit_timer_list *timer, unsigned long expires)
 		return 0;
 	cpu = (int)c->id;
 	irqkit_trace(timer_start, timer, (const void *)timer->function, expires);
-	irqkit_spin_lock(&timer_lock);
+	flags = irqkit_spin_lock_irqsave(&timer_lock);
 	was = detach_timer(timer);
 	timer->expires = expires;
 	enqueue_timer(timer, cpu);
 	earliest = base_of(cpu)->root == timer;
-	irqkit_spin_unlock(&timer_lock);
+	irqkit_spin_unlock_irqrestore(&timer_lock, flags);
 	if (earliest)
 		timer_armed(c);
 	return was;
@@ -537,12 +547,13 @@ void irqkit_add_timer(struct irqkit_timer_list *timer)
 int irqkit_del_timer(struct irqkit_timer_list *timer)
 {
 	bool was;
+	unsigned long flags;
 
 	if (!irqkit__rt.cpus)
 		return 0;
-	irqkit_spin_lock(&timer_lock);
+	flags = irqkit_spin_lock_irqsave(&timer_lock);
 	was = detach_timer(timer);
-	irqkit_spin_unlock(&timer_lock);
+	irqkit_spin_unlock_irqrestore(&timer_lock, flags);
 	if (was)
 		irqkit_trace(timer_cancel, timer);
 	return was;
@@ -563,6 +574,7 @@ int irqkit_del_timer_sync(struct irqkit_timer_list *timer)
 	struct irqkit__wait w;
 	unsigned int spins = 0;
 	bool was = false, running;
+	unsigned long flags;
 	irqkit__wait_init(&w);
 
 	if (!irqkit__rt.cpus)
@@ -577,10 +589,10 @@ int irqkit_del_timer_sync(struct irqkit_timer_list *timer)
 		return irqkit_del_timer(timer);
 	}
 	do {
-		irqkit_spin_lock(&timer_lock);
+		flags = irqkit_spin_lock_irqsave(&timer_lock);
 		was |= detach_timer(timer);
 		running = timer_running(timer);
-		irqkit_spin_unlock(&timer_lock);
+		irqkit_spin_unlock_irqrestore(&timer_lock, flags);
 		if (running) {
 			irqkit__wait_begin(&w, "del_timer_sync", WAIT_TIMER, timer, 0);
 			spin_step(&spins);
@@ -616,7 +628,9 @@ void irqkit__timers_init(void)
 /* At stop: timers still armed are dropped (their memory is the caller's). */
 void irqkit__timers_exit(void)
 {
-	irqkit_spin_lock(&timer_lock);
+	unsigned long flags;
+
+	flags = irqkit_spin_lock_irqsave(&timer_lock);
 	for (unsigned int i = 0; i < irqkit__rt.nr_cpus; i++) {
 		struct irqkit__timer_base *b = base_of((int)i);
 
@@ -629,7 +643,7 @@ void irqkit__timers_exit(void)
 		}
 	}
 	program();
-	irqkit_spin_unlock(&timer_lock);
+	irqkit_spin_unlock_irqrestore(&timer_lock, flags);
 }
 
 /*
@@ -642,6 +656,7 @@ int irqkit_clock_advance(uint64_t ns)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;
 	uint64_t target;
+	unsigned long flags;
 
 	if (!irqkit_started() || rt->mode != IRQKIT_MODE_DETERMINISTIC)
 		return -IRQKIT_EINVAL;
@@ -657,9 +672,9 @@ int irqkit_clock_advance(uint64_t ns)
 		uint64_t at;
 		bool any;
 
-		irqkit_spin_lock(&timer_lock);
+		flags = irqkit_spin_lock_irqsave(&timer_lock);
 		any = earliest_expiry(&when);
-		irqkit_spin_unlock(&timer_lock);
+		irqkit_spin_unlock_irqrestore(&timer_lock, flags);
 		if (!any)
 			break;
 		at = irqkit__jiffies_to_ns(when);
