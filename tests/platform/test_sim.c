@@ -267,8 +267,9 @@ static irqreturn_t api_thread_fn(int irq, void *dev_id)
 
 /*
  * A threaded handler on CPU 1 with a tasklet, raised from CPU 0; a completion
- * and a wait queue woken from the irq thread; disable_irq/enable_irq and
- * synchronize_irq; a timer deleted synchronously; over twenty seeds.
+ * and a wait queue woken from the irq thread; disable_irq/enable_irq,
+ * irqkit_wait_delivered and synchronize_irq; a timer deleted synchronously;
+ * over twenty seeds.
  */
 static void test_the_api_works_unchanged(void **state)
 {
@@ -293,6 +294,7 @@ static void test_the_api_works_unchanged(void **state)
 		msleep(5);
 		assert_int_equal(atomic_load(&api_top), 1);	/* disabled: kept pending */
 		enable_irq(IRQ);			/* replayed */
+		assert_int_equal(irqkit_wait_delivered(IRQ, 1000), 0);
 		synchronize_irq(IRQ);
 		timer_setup(&t, api_timer_fn, 0);
 		mod_timer(&t, jiffies + 10);
