@@ -349,6 +349,25 @@ static void test_time_is_virtual(void **state)
 
 /* ---- explorations: the races ---------------------------------------------------- */
 
+/*
+ * The buggy version of @body fails a run of @runs seeds (from @seed) for
+ * @why (a prefix), named with its seed in @res; the fixed one passes them all.
+ */
+static void found_then_fixed(int (*body)(void *), unsigned int runs, uint64_t seed, const char *why,
+			     struct irqkit_explore_result *res)
+{
+	struct irqkit_explore_cfg cfg = { .random_runs = runs, .seed = seed, .timeout_ms = 20000 };
+
+	fixed = false;
+	assert_int_equal(irqkit_explore(&cfg, body, NULL, res), 1);
+	if (strncmp(res->why, why, strlen(why)))
+		fail_msg("the run failed for \"%s\", not \"%s\"", res->why, why);
+	assert_non_null(strstr(res->schedule, "seed "));
+	fixed = true;
+	assert_explore_passes(&cfg, body, NULL);
+	fixed = false;
+}
+
 /* 1: free_irq after freeing what the handler, running on another CPU, uses */
 
 struct rxdev {
@@ -401,17 +420,12 @@ static int rx_remove_body(void *arg)
 
 static void test_free_irq_race_is_found(void **state)
 {
-	struct irqkit_explore_cfg cfg = { .random_runs = 200, .seed = 11, .depth = 2,
-					  .timeout_ms = 20000 };
+	struct irqkit_explore_cfg cfg = { .random_runs = 200, .seed = 11, .timeout_ms = 20000 };
 	struct irqkit_explore_result res;
 
 	(void)state;
-	fixed = false;
-	assert_int_equal(irqkit_explore(&cfg, rx_remove_body, NULL, &res), 1);
-	assert_string_equal(res.why, "the body returned 1");
-	assert_non_null(strstr(res.schedule, "seed "));
+	found_then_fixed(rx_remove_body, 200, 11, "the body returned 1", &res);
 	fixed = true;
-	assert_explore_passes(&cfg, rx_remove_body, NULL);
 	assert_int_equal(irqkit_explore(&cfg, rx_remove_body, NULL, &res), 0);
 	assert_int_equal(res.runs, 201);
 	assert_true(res.points > 20);		/* the switch points of the first run */
@@ -477,15 +491,10 @@ static int probe_body(void *arg)
 
 static void test_enable_before_init_is_found(void **state)
 {
-	struct irqkit_explore_cfg cfg = { .random_runs = 200, .seed = 21, .timeout_ms = 20000 };
 	struct irqkit_explore_result res;
 
 	(void)state;
-	fixed = false;
-	assert_int_equal(irqkit_explore(&cfg, probe_body, NULL, &res), 1);
-	assert_string_equal(res.why, "the body returned 1");
-	fixed = true;
-	assert_explore_passes(&cfg, probe_body, NULL);
+	found_then_fixed(probe_body, 200, 21, "the body returned 1", &res);
 }
 
 /* 3: a work item that drains the ring its handler fills, and runs once more */
@@ -557,15 +566,10 @@ static int ring_body(void *arg)
 
 static void test_ring_drain_race_is_found(void **state)
 {
-	struct irqkit_explore_cfg cfg = { .random_runs = 200, .seed = 3, .timeout_ms = 20000 };
 	struct irqkit_explore_result res;
 
 	(void)state;
-	fixed = false;
-	assert_int_equal(irqkit_explore(&cfg, ring_body, NULL, &res), 1);
-	assert_string_equal(res.why, "the body returned 1");
-	fixed = true;
-	assert_explore_passes(&cfg, ring_body, NULL);
+	found_then_fixed(ring_body, 200, 3, "the body returned 1", &res);
 }
 
 /* 4: two mutexes taken in both orders on two CPUs: a deadlock, reported */
@@ -686,16 +690,12 @@ static int flag_body(void *arg)
 
 static void test_irq_unsafe_lock_livelock_is_reported(void **state)
 {
-	struct irqkit_explore_cfg cfg = { .random_runs = 100, .seed = 9, .timeout_ms = 20000 };
 	struct irqkit_explore_result res;
 
 	(void)state;
-	fixed = false;
-	assert_int_equal(irqkit_explore(&cfg, flag_body, NULL, &res), 1);
 	/* CPU 0 spins in its handler on the lock its interrupted task holds */
-	assert_string_equal(res.why, "livelock: only spinning threads can run (vcpu/0 spin)");
-	fixed = true;
-	assert_explore_passes(&cfg, flag_body, NULL);
+	found_then_fixed(flag_body, 100, 9, "livelock: only spinning threads can run (vcpu/0 spin)",
+			 &res);
 }
 
 /* ---- bad input --------------------------------------------------------------- */
