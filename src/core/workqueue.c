@@ -93,6 +93,7 @@ struct irqkit_workqueue {
 	unsigned int		flush_mutex;
 	bool			draining;
 	bool			dead;
+	unsigned int		queuers;	/* __queue_work calls past their check of dead */
 	struct irqkit_workqueue	*next;		/* every queue, for stop */
 	struct irqkit__hist	hist[3];	/* delay, duration, lateness (observe.c) */
 };
@@ -840,12 +841,12 @@ static bool is_chained_work(const struct irqkit_workqueue *wq)
  * that is not one of its own items, refuses it.  Any context.
  * Return: false if refused.
  */
-static bool __queue_work(int cpu, struct irqkit_workqueue *wq, struct irqkit_work *work)
+static bool queue_work_in(int cpu, struct irqkit_workqueue *wq, struct irqkit_work *work)
 {
 	struct irqkit_pwq *pwq, *last;
 	struct irqkit_wq_pool *pool;
 
-	if (unlikely(READ_ONCE(wq->dead))) {
+	if (unlikely(a_load_seq(&wq->dead))) {
 		WARN_ONCE(1, "workqueue %s: queue_work() on a destroyed workqueue: refused",
 			  wq->name);
 		clear_pending(work);
@@ -880,6 +881,22 @@ static bool __queue_work(int cpu, struct irqkit_workqueue *wq, struct irqkit_wor
 	if (incoming_push(pool, work))
 		queue_work_wake(pool);
 	return true;
+}
+
+/*
+ * The caller counts itself in before it looks at wq->dead and out once its
+ * item is pushed; destroy_workqueue sets dead and then waits for the count
+ * to reach 0 before its last flush (Dekker: one of the two sees the other),
+ * so an item that passed the check is on the lists when that flush looks.
+ */
+static bool __queue_work(int cpu, struct irqkit_workqueue *wq, struct irqkit_work *work)
+{
+	bool queued;
+
+	a_fetch_add(&wq->queuers, 1);
+	queued = queue_work_in(cpu, wq, work);
+	a_fetch_sub(&wq->queuers, 1);
+	return queued;
 }
 
 /* An item never set up (all zero): Linux calls NULL from the worker; refuse it here. */
@@ -1318,8 +1335,14 @@ void irqkit_destroy_workqueue(struct irqkit_workqueue *wq)
 	if (!wq || WARN_ONCE(READ_ONCE(wq->dead), "destroy_workqueue(%s) twice", wq->name))
 		return;
 	irqkit_drain_workqueue(wq);
-	WRITE_ONCE(wq->dead, true);
-	/* one more flush: a queue_work that raced with the flag finishes or is refused */
+	a_store_seq(&wq->dead, true);
+	/*
+	 * A queue_work that raced with the flag is refused, or its item is on
+	 * the lists once the count of callers past the check is 0: the last
+	 * flush then waits for it.
+	 */
+	for (unsigned int spins = 0; a_load_seq(&wq->queuers);)
+		spin_step(&spins);
 	irqkit_flush_workqueue(wq);
 }
 

@@ -342,18 +342,27 @@ static void test_destroy_workqueue_while_others_still_queue(void **state)
 						.seed = test_seed() * 7 + (unsigned int)i + 1 };
 			pthread_create(&q[i].thread, NULL, queue_until_stopped, &q[i]);
 		}
+		long ran = 0;
+
 		usleep(2000);
 		irqkit_destroy_workqueue(wq);	/* refuses them from now on, with a warning */
 		/* nothing of the queue runs after destroy returned */
-		for (int i = 0; i < 3; i++)
+		for (int i = 0; i < 3; i++) {
 			if (atomic_load(&items[i].in))
 				atomic_fetch_add(&violations, 1);
+			ran += atomic_load(&items[i].runs);
+		}
 		atomic_store(&stop_flag, true);
 		for (int i = 0; i < 2; i++)
 			pthread_join(q[i].thread, NULL);
-		for (int i = 0; i < 3; i++)
+		usleep(1000);			/* time for a late item to run, were there one */
+		for (int i = 0; i < 3; i++) {
 			if (atomic_load(&items[i].in) || irqkit_work_pending(&items[i].work))
 				atomic_fetch_add(&violations, 1);
+			ran -= atomic_load(&items[i].runs);
+		}
+		if (ran)
+			atomic_fetch_add(&violations, 1);
 	}
 	irqkit_set_log(logcap_hook, NULL);
 	assert_int_equal(atomic_load(&violations), 0);
