@@ -190,6 +190,12 @@ static bool ready(const struct sim_thread *t)
 	return false;
 }
 
+/* Is @k in a section that cannot be preempted (interrupts off, a spinlock, bh off, irq context)? */
+static bool non_preemptible(const struct irqkit_task *k)
+{
+	return k->preempt_count || (k->irqflags & IRQKIT_TASK_IRQS_OFF);
+}
+
 /* Is @u on CPU @cpu in a section no other context of that CPU may preempt? */
 static bool holds_cpu(const struct sim_thread *u, int cpu)
 {
@@ -199,7 +205,7 @@ static bool holds_cpu(const struct sim_thread *u, int cpu)
 		return false;
 	if (!(k->irqflags & IRQKIT_TASK_BOUND) || k->cpu_id != cpu)
 		return false;
-	return k->preempt_count || (k->irqflags & IRQKIT_TASK_IRQS_OFF);
+	return non_preemptible(k);
 }
 
 static bool eligible(const struct sim_thread *t)
@@ -556,7 +562,7 @@ bool irqkit__sim_wake(const unsigned int *addr, const void *ip)
 	 * wakes its threads under its own locks, which a handler of this CPU may
 	 * take too (they are safe between threads, not within one CPU's contexts).
 	 */
-	if (me->task && (me->task->preempt_count || (me->task->irqflags & IRQKIT_TASK_IRQS_OFF)))
+	if (me->task && non_preemptible(me->task))
 		return true;
 	me->what = "wake";
 	me->ip = ip;
@@ -698,6 +704,14 @@ int irqkit__sim_begin(const struct irqkit_config *cfg)
 	return 0;
 }
 
+/* The run in progress, as irqkit_sim_stats() reports it. */
+static struct irqkit_sim_stats stats_now(void)
+{
+	return (struct irqkit_sim_stats){ .seed = sim.seed, .steps = sim.step,
+					  .switches = sim.switches, .virtual_ns = sim.now - START_NS,
+					  .hash = sim.hash, .threads = sim.nr };
+}
+
 /*
  * The run ends (irqkit_stop(), or a start that failed): on the thread that
  * began it, every thread of the runtime joined.  A program's thread still
@@ -707,10 +721,7 @@ void irqkit__sim_end(void)
 {
 	if (!__atomic_load_n(&irqkit__sim_active, __ATOMIC_ACQUIRE))
 		return;
-	last = (struct irqkit_sim_stats){ .seed = sim.seed, .steps = sim.step,
-					  .switches = sim.switches,
-					  .virtual_ns = sim.now - START_NS, .hash = sim.hash,
-					  .threads = sim.nr };
+	last = stats_now();
 	irqkit__explore_hook_set(NULL);
 	__atomic_store_n(&irqkit__sim_active, false, __ATOMIC_RELEASE);
 	for (unsigned int i = 0; i < sim.nr; i++) {
@@ -744,10 +755,7 @@ int irqkit_sim_stats(struct irqkit_sim_stats *out)
 	if (__atomic_load_n(&irqkit__sim_active, __ATOMIC_ACQUIRE)) {
 		if (!self)
 			return -IRQKIT_EINVAL;
-		*out = (struct irqkit_sim_stats){ .seed = sim.seed, .steps = sim.step,
-						  .switches = sim.switches,
-						  .virtual_ns = sim.now - START_NS, .hash = sim.hash,
-						  .threads = sim.nr };
+		*out = stats_now();
 		return 0;
 	}
 	if (!last.hash)
