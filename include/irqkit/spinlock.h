@@ -145,7 +145,7 @@ IRQKIT__LOCKFN void irqkit_spin_unlock(struct irqkit_spinlock *lock)
  */
 IRQKIT__LOCKFN unsigned long irqkit_spin_lock_irqsave(struct irqkit_spinlock *lock)
 {
-	unsigned long flags = irqkit_local_irq_save();
+	unsigned long flags = IRQKIT__LOCK_IRQ_SAVE();
 
 	irqkit_spin_lock(lock);
 	return flags;
@@ -156,13 +156,13 @@ IRQKIT__LOCKFN void irqkit_spin_unlock_irqrestore(struct irqkit_spinlock *lock,
 						 unsigned long flags)
 {
 	irqkit_spin_unlock(lock);
-	irqkit_local_irq_restore(flags);
+	IRQKIT__LOCK_IRQ_RESTORE(flags);
 }
 
 /** irqkit_spin_lock_irq - disable interrupts unconditionally, acquire. */
 IRQKIT__LOCKFN void irqkit_spin_lock_irq(struct irqkit_spinlock *lock)
 {
-	irqkit_local_irq_disable();
+	(void)IRQKIT__LOCK_IRQ_SAVE();
 	irqkit_spin_lock(lock);
 }
 
@@ -170,7 +170,7 @@ IRQKIT__LOCKFN void irqkit_spin_lock_irq(struct irqkit_spinlock *lock)
 IRQKIT__LOCKFN void irqkit_spin_unlock_irq(struct irqkit_spinlock *lock)
 {
 	irqkit_spin_unlock(lock);
-	irqkit_local_irq_enable();
+	IRQKIT__LOCK_IRQ_RESTORE(0);
 }
 
 /** irqkit_spin_lock_bh - disable bottom halves, then acquire. */
@@ -190,19 +190,19 @@ IRQKIT__LOCKFN void irqkit_spin_unlock_bh(struct irqkit_spinlock *lock)
 IRQKIT__LOCKFN bool irqkit_spin_trylock_irqsave(struct irqkit_spinlock *lock,
 					       unsigned long *flags)
 {
-	*flags = irqkit_local_irq_save();
+	*flags = IRQKIT__LOCK_IRQ_SAVE();
 	if (irqkit_spin_trylock(lock))
 		return true;
-	irqkit_local_irq_restore(*flags);
+	IRQKIT__LOCK_IRQ_RESTORE(*flags);
 	return false;
 }
 
 IRQKIT__LOCKFN bool irqkit_spin_trylock_irq(struct irqkit_spinlock *lock)
 {
-	irqkit_local_irq_disable();
+	(void)IRQKIT__LOCK_IRQ_SAVE();
 	if (irqkit_spin_trylock(lock))
 		return true;
-	irqkit_local_irq_enable();
+	IRQKIT__LOCK_IRQ_RESTORE(0);
 	return false;
 }
 
@@ -333,7 +333,7 @@ IRQKIT__LOCKFN void irqkit_write_unlock(struct irqkit_rwlock *lock)
 #define IRQKIT__RW_VARIANTS(op)							\
 IRQKIT__LOCKFN unsigned long irqkit_##op##_lock_irqsave(struct irqkit_rwlock *l)	\
 {										\
-	unsigned long flags = irqkit_local_irq_save();				\
+	unsigned long flags = IRQKIT__LOCK_IRQ_SAVE();				\
 	irqkit_##op##_lock(l);							\
 	return flags;								\
 }										\
@@ -341,17 +341,17 @@ IRQKIT__LOCKFN void irqkit_##op##_unlock_irqrestore(struct irqkit_rwlock *l,	\
 						     unsigned long flags)	\
 {										\
 	irqkit_##op##_unlock(l);						\
-	irqkit_local_irq_restore(flags);					\
+	IRQKIT__LOCK_IRQ_RESTORE(flags);					\
 }										\
 IRQKIT__LOCKFN void irqkit_##op##_lock_irq(struct irqkit_rwlock *l)		\
 {										\
-	irqkit_local_irq_disable();						\
+	(void)IRQKIT__LOCK_IRQ_SAVE();						\
 	irqkit_##op##_lock(l);							\
 }										\
 IRQKIT__LOCKFN void irqkit_##op##_unlock_irq(struct irqkit_rwlock *l)		\
 {										\
 	irqkit_##op##_unlock(l);						\
-	irqkit_local_irq_enable();						\
+	IRQKIT__LOCK_IRQ_RESTORE(0);						\
 }										\
 IRQKIT__LOCKFN void irqkit_##op##_lock_bh(struct irqkit_rwlock *l)		\
 {										\

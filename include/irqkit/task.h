@@ -43,6 +43,7 @@ struct irqkit_cpu;
 /* irqkit_task.irqflags bits */
 #define IRQKIT_TASK_IRQS_OFF	1u	/* local interrupts are off */
 #define IRQKIT_TASK_BOUND	2u	/* bound to a virtual CPU: the slow paths apply */
+#define IRQKIT__TASK_SLOT_IRQOFF	1u	/* private: in irqkit_task.slot, holds its CPU's interrupts off */
 
 struct irqkit_task {
 	unsigned int		preempt_count;	/* read-only */
@@ -163,6 +164,48 @@ IRQKIT__IRQFN void irqkit_local_irq_enable(void)
 {
 	irqkit_local_irq_restore(0);
 }
+
+#ifdef IRQKIT_BUILD
+/*
+ * The interrupt state of irqkit's own irqsave locks: the thread's flag only,
+ * without holding its CPU, and no delivery point at the end.  Interrupts
+ * off there means what a lock taken in interrupt context needs, that no
+ * handler interrupts the holder: those sections reach no delivery point,
+ * and a handler of the same CPU runs on another thread and waits for the
+ * lock.  They need not keep that CPU's handlers out meanwhile (the lock
+ * guards their data), so a kworker pays no atomic on its CPU's word per
+ * item, and mod_timer or flush_work runs no handler on a deterministic
+ * test's thread.  irqkit's explicit local_irq_save sections, which run
+ * handlers (the poll, resends, forced threads), hold the CPU as a
+ * program's do.
+ */
+static inline unsigned long irqkit__lock_irq_save(void)
+{
+	struct irqkit_task *t = &irqkit_task_self;
+
+	if (t->irqflags & IRQKIT_TASK_IRQS_OFF)
+		return 1;
+	t->irqflags |= IRQKIT_TASK_IRQS_OFF;
+	return 0;
+}
+
+static inline void irqkit__lock_irq_restore(unsigned long flags)
+{
+	struct irqkit_task *t = &irqkit_task_self;
+
+	if (flags)
+		return;
+	if (__builtin_expect(t->slot & IRQKIT__TASK_SLOT_IRQOFF, 0))
+		irqkit_local_irq_enable_slow(t);	/* an unlock_irq inside a held section */
+	else
+		t->irqflags &= ~IRQKIT_TASK_IRQS_OFF;
+}
+#define IRQKIT__LOCK_IRQ_SAVE()		irqkit__lock_irq_save()
+#define IRQKIT__LOCK_IRQ_RESTORE(f)	irqkit__lock_irq_restore(f)
+#else
+#define IRQKIT__LOCK_IRQ_SAVE()		irqkit_local_irq_save()
+#define IRQKIT__LOCK_IRQ_RESTORE(f)	irqkit_local_irq_restore(f)
+#endif
 
 /** irqkit_local_save_flags - the local interrupt state, unchanged.  Context: any. */
 static inline unsigned long irqkit_local_save_flags(void)

@@ -180,7 +180,7 @@ struct irqkit_desc {
 
 /* task->slot: the ways the thread holds its CPU (bits). */
 #define TASK_SLOT_NONE		0u
-#define TASK_SLOT_IRQOFF	(1u << 0)
+#define TASK_SLOT_IRQOFF	IRQKIT__TASK_SLOT_IRQOFF
 #define TASK_SLOT_HARDIRQ	(1u << 1)
 #define TASK_SLOT_SOFTIRQ	(1u << 2)
 #define TASK_SLOT_BHOFF		(1u << 3)

@@ -13,7 +13,12 @@
  *
  * Locking: pool->lock guards the pool's lists, its workers' `current`, and
  * the pwqs of the pool; flush_lock (inside pool->lock) guards the flush_work
- * requests.  queue_work takes no lock: it pushes the item on its pool's
+ * requests.  The pool lock is taken in interrupt context (queue_work's wake
+ * of an idle worker, cancel_work, a delayed work's timer), so it is taken
+ * with interrupts off everywhere, as Linux's pool->lock: a handler of the
+ * holder's CPU must never find it held by the context it interrupted.  A
+ * bound worker's unlock is therefore a delivery point of its CPU, as a
+ * kworker's spin_unlock_irq is on Linux.  queue_work takes no lock: it pushes the item on its pool's
  * incoming list with one compare-and-swap, and whoever next holds the pool
  * lock for the lists (a worker looking for work, flush, cancel) splices that
  * list in, which is when an item gets its flush colour and counts against
@@ -304,10 +309,10 @@ static long wq_in_flight(struct irqkit_workqueue *wq, unsigned int color)
 	for (unsigned int i = 0; i < wq->nr_pwqs; i++) {
 		struct irqkit_pwq *pwq = &wq->pwqs[i];
 
-		irqkit_spin_lock(&pwq->pool->lock);
+		irqkit_spin_lock_irq(&pwq->pool->lock);
 		incoming_splice(pwq->pool);
 		n += pwq->nr_in_flight[color];
-		irqkit_spin_unlock(&pwq->pool->lock);
+		irqkit_spin_unlock_irq(&pwq->pool->lock);
 	}
 	return n;
 }
@@ -463,13 +468,14 @@ static void incoming_splice(struct irqkit_wq_pool *pool)
 static void queue_work_wake(struct irqkit_wq_pool *pool)
 {
 	struct irqkit_worker *woken;
+	unsigned long flags;
 
 	a_fence();			/* the push before the look at the idle list */
 	if (!READ_ONCE(pool->idle))
 		return;
-	irqkit_spin_lock(&pool->lock);
+	flags = irqkit_spin_lock_irqsave(&pool->lock);
 	woken = take_idle_worker(pool);
-	irqkit_spin_unlock(&pool->lock);
+	irqkit_spin_unlock_irqrestore(&pool->lock, flags);
 	wake_worker(woken);
 }
 
@@ -526,9 +532,9 @@ static bool maybe_create_worker(struct irqkit_wq_pool *pool)
 	spin_assert_locked(&pool->lock);
 	if (pool->idle || pool->nr_workers >= WORKERS_MAX || pool->creating || pool->stopping)
 		return false;
-	irqkit_spin_unlock(&pool->lock);
+	irqkit_spin_unlock_irq(&pool->lock);
 	create_worker(pool);
-	irqkit_spin_lock(&pool->lock);
+	irqkit_spin_lock_irq(&pool->lock);
 	return true;
 }
 
@@ -630,11 +636,11 @@ static void worker_enter_idle(struct irqkit_worker *w)
 /* Sleep until wake_idle_worker() takes @w off the idle list.  Pool lock held; dropped meanwhile. */
 static void worker_wait_woken(struct irqkit_worker *w)
 {
-	irqkit_spin_unlock(&w->pool->lock);
+	irqkit_spin_unlock_irq(&w->pool->lock);
 	while (!a_load_acquire(&w->wake))
 		irqkit_plat_wait(&w->wake, 0);
 	irqkit__jiffies_touch();	/* a wake-up: the jiffies objects, for their readers */
-	irqkit_spin_lock(&w->pool->lock);
+	irqkit_spin_lock_irq(&w->pool->lock);
 }
 
 /*
@@ -656,7 +662,7 @@ static bool worker_idle(struct irqkit_worker *w)
 	for (;;) {
 		uint64_t end = irqkit_plat_now_ns() + timeout;
 
-		irqkit_spin_unlock(&pool->lock);
+		irqkit_spin_unlock_irq(&pool->lock);
 		while (!a_load_acquire(&w->wake)) {
 			uint64_t now = irqkit_plat_now_ns();
 
@@ -664,7 +670,7 @@ static bool worker_idle(struct irqkit_worker *w)
 				break;
 			irqkit_plat_wait_timeout(&w->wake, 0, end - now);
 		}
-		irqkit_spin_lock(&pool->lock);
+		irqkit_spin_lock_irq(&pool->lock);
 		if (a_load_acquire(&w->wake))
 			return true;
 		/* @w is on the idle list: another one is idle when the list has two */
@@ -685,10 +691,10 @@ static void worker_main(void *arg)
 	if (irqkit__kthread_bind(pool->cpu))
 		irqkit_plat_fatal("kworker cannot bind to its CPU");
 	current_worker = w;
-	irqkit_spin_lock(&pool->lock);
+	irqkit_spin_lock_irq(&pool->lock);
 	w->tid = irqkit_task_self.tid;	/* pool lock: the watchdog reads it under it */
 	if (!worker_idle(w)) {		/* create_worker() made it idle: the spare */
-		irqkit_spin_unlock(&pool->lock);
+		irqkit_spin_unlock_irq(&pool->lock);
 		goto out;
 	}
 	while (!pool->stopping) {
@@ -705,7 +711,7 @@ static void worker_main(void *arg)
 				continue;
 			}
 			if (!worker_idle(w)) {
-				irqkit_spin_unlock(&pool->lock);
+				irqkit_spin_unlock_irq(&pool->lock);
 				goto out;
 			}
 			continue;
@@ -717,14 +723,14 @@ static void worker_main(void *arg)
 			continue;
 		/* more waiting: chain to an idle worker (Linux's process_one_work kicks the pool) */
 		next = pool->head ? take_idle_worker(pool) : NULL;
-		irqkit_spin_unlock(&pool->lock);
+		irqkit_spin_unlock_irq(&pool->lock);
 		wake_worker(next);
 		worker_run(w, work);
-		irqkit_spin_lock(&pool->lock);
+		irqkit_spin_lock_irq(&pool->lock);
 		worker_finish(w, work);
 	}
 	pool->nr_workers--;
-	irqkit_spin_unlock(&pool->lock);
+	irqkit_spin_unlock_irq(&pool->lock);
 out:
 	current_worker = NULL;
 	if (pool->cpu >= 0)
@@ -736,7 +742,7 @@ static void pool_reap(struct irqkit_wq_pool *pool)
 {
 	struct irqkit_worker *dead = NULL;
 
-	irqkit_spin_lock(&pool->lock);
+	irqkit_spin_lock_irq(&pool->lock);
 	for (struct irqkit_worker **pp = &pool->workers; *pp;) {
 		struct irqkit_worker *w = *pp;
 
@@ -748,7 +754,7 @@ static void pool_reap(struct irqkit_wq_pool *pool)
 		}
 		pp = &w->next;
 	}
-	irqkit_spin_unlock(&pool->lock);
+	irqkit_spin_unlock_irq(&pool->lock);
 	while (dead) {
 		struct irqkit_worker *w = dead;
 
@@ -775,9 +781,9 @@ static int create_worker(struct irqkit_wq_pool *pool)
 	pool_reap(pool);
 	w->pool = pool;
 	w->sched_tail = &w->sched_head;
-	irqkit_spin_lock(&pool->lock);
+	irqkit_spin_lock_irq(&pool->lock);
 	if (pool->stopping) {
-		irqkit_spin_unlock(&pool->lock);
+		irqkit_spin_unlock_irq(&pool->lock);
 		irqkit_plat_free(w, sizeof(*w));
 		return -IRQKIT_ENODEV;
 	}
@@ -787,21 +793,21 @@ static int create_worker(struct irqkit_wq_pool *pool)
 	pool->nr_workers++;
 	pool->creating++;
 	worker_enter_idle(w);	/* idle from the start, as Linux's create_worker */
-	irqkit_spin_unlock(&pool->lock);
+	irqkit_spin_unlock_irq(&pool->lock);
 	if (pool->cpu >= 0)
 		irqkit__snprintf(name, sizeof(name), "kworker/%d:%d%s", pool->cpu, w->id,
 				 pool->highpri ? "H" : "");
 	else
 		irqkit__snprintf(name, sizeof(name), "kworker/u%d:%d", pool->id, w->id);
 	ret = irqkit_plat_thread_create(&w->thread, name, worker_main, w);
-	irqkit_spin_lock(&pool->lock);
+	irqkit_spin_lock_irq(&pool->lock);
 	if (ret) {
 		pool->nr_workers--;
 		w->thread = NULL;	/* stays listed, never runs; freed at stop */
 		idle_list_remove(pool, w);
 	}
 	pool->creating--;
-	irqkit_spin_unlock(&pool->lock);
+	irqkit_spin_unlock_irq(&pool->lock);
 	return ret ? -IRQKIT_ENOMEM : 0;
 }
 
@@ -809,9 +815,9 @@ static int pool_ensure_worker(struct irqkit_wq_pool *pool)
 {
 	int have;
 
-	irqkit_spin_lock(&pool->lock);
+	irqkit_spin_lock_irq(&pool->lock);
 	have = pool->nr_workers;
-	irqkit_spin_unlock(&pool->lock);
+	irqkit_spin_unlock_irq(&pool->lock);
 	return have ? 0 : create_worker(pool);
 }
 
@@ -867,10 +873,11 @@ static bool queue_work_in(int cpu, struct irqkit_workqueue *wq, struct irqkit_wo
 	/* If it runs elsewhere now, queue it where it runs */
 	last = work_pwq(work);
 	if (last && last->wq == wq && last->pool != pwq->pool) {
-		irqkit_spin_lock(&last->pool->lock);
+		unsigned long flags = irqkit_spin_lock_irqsave(&last->pool->lock);
+
 		if (find_worker_executing(last->pool, work))
 			pwq = last;
-		irqkit_spin_unlock(&last->pool->lock);
+		irqkit_spin_unlock_irqrestore(&last->pool->lock, flags);
 	}
 	pool = pwq->pool;
 	set_work_pwq(work, pwq);
@@ -999,6 +1006,7 @@ static bool grab_pending(struct irqkit_work *work, struct irqkit_delayed_work *d
 	for (;;) {
 		struct irqkit_pwq *pwq;
 		struct irqkit_wq_pool *pool;
+		unsigned long flags;
 
 		if (dwork && irqkit_del_timer(&dwork->timer))
 			return true;
@@ -1007,7 +1015,7 @@ static bool grab_pending(struct irqkit_work *work, struct irqkit_delayed_work *d
 		pwq = work_pwq(work);
 		if (pwq) {
 			pool = pwq->pool;
-			irqkit_spin_lock(&pool->lock);
+			flags = irqkit_spin_lock_irqsave(&pool->lock);
 			incoming_splice(pool);
 			if (READ_ONCE(work->pwq) == pwq && work->where != WORK_ON_NONE) {
 				bool found = false;
@@ -1030,11 +1038,11 @@ static bool grab_pending(struct irqkit_work *work, struct irqkit_delayed_work *d
 					work->where = WORK_ON_NONE;
 					complete_instance(work, READ_ONCE(work->queued));
 					pwq_dec_in_flight(pwq, work->color);
-					irqkit_spin_unlock(&pool->lock);
+					irqkit_spin_unlock_irqrestore(&pool->lock, flags);
 					return true;
 				}
 			}
-			irqkit_spin_unlock(&pool->lock);
+			irqkit_spin_unlock_irqrestore(&pool->lock, flags);
 		}
 		/* pending but on no list yet: being queued right now (a timer fired) */
 		spin_step(&spins);
@@ -1053,13 +1061,13 @@ static bool wait_running(struct irqkit_work *work)
 
 	if (!pwq)
 		return false;
-	irqkit_spin_lock(&pwq->pool->lock);
+	irqkit_spin_lock_irq(&pwq->pool->lock);
 	w = find_worker_executing(pwq->pool, work);
 	if (w) {
 		req.target = w->current_seq;
 		add_req(&req);
 	}
-	irqkit_spin_unlock(&pwq->pool->lock);
+	irqkit_spin_unlock_irq(&pwq->pool->lock);
 	if (!w)
 		return false;
 	wait_req(&req, "cancel_work_sync");
@@ -1146,10 +1154,10 @@ bool irqkit_flush_work(struct irqkit_work *work)
 		pwq = work_pwq(work);
 		if (!pwq)
 			return false;
-		irqkit_spin_lock(&pwq->pool->lock);
+		irqkit_spin_lock_irq(&pwq->pool->lock);
 		incoming_splice(pwq->pool);
 		if (READ_ONCE(work->pwq) != pwq) {	/* moved meanwhile: again */
-			irqkit_spin_unlock(&pwq->pool->lock);
+			irqkit_spin_unlock_irq(&pwq->pool->lock);
 			continue;
 		}
 		queued = work->where != WORK_ON_NONE;
@@ -1159,7 +1167,7 @@ bool irqkit_flush_work(struct irqkit_work *work)
 			req.target = queued ? READ_ONCE(work->queued) : w->current_seq;
 			add_req(&req);
 		}
-		irqkit_spin_unlock(&pwq->pool->lock);
+		irqkit_spin_unlock_irq(&pwq->pool->lock);
 		if (!queued && !w)
 			return false;
 		wait_req(&req, "flush_work");
@@ -1442,11 +1450,11 @@ static void join_at_stop(struct irqkit_worker *w)
 	struct irqkit_work *current;
 	irqkit__wait_init(&wait);
 
-	irqkit_spin_lock(&w->pool->lock);
+	irqkit_spin_lock_irq(&w->pool->lock);
 	current = w->current;
 	if (current)
 		irqkit__wait_begin(&wait, "irqkit_stop", WAIT_WORK, current, 0);
-	irqkit_spin_unlock(&w->pool->lock);
+	irqkit_spin_unlock_irq(&w->pool->lock);
 	irqkit_plat_thread_join(w->thread);
 	irqkit__wait_end(&wait);
 }
@@ -1464,22 +1472,22 @@ void irqkit__workqueue_exit(void)
 		struct irqkit_wq_pool *pool = &wq_rt.pools[i];
 		unsigned int spins = 0;
 
-		irqkit_spin_lock(&pool->lock);
+		irqkit_spin_lock_irq(&pool->lock);
 		pool->stopping = true;
 		while (pool->creating) {
-			irqkit_spin_unlock(&pool->lock);
+			irqkit_spin_unlock_irq(&pool->lock);
 			spin_step(&spins);
-			irqkit_spin_lock(&pool->lock);
+			irqkit_spin_lock_irq(&pool->lock);
 		}
 		while (pool->idle)
 			wake_idle_worker(pool);
-		irqkit_spin_unlock(&pool->lock);
+		irqkit_spin_unlock_irq(&pool->lock);
 		for (struct irqkit_worker *w = pool->workers; w; w = w->next)
 			if (w->thread)
 				join_at_stop(w);
-		irqkit_spin_lock(&pool->lock);
+		irqkit_spin_lock_irq(&pool->lock);
 		incoming_splice(pool);		/* onto the lists dropped below */
-		irqkit_spin_unlock(&pool->lock);
+		irqkit_spin_unlock_irq(&pool->lock);
 		while (pool->workers) {
 			struct irqkit_worker *w = pool->workers;
 
@@ -1521,14 +1529,14 @@ static void report_pool_lockup(struct irqkit_wq_pool *pool, uint64_t stuck)
 		irqkit__snprintf(cpus, sizeof(cpus), "0-%u", irqkit__rt.nr_cpus - 1);
 	pr_emerg("BUG: workqueue lockup - pool cpus=%s node=0 flags=0x0 nice=%d stuck for %llus!",
 		 cpus, pool->highpri ? -20 : 0, irqkit__secs_up(stuck));
-	irqkit_spin_lock(&pool->lock);
+	irqkit_spin_lock_irq(&pool->lock);
 	incoming_splice(pool);
 	for (struct irqkit_worker *w = pool->workers; w; w = w->next)
 		if (w->current)
 			pr_emerg("  in-flight: %d:%ps", w->tid, irqkit__work_fn(w->current));
 	for (struct irqkit_work *work = pool->head; work; work = work->next)
 		pr_emerg("  pending: %ps", irqkit__work_fn(work));
-	irqkit_spin_unlock(&pool->lock);
+	irqkit_spin_unlock_irq(&pool->lock);
 }
 
 /*
@@ -1543,10 +1551,10 @@ void irqkit__workqueue_watchdog(uint64_t now, uint64_t thresh)
 		uint64_t stuck;
 		bool waiting;
 
-		irqkit_spin_lock(&pool->lock);
+		irqkit_spin_lock_irq(&pool->lock);
 		progress = pool->progress;
 		waiting = pool->head || READ_ONCE(pool->incoming);
-		irqkit_spin_unlock(&pool->lock);
+		irqkit_spin_unlock_irq(&pool->lock);
 		if (irqkit__stall_check(&pool->wd, waiting, progress, now, thresh, &stuck))
 			report_pool_lockup(pool, stuck);
 	}

@@ -154,6 +154,42 @@ static void test_deliver_pending_is_a_delivery_point(void **state)
 	assert_int_equal(atomic_load(&a.calls), 1);
 }
 
+static void nop_work(struct irqkit_work *w) { (void)w; }
+static void nop_tasklet(struct irqkit_tasklet *t) { (void)t; }
+static void nop_timer(struct irqkit_timer_list *t) { (void)t; }
+
+/*
+ * irqkit's own interrupts-off sections (timer, tasklet and work-pool locks)
+ * are no delivery points: a test picks where interrupts come, and mod_timer
+ * or queue_work is not such a place.
+ */
+static void test_irqkit_calls_are_not_delivery_points(void **state)
+{
+	/* static: a failed assertion leaves them queued past this frame */
+	static struct irqkit_timer_list timer;
+	static struct irqkit_tasklet tl;
+	static struct irqkit_work work;
+	pthread_t t;
+
+	(void)state;
+	irqkit_timer_setup(&timer, nop_timer, 0);
+	irqkit_tasklet_setup(&tl, nop_tasklet);
+	irqkit_init_work(&work, nop_work);
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, 0, "a", &a), 0);
+	pthread_create(&t, NULL, raise_from_other_thread, (void *)(uintptr_t)T_EDGE(1));
+	pthread_join(t, NULL);
+	irqkit_mod_timer(&timer, irqkit_jiffies() + 100);
+	irqkit_del_timer(&timer);
+	irqkit_queue_work(irqkit_system_wq(), &work);
+	irqkit_flush_work(&work);
+	irqkit_local_bh_disable();	/* the tasklet stays queued: no softirq point here */
+	irqkit_tasklet_schedule(&tl);
+	assert_int_equal(atomic_load(&a.calls), 0);
+	irqkit_local_bh_enable();	/* this is a point: the interrupt, then the tasklet */
+	assert_int_equal(atomic_load(&a.calls), 1);
+	irqkit_tasklet_kill(&tl);
+}
+
 static void test_unbound_thread_records_state_and_excludes_nothing(void **state)
 {
 	(void)state;
@@ -296,10 +332,6 @@ static struct irqkit_timer_list idle_timer;
 static struct irqkit_workqueue *spare_wq;
 static int which_call;
 
-static void nop_work(struct irqkit_work *w) { (void)w; }
-static void nop_tasklet(struct irqkit_tasklet *t) { (void)t; }
-static void nop_timer(struct irqkit_timer_list *t) { (void)t; }
-
 static const char *const sleeping_calls[] = {
 	"flush_work", "cancel_work_sync", "synchronize_irq", "disable_irq", "tasklet_kill",
 	"del_timer_sync", "msleep", "destroy_workqueue",
@@ -381,6 +413,7 @@ int main(void)
 		T(test_spin_unlock_irqrestore_delivers),
 		T(test_local_bh_enable_delivers_what_another_thread_raised),
 		T(test_deliver_pending_is_a_delivery_point),
+		T(test_irqkit_calls_are_not_delivery_points),
 		T(test_unbound_thread_records_state_and_excludes_nothing),
 		T(test_bh_disable_adds_0x200_and_nests),
 		T(test_handler_context_predicates),

@@ -326,6 +326,74 @@ static void test_guarantee_6_nothing_raised_is_lost(void **state)
 	assert_int_equal(atomic_load(&violations), 0);
 }
 
+/*
+ * irqkit's own irqsave locks (mod_timer's timer base, the work pools) set the
+ * thread's interrupt flag without holding its CPU: an interrupt raised while
+ * a bound thread is inside one is signalled to the dispatcher at once, and
+ * no wake-up waits for the section's end.  Each raise here waits for its
+ * handler; one lost wake-up leaves it waiting for good.
+ */
+static atomic_long core_calls;
+
+static enum irqkit_irqreturn count_handler(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	atomic_fetch_add(&core_calls, 1);
+	return IRQKIT_HANDLED;
+}
+
+static void nop_timer(struct irqkit_timer_list *t)
+{
+	(void)t;
+}
+
+static void nop_work(struct irqkit_work *w)
+{
+	(void)w;
+}
+
+static void *core_sections_on_cpu0(void *arg)
+{
+	struct irqkit_timer_list timer;
+	struct irqkit_work work;
+
+	(void)arg;
+	irqkit_timer_setup(&timer, nop_timer, 0);
+	irqkit_init_work(&work, nop_work);
+	assert_int_equal(irqkit_thread_bind(0), 0);
+	while (!atomic_load(&stop_flag)) {
+		irqkit_mod_timer(&timer, irqkit_jiffies() + 1000);
+		irqkit_del_timer(&timer);
+		irqkit_queue_work_on(1, irqkit_system_wq(), &work);
+	}
+	assert_int_equal(irqkit_thread_unbind(), 0);
+	irqkit_flush_work(&work);
+	return NULL;
+}
+
+static void test_guarantee_6_no_wakeup_lost_behind_core_sections(void **state)
+{
+	const unsigned int irq = NLINES + 1;
+	int n = stress_scale(20000);
+	pthread_t th;
+
+	(void)state;
+	atomic_store(&core_calls, 0);
+	assert_int_equal(irqkit_request_irq(irq, count_handler, 0, "core", NULL), 0);
+	assert_int_equal(irqkit_irq_set_affinity(irq, 1), 0);	/* CPU 0 */
+	pthread_create(&th, NULL, core_sections_on_cpu0, NULL);
+	for (long i = 1; i <= n; i++) {
+		irqkit_sw_raise(irq);
+		if (!wait_until(atomic_load(&core_calls) >= i, 5000))
+			break;
+	}
+	atomic_store(&stop_flag, true);
+	pthread_join(th, NULL);
+	assert_int_equal(atomic_load(&core_calls), n);
+	irqkit_free_irq(irq, NULL);
+}
+
 /* ---- guarantee 4 --------------------------------------------------------------------------- */
 
 struct g4dev {
@@ -521,6 +589,7 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, thr_teardown)
 		T(test_guarantees_1_2_3_exclusion_under_load),
 		T(test_guarantee_6_nothing_raised_is_lost),
+		T(test_guarantee_6_no_wakeup_lost_behind_core_sections),
 		T(test_guarantee_4_synchronize_free_disable),
 		T(test_guarantee_7_bad_input_from_many_threads_then_clean_stop),
 		T(test_guarantee_7_start_stop_cycles_under_use),

@@ -187,8 +187,8 @@ fail_timer:
 fail_threads:
 	(void)stop_dispatchers(0);	/* they have run no handler yet */
 fail:
+	irqkit__core_exit();		/* its workers may still kick a CPU */
 	irqkit__posix_cpus_exit();
-	irqkit__core_exit();
 	irqkit__sim_end();
 	return ret;
 }
@@ -221,8 +221,8 @@ void irqkit_stop(void)
 	irqkit__posix_timer_stop();
 	irqkit__fdchip_exit();
 	irqkit__posix_observe_stop();
+	irqkit__core_exit();		/* its workers may still kick a CPU */
 	irqkit__posix_cpus_exit();
-	irqkit__core_exit();
 	irqkit__sim_end();
 	irqkit__posix_symbols_exit();
 	pthread_mutex_unlock(&stop_lock);
