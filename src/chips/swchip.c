@@ -23,7 +23,7 @@
  * while latched, then was unmasked on its new CPU) runs the flow on one of
  * them only; that flow's ack, like the direct path's, has nothing to clear.
  */
-#include "../core/internals.h"
+#include "../core/irqchip.h"
 #include <irqkit/swchip.h>
 
 #define SW_LATCH	(1u << 0)
@@ -296,15 +296,15 @@ int irqkit_sw_raise(unsigned int irq)
 		return -IRQKIT_EINVAL;
 	if (!(old & (SW_LATCH | SW_MASKED))) {
 		unsigned int outer = sw_direct;
-		bool taken;
+		int taken;
 
 		sw_direct = irq + 1;
-		taken = irqkit_cpu_handle_now(READ_ONCE(d->cpu), irq);
+		taken = irqkit__cpu_handle_now(READ_ONCE(d->cpu), irq);
 		sw_direct = outer;
 		if (taken) {
 			/* now that acks of this line are real again */
-			if (unlikely(irqkit__cpu_pending(irqkit_task_self.cpu)))
-				irqkit__deliver_pending_slow(&irqkit_task_self);
+			if (unlikely(taken > 1))
+				irqkit_deliver_pending();
 			return 0;
 		}
 	}

@@ -341,7 +341,7 @@ void irqkit_cpu_signal(unsigned int cpu, unsigned int irq)
  * CPU is free.  @claim: ask the chip first whether the line still requests.
  * @rest: then deliver what else became pending (and run softirqs).
  */
-static bool cpu_run_now(unsigned int cpu, unsigned int irq, bool claim, bool rest)
+static __always_inline bool cpu_run_now(unsigned int cpu, unsigned int irq, bool claim, bool rest)
 {
 	struct irqkit_task *t = &irqkit_task_self;
 	struct irqkit_cpu *c;
@@ -383,6 +383,13 @@ void irqkit_cpu_raise(unsigned int cpu, unsigned int irq)
 bool irqkit_cpu_handle_now(unsigned int cpu, unsigned int irq)
 {
 	return cpu_run_now(cpu, irq, false, false);
+}
+
+int irqkit__cpu_handle_now(unsigned int cpu, unsigned int irq)
+{
+	if (!cpu_run_now(cpu, irq, false, false))
+		return 0;
+	return unlikely(irqkit__cpu_pending(irqkit_task_self.cpu)) ? 2 : 1;
 }
 
 void irqkit_deliver_pending(void)

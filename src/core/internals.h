@@ -3,26 +3,14 @@
 #ifndef IRQKIT_CORE_INTERNALS_H
 #define IRQKIT_CORE_INTERNALS_H
 
-#include <irqkit/types.h>
-#include <irqkit/task.h>
-#include <irqkit/spinlock.h>
-#include <irqkit/irq.h>
-#include <irqkit/chip.h>
-#include <irqkit/runtime.h>
+#include "irqchip.h"		/* what chips may use: the atomics, the log, the platform */
 #include <irqkit/softirq.h>
 #include <irqkit/timer.h>
 #include <irqkit/wait.h>
 
-#include "atomic.h"
-#include "trace.h"
-#include "platform.h"
-
-#define likely(x)	__builtin_expect(!!(x), 1)
-#define unlikely(x)	__builtin_expect(!!(x), 0)
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
-#define HIDDEN		__attribute__((visibility("hidden")))
 #ifndef __always_inline		/* as Linux spells it (glibc's cdefs.h has the same) */
 #define __always_inline	inline __attribute__((always_inline))
 #endif
@@ -278,12 +266,6 @@ static inline const void *cpu_hold_running_fn(const struct irqkit_cpu *c, int wh
 /* HZ when the config leaves it 0: what a 2.6 x86 kernel's CONFIG_HZ_1000 gave. */
 #define IRQKIT__HZ_DEFAULT	((unsigned int)IRQKIT_HZ)
 
-/* Tear-down of a part outside the core (a chip's state), run by irqkit__core_exit. */
-struct irqkit__exit_hook {
-	void			(*fn)(void);
-	struct irqkit__exit_hook *next;
-	bool			registered;
-};
 
 struct irqkit__runtime {
 	unsigned int		nr_irqs;	/* 0 when stopped */
@@ -483,12 +465,6 @@ HIDDEN void irqkit__vprintk(int level, const char *fmt, va_list ap);
 HIDDEN void irqkit__dump_stack(void);
 HIDDEN void irqkit__warn(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-HIDDEN bool irqkit__printk_ratelimit(void);
-
-#define pr_emerg(...)	irqkit_printk(IRQKIT_LOG_EMERG, __VA_ARGS__)
-#define pr_err(...)	irqkit_printk(IRQKIT_LOG_ERR, __VA_ARGS__)
-#define pr_warn(...)	irqkit_printk(IRQKIT_LOG_WARNING, __VA_ARGS__)
-#define pr_info(...)	irqkit_printk(IRQKIT_LOG_INFO, __VA_ARGS__)
 
 /* WARN(cond, fmt...): Linux's warning with "cut here" banner; never aborts. */
 #define WARN(cond, ...) ({						\
@@ -887,8 +863,5 @@ HIDDEN void irqkit__wq_hist_clear(void);
 HIDDEN struct irqkit__hist *irqkit__wq_hist(const struct irqkit_workqueue *wq, unsigned int which);
 HIDDEN void irqkit__wq_for_each(void (*fn)(const struct irqkit_workqueue *wq, const char *name,
 					   void *arg), void *arg);
-
-/* runtime.c: for the platform, see platform.h */
-HIDDEN void irqkit__exit_hook_add(struct irqkit__exit_hook *hook);
 
 #endif /* IRQKIT_CORE_INTERNALS_H */

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a chip built into the library may use of the core, as Linux's irqchip
+ * drivers use <linux/irq.h> and never kernel/irq/internals.h: the public chip
+ * interface (<irqkit/chip.h>), the atomics, the log and its rate limit,
+ * static probes, the platform's memory, a tear-down hook at stop, and the
+ * direct path's take-it-now.  The core's own files include this through
+ * internals.h; a chip includes this alone.
+ */
+#ifndef IRQKIT_CORE_IRQCHIP_H
+#define IRQKIT_CORE_IRQCHIP_H
+
+#include <irqkit/types.h>
+#include <irqkit/task.h>
+#include <irqkit/spinlock.h>
+#include <irqkit/irq.h>
+#include <irqkit/chip.h>
+#include <irqkit/runtime.h>	/* irqkit_printk, irqkit_nr_irqs */
+
+#include "atomic.h"
+#include "trace.h"
+#include "platform.h"
+
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+#define HIDDEN		__attribute__((visibility("hidden")))
+
+#define pr_emerg(...)	irqkit_printk(IRQKIT_LOG_EMERG, __VA_ARGS__)
+#define pr_err(...)	irqkit_printk(IRQKIT_LOG_ERR, __VA_ARGS__)
+#define pr_warn(...)	irqkit_printk(IRQKIT_LOG_WARNING, __VA_ARGS__)
+#define pr_info(...)	irqkit_printk(IRQKIT_LOG_INFO, __VA_ARGS__)
+
+/* printk_ratelimit(): at most 10 messages in 5 s, as Linux's default. */
+HIDDEN bool irqkit__printk_ratelimit(void);
+
+/* Tear-down of a part outside the core (a chip's state), run by irqkit__core_exit. */
+struct irqkit__exit_hook {
+	void			(*fn)(void);
+	struct irqkit__exit_hook *next;
+	bool			registered;
+};
+
+/* Register @hook once per run.  Context: process context, runtime started. */
+HIDDEN void irqkit__exit_hook_add(struct irqkit__exit_hook *hook);
+
+/*
+ * irqkit_cpu_handle_now() with what it leaves behind: 0 if the flow handler
+ * did not run, 1 if it ran and nothing is pending on the CPU now, 2 if it
+ * ran and something is (the caller then calls irqkit_deliver_pending(), once
+ * it no longer treats the line specially).  The test is the core's, inline
+ * where it knows the CPU, so a chip's direct path pays no call for it.
+ */
+HIDDEN int irqkit__cpu_handle_now(unsigned int cpu, unsigned int irq);
+
+#endif /* IRQKIT_CORE_IRQCHIP_H */
