@@ -691,6 +691,12 @@ struct irqkit__wait {
 	enum irqkit__wait_kind	kind;
 	const void		*obj;
 	unsigned long		num;
+	/*
+	 * The object's function, read by the waiter when it begins, while the
+	 * object is surely alive (a running work item may free itself: the
+	 * watchdog must not read it later); NULL: read it from @obj.
+	 */
+	const void		*fn;
 	uint64_t		since;
 	int			tid;
 	bool			registered;	/* its owner's: on the list */
@@ -702,6 +708,7 @@ struct irqkit__wait {
 static inline void irqkit__wait_init(struct irqkit__wait *w)
 {
 	w->what = NULL;
+	w->fn = NULL;
 	w->registered = false;
 }
 

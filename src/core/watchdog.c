@@ -42,7 +42,7 @@ static unsigned int wd_no_pools, wd_in_pools;
 void irqkit__wait_begin_slow(struct irqkit__wait *w, const char *what,
 			     enum irqkit__wait_kind kind, const void *obj, unsigned long num)
 {
-	*w = (struct irqkit__wait){ .what = what, .kind = kind, .obj = obj, .num = num };
+	*w = (struct irqkit__wait){ .what = what, .kind = kind, .obj = obj, .num = num, .fn = w->fn };
 	if (!READ_ONCE(irqkit__rt.watchdog_ns))
 		return;
 	w->since = irqkit_plat_now_ns();
@@ -144,13 +144,15 @@ static void report_wait(const struct wait_report *r, uint64_t now)
 	print_task_stack(w->tid);
 }
 
-/* The function behind a wait's object, read while its waiter keeps the object alive. */
+/* The function behind a wait's object: recorded by the waiter, or read while it keeps the object alive. */
 static const void *wait_fn(const struct irqkit__wait *w)
 {
 	const struct irqkit_work *work = w->obj;
 	const struct irqkit_tasklet *t = w->obj;
 	const struct irqkit_timer_list *tm = w->obj;
 
+	if (w->fn)
+		return w->fn;
 	switch (w->kind) {
 	case WAIT_WORK:
 		return irqkit__work_fn(work);

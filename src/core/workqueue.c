@@ -52,6 +52,7 @@ struct irqkit_worker {
 	struct irqkit_wq_pool	*pool;
 	struct irqkit_plat_thread *thread;
 	struct irqkit_work	*current;	/* pool lock */
+	const void		*current_fn;	/* its function, for reports (pool lock) */
 	unsigned long		current_seq;	/* the instance it runs */
 	struct irqkit_pwq	*current_pwq;
 	unsigned int		current_color;	/* its flush generation */
@@ -568,6 +569,7 @@ static struct irqkit_work *worker_take(struct irqkit_worker *w)
 	work->where = WORK_ON_NONE;
 	pool->progress++;
 	w->current = work;
+	w->current_fn = irqkit__work_fn(work);	/* the item may free itself while it runs */
 	w->current_seq = READ_ONCE(work->queued);
 	w->current_pwq = work->pwq;
 	w->current_color = work->color;
@@ -1452,6 +1454,7 @@ static void join_at_stop(struct irqkit_worker *w)
 
 	irqkit_spin_lock_irq(&w->pool->lock);
 	current = w->current;
+	wait.fn = w->current_fn;	/* not read from the item: it may have freed itself */
 	if (current)
 		irqkit__wait_begin(&wait, "irqkit_stop", WAIT_WORK, current, 0);
 	irqkit_spin_unlock_irq(&w->pool->lock);
@@ -1533,7 +1536,7 @@ static void report_pool_lockup(struct irqkit_wq_pool *pool, uint64_t stuck)
 	incoming_splice(pool);
 	for (struct irqkit_worker *w = pool->workers; w; w = w->next)
 		if (w->current)
-			pr_emerg("  in-flight: %d:%ps", w->tid, irqkit__work_fn(w->current));
+			pr_emerg("  in-flight: %d:%ps", w->tid, w->current_fn);
 	for (struct irqkit_work *work = pool->head; work; work = work->next)
 		pr_emerg("  pending: %ps", irqkit__work_fn(work));
 	irqkit_spin_unlock_irq(&pool->lock);

@@ -9,6 +9,7 @@
 
 #include <irqkit/workqueue.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #define WD_MS	300
@@ -196,6 +197,38 @@ static void test_stop_waiting_for_a_work_item_is_reported(void **state)
 	assert_false(irqkit_started());
 }
 
+/* exported: the report names it in a build without libdw too */
+void self_freeing_work(struct irqkit_work *w);
+void self_freeing_work(struct irqkit_work *w)
+{
+	memset(w, 0xa5, sizeof(*w));	/* what an allocator may leave there */
+	free(w);
+	spin_until_released();
+}
+
+/*
+ * A running item may free itself (Linux allows it): the report of a stop
+ * waiting for it names the function recorded when the item started, and
+ * never reads the item (ASan would see a use after free, and the name would
+ * be garbage).
+ */
+static void test_stop_waiting_for_an_item_that_freed_itself(void **state)
+{
+	struct irqkit_work *w = malloc(sizeof(*w));
+	pthread_t th;
+
+	(void)state;
+	irqkit_init_work(w, self_freeing_work);
+	assert_true(irqkit_schedule_work(w));
+	assert_true(wait_until(atomic_load(&entered) == 1, 5000));
+	pthread_create(&th, NULL, stopper, NULL);
+	assert_true(wait_until(log_contains("irqkit_stop() waits for work"), 5000));
+	assert_log_contains("(self_freeing_work)");
+	atomic_store(&release, 1);
+	pthread_join(th, NULL);
+	assert_false(irqkit_started());
+}
+
 /* Every worker of CPU 0's pool blocked, one more item waiting: the pool is stuck. */
 static void test_workqueue_lockup_is_reported(void **state)
 {
@@ -307,6 +340,7 @@ int main(void)
 		T(test_blocked_synchronize_irq_is_reported),
 		T(test_blocked_flush_work_is_reported),
 		T(test_stop_waiting_for_a_work_item_is_reported),
+		T(test_stop_waiting_for_an_item_that_freed_itself),
 		T(test_workqueue_lockup_is_reported),
 		T(test_idle_workers_beyond_the_spare_are_reaped),
 		T(test_stop_returns_past_a_handler_that_never_returns),
