@@ -108,8 +108,10 @@ void irqkit_local_bh_enable_slow(struct irqkit_task *t)
 
 	task_stale(t);
 	c = t->cpu;
-	WARN_ON_ONCE(t->preempt_count & IRQKIT_HARDIRQ_MASK);
-	WARN_ON_ONCE(task_irqs_off(t));
+	if (unlikely((t->preempt_count & IRQKIT_HARDIRQ_MASK) || task_irqs_off(t))) {
+		WARN_ON_ONCE(t->preempt_count & IRQKIT_HARDIRQ_MASK);
+		WARN_ON_ONCE(task_irqs_off(t));
+	}
 	t->preempt_count -= IRQKIT_SOFTIRQ_DISABLE_OFFSET;
 	if (!c || (t->preempt_count & IRQKIT_SOFTIRQ_MASK))
 		return;

@@ -108,13 +108,6 @@ void irqkit__slot_wait(struct irqkit_cpu *c, unsigned int seen, unsigned int *sp
 	a_fetch_sub(&c->slot_waiters, 1);
 }
 
-/* After any release of the slot: wake its sleepers (paired with slot_wait's recheck). */
-void irqkit__slot_wake(struct irqkit_cpu *c)
-{
-	if (unlikely(a_load_seq(&c->slot_waiters)))
-		irqkit_plat_wake(&c->slot);
-}
-
 /*
  * Take the CPU for hardirq handling.  Caller: plays @c with interrupts on.
  * A CPU runs one context at a time: while another thread runs @c's softirqs,
@@ -242,16 +235,6 @@ void irqkit__cpu_deliver(struct irqkit_task *t, struct irqkit_cpu *c)
 	if (irqkit__softirq_pending(c) && !(t->slot & TASK_SLOT_SOFTIRQ) &&
 	    !(t->preempt_count & IRQKIT_SOFTIRQ_MASK) && irqkit__claim_softirq(t, c, 0))
 		irqkit__run_softirqs_held(t, c);
-}
-
-/*
- * A delivery point inside softirq processing (between tasklets, between timer
- * callbacks): the softirq holder takes the hardirqs that came meanwhile.
- */
-void irqkit__softirq_preempt_point(struct irqkit_task *t, struct irqkit_cpu *c)
-{
-	if (unlikely(hardirq_pending(c)) && !task_irqs_off(t))
-		irqkit__cpu_deliver_hardirqs(t, c);
 }
 
 /*

@@ -554,7 +554,13 @@ HIDDEN void irqkit__deliver_pending_slow(struct irqkit_task *t);
 HIDDEN void irqkit__cpu_kick(struct irqkit_cpu *c);
 HIDDEN bool irqkit__may_deliver_here(const struct irqkit_task *t, unsigned int cpu);
 HIDDEN void irqkit__slot_wait(struct irqkit_cpu *c, unsigned int seen, unsigned int *spins);
-HIDDEN void irqkit__slot_wake(struct irqkit_cpu *c);
+
+/* After any release of the slot: wake its sleepers (paired with slot_wait's recheck). */
+static inline void irqkit__slot_wake(struct irqkit_cpu *c)
+{
+	if (unlikely(a_load_seq(&c->slot_waiters)))
+		irqkit_plat_wake(&c->slot);
+}
 HIDDEN struct irqkit_cpu *irqkit__this_cpu_slow(struct irqkit_task *t);
 
 /*
@@ -569,17 +575,33 @@ static inline struct irqkit_cpu *irqkit__this_cpu(void)
 		return t->cpu;
 	return irqkit__this_cpu_slow(t);
 }
-HIDDEN void irqkit__softirq_preempt_point(struct irqkit_task *t, struct irqkit_cpu *c);
+
+/*
+ * A delivery point inside softirq processing (between tasklets, between timer
+ * callbacks): the softirq holder takes the hardirqs that came meanwhile.
+ */
+static inline void irqkit__softirq_preempt_point(struct irqkit_task *t, struct irqkit_cpu *c)
+{
+	if (unlikely(hardirq_pending(c)) && !task_irqs_off(t))
+		irqkit__cpu_deliver_hardirqs(t, c);
+}
 HIDDEN int irqkit__kthread_bind(int cpu);
 
 /* softirq.c */
 HIDDEN int irqkit__softirq_init(void);
 HIDDEN void irqkit__softirq_exit(void);
-HIDDEN void irqkit__release_softirq(struct irqkit_task *t, struct irqkit_cpu *c);
 HIDDEN void irqkit__handle_softirqs(struct irqkit_task *t, struct irqkit_cpu *c);
-HIDDEN void irqkit__raise_softirq_on(struct irqkit_cpu *c, unsigned int nr);
+HIDDEN void irqkit__raise_softirq_observed(struct irqkit_cpu *c, unsigned int nr);
 HIDDEN void irqkit__wakeup_softirqd(struct irqkit_cpu *c);
 HIDDEN void irqkit__tasklets_exit(void);
+
+/* Let go of the softirq hold (a full barrier), waking whoever waits for the CPU. */
+static inline void irqkit__release_softirq(struct irqkit_task *t, struct irqkit_cpu *c)
+{
+	t->slot &= ~TASK_SLOT_SOFTIRQ;
+	a_fetch_and(&c->slot, ~SLOT_SOFTIRQ);
+	irqkit__slot_wake(c);
+}
 
 /*
  * Take the CPU for softirqs when its slot word is exactly @from: 0 (nobody
@@ -829,6 +851,16 @@ extern HIDDEN unsigned int irqkit__obs;
 static __always_inline unsigned int irqkit__observing(void)
 {
 	return READ_ONCE(irqkit__obs);
+}
+
+/* Mark softirq @nr pending on @c; the watched form is out of line. */
+static __always_inline void irqkit__raise_softirq_on(struct irqkit_cpu *c, unsigned int nr)
+{
+	irqkit_trace(softirq_raise, nr);
+	if (unlikely(irqkit__observing()))
+		irqkit__raise_softirq_observed(c, nr);
+	else
+		a_fetch_or(&c->softirq_pending, 1u << nr);
 }
 
 struct irqkit__hist {

@@ -45,13 +45,6 @@ unsigned int irqkit_softirq_pending(unsigned int cpu)
 	return a_load_seq(&irqkit__rt.cpus[cpu].softirq_pending);
 }
 
-void irqkit__release_softirq(struct irqkit_task *t, struct irqkit_cpu *c)
-{
-	t->slot &= ~TASK_SLOT_SOFTIRQ;
-	a_fetch_and(&c->slot, ~SLOT_SOFTIRQ);
-	irqkit__slot_wake(c);
-}
-
 void irqkit__wakeup_softirqd(struct irqkit_cpu *c)
 {
 	if (a_load_seq(&c->ksoftirqd_idle)) {
@@ -131,33 +124,29 @@ void irqkit__handle_softirqs(struct irqkit_task *t, struct irqkit_cpu *c)
 	t->preempt_count -= IRQKIT_SOFTIRQ_OFFSET;
 }
 
-static __attribute__((noinline)) void raise_softirq_observed(struct irqkit_cpu *c, unsigned int nr)
+/* irqkit__raise_softirq_on() when watched: stamp the raise for the histograms. */
+void irqkit__raise_softirq_observed(struct irqkit_cpu *c, unsigned int nr)
 {
 	irqkit__obs_softirq_raise(c, nr);
 	a_fetch_or(&c->softirq_pending, 1u << nr);
 }
 
-void irqkit__raise_softirq_on(struct irqkit_cpu *c, unsigned int nr)
-{
-	irqkit_trace(softirq_raise, nr);
-	if (unlikely(irqkit__observing())) {
-		raise_softirq_observed(c, nr);	/* a tail call: no frame on the plain path */
-		return;
-	}
-	a_fetch_or(&c->softirq_pending, 1u << nr);
-}
-
 /*
- * raise_softirq_irqoff.  From interrupt context on this CPU
+ * raise_softirq_irqoff, after the raise.  From interrupt context on this CPU
  * (hardirq, softirq, bh-off) the softirq runs when that context ends; from
  * anywhere else ksoftirqd is woken.  An unbound thread acts for CPU 0 but
  * is never its interrupt context.
  */
-static void raise_softirq_here(struct irqkit_task *t, struct irqkit_cpu *c, unsigned int nr)
+static __always_inline void softirq_raised_here(struct irqkit_task *t, struct irqkit_cpu *c)
 {
-	irqkit__raise_softirq_on(c, nr);
 	if (!irqkit_in_interrupt() || t->cpu != c)
 		irqkit__wakeup_softirqd(c);
+}
+
+static __always_inline void raise_softirq_here(struct irqkit_task *t, struct irqkit_cpu *c, unsigned int nr)
+{
+	irqkit__raise_softirq_on(c, nr);
+	softirq_raised_here(t, c);
 }
 
 void irqkit_raise_softirq_irqoff(unsigned int nr)
@@ -225,15 +214,21 @@ static struct irqkit_tasklet *tasklet_take(struct irqkit_cpu *c, int idx)
 
 /* What the schedule does once it owns SCHED: queue @t on @c, raise the vector. */
 static __always_inline void tasklet_queue(struct irqkit_cpu *c, struct irqkit_tasklet *t, int idx,
-					  unsigned int nr)
+					  unsigned int nr, const bool observed)
 {
 	tasklet_enqueue(c, t, idx);
 	/*
 	 * No interrupts-off section around the raise, unlike Linux: the pending
 	 * word is atomic and the list has its own lock, and no interrupt can be
 	 * taken on this thread between the two (it reaches no delivery point).
+	 * The watched test was made by the caller: not again.
 	 */
-	raise_softirq_here(&irqkit_task_self, c, nr);
+	irqkit_trace(softirq_raise, nr);
+	if (observed)
+		irqkit__raise_softirq_observed(c, nr);
+	else
+		a_fetch_or(&c->softirq_pending, 1u << nr);
+	softirq_raised_here(&irqkit_task_self, c);
 }
 
 /* The same, the tasklet stamped for the histograms first (a copy out of line). */
@@ -242,7 +237,7 @@ static __attribute__((noinline)) void tasklet_queue_observed(struct irqkit_cpu *
 							     unsigned int nr)
 {
 	irqkit__obs_tasklet_sched(t);
-	tasklet_queue(c, t, idx, nr);
+	tasklet_queue(c, t, idx, nr, true);
 }
 
 static __always_inline void tasklet_schedule_common(struct irqkit_tasklet *t, int idx,
@@ -265,7 +260,7 @@ static __always_inline void tasklet_schedule_common(struct irqkit_tasklet *t, in
 		tasklet_queue_observed(c, t, idx, nr);
 		return;
 	}
-	tasklet_queue(c, t, idx, nr);
+	tasklet_queue(c, t, idx, nr, false);
 }
 
 void irqkit_tasklet_schedule(struct irqkit_tasklet *t)
@@ -327,8 +322,8 @@ static __attribute__((noinline)) void tasklet_run_observed(struct irqkit_task *t
 	tasklet_run_as(task, t, nr, true);
 }
 
-/* tasklet_action_common. */
-static void tasklet_action_common(int idx, unsigned int nr)
+/* tasklet_action_common, a copy in each vector's action (no frame between). */
+static __always_inline void tasklet_action_common(int idx, unsigned int nr)
 {
 	struct irqkit_task *task = &irqkit_task_self;
 	struct irqkit_cpu *c = task->cpu;
