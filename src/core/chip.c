@@ -7,12 +7,7 @@
  * Every function here runs with the descriptor lock held, except the flow
  * handlers, which take it themselves and drop it while actions run.
  */
-#include "internals.h"
-
-static inline struct irqkit_chip *desc_chip(struct irqkit_desc *desc)
-{
-	return desc->irq_data.chip;
-}
+#include "handle.h"
 
 /* ---- mask / unmask / ack (no nesting) ------------------------------------- */
 
@@ -42,7 +37,7 @@ void irqkit__unmask_irq(struct irqkit_desc *desc)
 	}
 }
 
-static void mask_ack_irq(struct irqkit_desc *desc)
+void irqkit__mask_ack_irq(struct irqkit_desc *desc)
 {
 	struct irqkit_chip *chip = desc_chip(desc);
 
@@ -201,51 +196,7 @@ int irqkit__irq_set_trigger(struct irqkit_desc *desc, unsigned int flags)
 	return ret;
 }
 
-/* ---- preconditions of the flows ------------------------------ */
-
-static bool irq_may_run(struct irqkit_desc *desc)
-{
-	if (!irqd_irq_inprogress(&desc->irq_data))
-		return true;
-	/* busy elsewhere: only a running spurious poll is waited for */
-	if (!(istate_get(desc) & IRQS_POLL_INPROGRESS))
-		return false;
-	return irqkit__irq_wait_for_poll(desc);
-}
-
-/*
- * Remember an interrupt the flow cannot handle now.  One that finds another
- * already pending is folded into it, as edges coalesce on hardware; irqkit
- * counts the fold so every arrival stays accounted (DESIGN guarantee 6).
- */
-static void flow_mark_pending(struct irqkit_desc *desc)
-{
-	desc_assert_locked(desc);
-	if (istate_get(desc) & IRQS_PENDING)
-		WRITE_ONCE(desc->pending_merged, desc->pending_merged + 1);
-	istate_set(desc, IRQS_PENDING);
-}
-
-/*
- * The flow is about to run the actions for its own interrupt while an older
- * one is still PENDING (a replay that met a replay in flight, -EBUSY in
- * check_irq_resend): this run serves both, so the older one is folded.
- */
-static void fold_stale_pending(struct irqkit_desc *desc)
-{
-	if (unlikely(istate_get(desc) & IRQS_PENDING))
-		WRITE_ONCE(desc->pending_merged, desc->pending_merged + 1);
-}
-
-static __always_inline bool irq_can_handle_actions(struct irqkit_desc *desc)
-{
-	istate_clear(desc, IRQS_REPLAY | IRQS_WAITING);
-	if (unlikely(!desc->action || irqd_irq_disabled(&desc->irq_data))) {
-		flow_mark_pending(desc);
-		return false;
-	}
-	return true;
-}
+/* ---- preconditions of the flows (the rest in handle.h) ---------------- */
 
 static bool irq_can_handle(struct irqkit_desc *desc)
 {
@@ -272,7 +223,7 @@ static void cond_unmask_irq(struct irqkit_desc *desc)
 void irqkit_handle_level_irq(struct irqkit_desc *desc)
 {
 	desc_lock(desc);
-	mask_ack_irq(desc);
+	irqkit__mask_ack_irq(desc);
 	if (!irq_can_handle(desc))
 		goto out_unlock;
 	irqkit__kstat_incr(desc);
@@ -284,47 +235,12 @@ out_unlock:
 }
 
 /*
- * An edge that cannot be handled now is remembered (PENDING)
- * and the line masked; the CPU running the line loops while PENDING is set.
+ * An edge that cannot be handled now is remembered (PENDING) and the line
+ * masked; the CPU running the line loops while PENDING is set (handle.h).
  */
 void irqkit_handle_edge_irq(struct irqkit_desc *desc)
 {
-	desc_lock(desc);
-	if (!irq_may_run(desc)) {
-		/*
-		 * The running CPU's loop serves this edge; if it is a replay,
-		 * that serves the replay, so REPLAY goes too (2.6's do_IRQ and
-		 * the older handle_edge_irq cleared it on every entry, before
-		 * this check).  Left set, the next enable's replay would be
-		 * refused with -EBUSY and its edge parked until another edge
-		 * arrives (DESIGN guarantee 6).
-		 */
-		istate_clear(desc, IRQS_REPLAY | IRQS_WAITING);
-		flow_mark_pending(desc);
-		mask_ack_irq(desc);
-		goto out_unlock;
-	}
-	if (!irq_can_handle_actions(desc)) {
-		mask_ack_irq(desc);
-		goto out_unlock;
-	}
-	irqkit__kstat_incr(desc);
-	if (desc_chip(desc)->irq_ack)
-		desc_chip(desc)->irq_ack(&desc->irq_data);
-	fold_stale_pending(desc);	/* later turns serve PENDING set while running */
-	do {
-		if (unlikely(!desc->action)) {
-			irqkit__mask_irq(desc);
-			goto out_unlock;
-		}
-		if (unlikely(istate_get(desc) & IRQS_PENDING)) {
-			if (!irqd_irq_disabled(&desc->irq_data) && irqd_irq_masked(&desc->irq_data))
-				irqkit__unmask_irq(desc);
-		}
-		irqkit__handle_irq_event(desc);
-	} while ((istate_get(desc) & IRQS_PENDING) && !irqd_irq_disabled(&desc->irq_data));
-out_unlock:
-	desc_unlock(desc);
+	handle_edge_irq(desc);
 }
 
 static void cond_eoi_irq(struct irqkit_chip *chip, struct irqkit_irq_data *d)

@@ -10,7 +10,7 @@
  * it or the signaller sees the other.  The dispatcher never sleeps while work
  * is pending that nobody keeps out.
  */
-#include "internals.h"
+#include "handle.h"
 
 static inline unsigned int ctz64(uint64_t w)
 {
@@ -340,10 +340,18 @@ static __always_inline bool cpu_run_now(unsigned int cpu, unsigned int irq, bool
 	/* an arrival, taken here (or, below, posted to its CPU): once per arrival */
 	if (unlikely(irqkit__observing()))
 		irqkit__obs_raise(irq);
-	if (claim)
+	if (claim) {
 		handle_signalled(c, irq);
-	else
-		READ_ONCE(irqkit__rt.descs[irq].handle_irq)(&irqkit__rt.descs[irq]);
+	} else {
+		struct irqkit_desc *desc = &irqkit__rt.descs[irq];
+		irqkit_flow_fn flow = READ_ONCE(desc->handle_irq);
+
+		/* the common flow in this frame: the edge flow's own text, inline */
+		if (likely(flow == irqkit_handle_edge_irq))
+			handle_edge_irq(desc);
+		else
+			flow(desc);
+	}
 	if (rest) {
 		irq_exit_and_release(t, c);
 		if (unlikely(irqkit__cpu_pending(c)))
