@@ -48,6 +48,9 @@ struct irqkit_pwq {
 	struct irqkit_work	*inactive_head, **inactive_tail;
 };
 
+/* 64 chains of running workers per pool, as Linux's BUSY_WORKER_HASH_ORDER */
+#define BUSY_HASH_ORDER	6
+
 struct irqkit_worker {
 	struct irqkit_wq_pool	*pool;
 	struct irqkit_plat_thread *thread;
@@ -58,6 +61,7 @@ struct irqkit_worker {
 	unsigned int		current_color;	/* its flush generation */
 	struct irqkit_work	*sched_head, **sched_tail;	/* items that met `current` */
 	struct irqkit_worker	*next;
+	struct irqkit_worker	*hash_next;	/* busy_hash chain while it runs an item (pool lock) */
 	struct irqkit_worker	*idle_next;	/* pool lock */
 	unsigned int		wake;		/* set by the waker; the worker sleeps on it */
 	int			id;
@@ -80,6 +84,8 @@ struct irqkit_wq_pool {
 						 * pool lock, read by queue_work_wake without it */
 	struct irqkit_work	*head, **tail;	/* the worklist */
 	struct irqkit_worker	*workers;
+	/* the workers running an item, by the item's address (Linux's busy_hash; pool lock) */
+	struct irqkit_worker	*busy_hash[1u << BUSY_HASH_ORDER];
 	int			nr_workers, next_id;
 	bool			stopping;
 	int			creating;	/* create_worker calls under way */
@@ -484,13 +490,47 @@ static void queue_work_wake(struct irqkit_wq_pool *pool)
 
 static int create_worker(struct irqkit_wq_pool *pool);
 
-/* Which worker of @pool runs @work now?  Pool lock held. */
+static struct irqkit_worker **busy_chain(struct irqkit_wq_pool *pool, const struct irqkit_work *work)
+{
+	uint64_t key = (uint64_t)(uintptr_t)work * 0x9e3779b97f4a7c15ull;	/* hash_ptr */
+
+	return &pool->busy_hash[key >> (64 - BUSY_HASH_ORDER)];
+}
+
+/* @w has taken @work (w->current is set): it runs now.  Pool lock held. */
+static void busy_add(struct irqkit_worker *w)
+{
+	struct irqkit_worker **chain = busy_chain(w->pool, w->current);
+
+	spin_assert_locked(&w->pool->lock);
+	w->hash_next = *chain;
+	*chain = w;
+}
+
+/* @w's item has returned.  Pool lock held. */
+static void busy_del(struct irqkit_worker *w)
+{
+	struct irqkit_worker **pp = busy_chain(w->pool, w->current);
+
+	spin_assert_locked(&w->pool->lock);
+	while (*pp != w)
+		pp = &(*pp)->hash_next;
+	*pp = w->hash_next;
+	w->hash_next = NULL;
+}
+
+/*
+ * Which worker of @pool runs @work now?  Pool lock held.  Found by the item's
+ * address and its function, as Linux's find_worker_executing_work: memory
+ * freed by a running item and set up again as an item with another function
+ * is a new item, not the one running (it may run beside it).
+ */
 static struct irqkit_worker *find_worker_executing(struct irqkit_wq_pool *pool,
 						   const struct irqkit_work *work)
 {
 	spin_assert_locked(&pool->lock);
-	for (struct irqkit_worker *w = pool->workers; w; w = w->next)
-		if (w->current == work)
+	for (struct irqkit_worker *w = *busy_chain(pool, work); w; w = w->hash_next)
+		if (w->current == work && w->current_fn == irqkit__work_fn(work))
 			return w;
 	return NULL;
 }
@@ -570,6 +610,7 @@ static struct irqkit_work *worker_take(struct irqkit_worker *w)
 	pool->progress++;
 	w->current = work;
 	w->current_fn = irqkit__work_fn(work);	/* the item may free itself while it runs */
+	busy_add(w);
 	w->current_seq = READ_ONCE(work->queued);
 	w->current_pwq = work->pwq;
 	w->current_color = work->color;
@@ -617,6 +658,7 @@ static void worker_finish(struct irqkit_worker *w, struct irqkit_work *work)
 	struct irqkit_pwq *pwq = w->current_pwq;
 
 	spin_assert_locked(&w->pool->lock);
+	busy_del(w);
 	w->current = NULL;
 	w->current_pwq = NULL;
 	pwq_dec_active(pwq, false);

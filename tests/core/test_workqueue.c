@@ -147,6 +147,54 @@ static void test_item_queued_while_running_elsewhere_runs_after_on_the_same_pool
 	assert_int_equal(a.cpu, 0);				/* where it ran: never on two at once */
 }
 
+/* An item that is done with its memory while it still runs (then blocks on a gate of its own). */
+static atomic_int recycled_gate, recycled_old_runs, recycled_new_runs;
+
+static void recycled_old_fn(struct irqkit_work *work)
+{
+	(void)work;			/* not touched again: the memory is reused below */
+	while (!atomic_load(&recycled_gate))
+		usleep(100);
+	atomic_fetch_add(&recycled_old_runs, 1);
+}
+
+static void recycled_new_fn(struct irqkit_work *work)
+{
+	(void)work;
+	atomic_fetch_add(&recycled_new_runs, 1);
+}
+
+/*
+ * Linux's find_worker_executing_work matches the item's address and its
+ * function: memory set up again as an item with another function while the
+ * old item still runs is a new item, and runs beside it instead of behind it.
+ */
+static void test_recycled_item_with_another_function_is_a_new_item(void **state)
+{
+	static struct irqkit_work mem;
+	bool ran_beside;
+	int old_then;
+
+	(void)state;
+	atomic_store(&recycled_gate, 0);
+	atomic_store(&recycled_old_runs, 0);
+	atomic_store(&recycled_new_runs, 0);
+	irqkit_init_work(&mem, recycled_old_fn);
+	assert_true(irqkit_queue_work_on(0, irqkit_system_wq(), &mem));
+	assert_true(wait_until(!irqkit_work_pending(&mem), 5000));	/* taken: running */
+	irqkit_init_work(&mem, recycled_new_fn);
+	assert_true(irqkit_queue_work_on(0, irqkit_system_wq(), &mem));
+	/* without the function in the match it would wait behind the old run */
+	ran_beside = wait_until(atomic_load(&recycled_new_runs) == 1, 5000);
+	old_then = atomic_load(&recycled_old_runs);
+	atomic_store(&recycled_gate, 1);	/* before any assert: stop must not wait on it */
+	irqkit_flush_workqueue(irqkit_system_wq());
+	assert_true(ran_beside);
+	assert_int_equal(old_then, 0);
+	assert_int_equal(atomic_load(&recycled_old_runs), 1);
+	assert_int_equal(atomic_load(&recycled_new_runs), 1);
+}
+
 static void test_item_may_queue_itself(void **state)
 {
 	struct witem a;
@@ -596,6 +644,7 @@ int main(void)
 		T(test_work_runs_in_process_context_on_a_cpu_worker),
 		T(test_queue_work_returns_false_while_pending),
 		T(test_item_queued_while_running_elsewhere_runs_after_on_the_same_pool),
+		T(test_recycled_item_with_another_function_is_a_new_item),
 		T(test_item_may_queue_itself),
 		T(test_flush_work_waits_for_the_queued_instance),
 		T(test_flush_workqueue_is_not_held_up_by_later_items),
