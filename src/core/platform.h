@@ -228,6 +228,12 @@ struct irqkit__tbuf {
 void irqkit__trace_for_each(void (*fn)(const struct irqkit__tbuf *b, uint64_t from, uint64_t to,
 				       void *arg), void *arg);
 
+/*
+ * @s as a JSON string, in its quotes (quotes, backslashes and control
+ * characters escaped), handed to @put in pieces.  Any context.
+ */
+void irqkit__json_string(const char *s, void (*put)(void *arg, const char *p, size_t n), void *arg);
+
 /* The platform timer fired (see irqkit_plat_timer_program).  The timer's thread. */
 void irqkit__timer_interrupt(void);
 

@@ -272,21 +272,43 @@ int irqkit_show_hist_buf(char *buf, size_t size)
 
 /* ---- every counter, as JSON ------------------------------------------------------------------- */
 
-/* @s as a JSON string: quotes, backslashes and control characters escaped. */
+/*
+ * @s as a JSON string, in its quotes: quotes, backslashes and control
+ * characters escaped; @put gets the text in pieces (runs of plain characters
+ * whole).  The platform's trace-file writer uses it too.
+ */
+void irqkit__json_string(const char *s, void (*put)(void *arg, const char *p, size_t n), void *arg)
+{
+	put(arg, "\"", 1);
+	while (s && *s) {
+		size_t run = 0;
+		unsigned char c;
+		char esc[8];
+
+		while (s[run] && (unsigned char)s[run] >= 0x20 && s[run] != '"' && s[run] != '\\')
+			run++;
+		if (run) {
+			put(arg, s, run);
+			s += run;
+			continue;
+		}
+		c = (unsigned char)*s++;
+		if (c == '"' || c == '\\')
+			put(arg, esc, (size_t)irqkit__snprintf(esc, sizeof(esc), "\\%c", c));
+		else
+			put(arg, esc, (size_t)irqkit__snprintf(esc, sizeof(esc), "\\u%04x", c));
+	}
+	put(arg, "\"", 1);
+}
+
+static void sb_put(void *arg, const char *p, size_t n)
+{
+	sb_printf(arg, "%.*s", (int)n, p);
+}
+
 static void sb_json_string(struct sbuf *sb, const char *s)
 {
-	sb_printf(sb, "\"");
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			sb_printf(sb, "\\%c", c);
-		else if (c < 0x20)
-			sb_printf(sb, "\\u%04x", c);
-		else
-			sb_printf(sb, "%c", c);
-	}
-	sb_printf(sb, "\"");
+	irqkit__json_string(s, sb_put, sb);
 }
 
 static void json_line(struct sbuf *sb, struct irqkit_desc *desc, unsigned int irq, bool first)

@@ -209,6 +209,16 @@ static void test_irq_column_width_grows_with_nr_irqs(void **state)
 	/* det_teardown stops this one */
 }
 
+/* Names in the counters' JSON are JSON strings: a quote, a backslash and a control character escaped. */
+static void test_counters_json_escapes_names(void **state)
+{
+	(void)state;
+	assert_int_equal(irqkit_request_irq(T_EDGE(2), tdev_handler, 0, "odd\"name\\x\ty", &a), 0);
+	assert_true(irqkit_show_counters_json(buf, sizeof(buf)) > 0);
+	if (!strstr(buf, "\"odd\\\"name\\\\x\\u0009y\""))
+		fail_msg("name not escaped:\n%s", buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +231,7 @@ int main(void)
 		T(test_table_to_a_file),
 		T(test_irq_column_width_grows_with_nr_irqs),
 		T(test_softirqs_table_in_linux_format),
+		T(test_counters_json_escapes_names),
 #undef T
 	};
 

@@ -10,6 +10,9 @@
 
 #include <errno.h>
 #include <json-c/json.h>
+
+/* The action's name: a quote, a backslash and a tab, which the file must escape */
+#define TRACEDEV	"trace\"dev\\\t"
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -82,7 +85,7 @@ static int by_track_then_start(const void *a, const void *b)
 }
 
 struct summary {
-	int	handler_slices;		/* named "tracedev" */
+	int	handler_slices;		/* named TRACEDEV */
 	int	work_slices;		/* named "trace_work_fn" */
 	int	tasklet_slices;
 	int	softirq_slices;
@@ -140,7 +143,7 @@ static struct summary check_trace(const char *file)
 			slices[nslices++] = (struct slice){
 				.track = ((long)num_of(e, "pid") << 32) | (long)num_of(e, "tid"),
 				.ts = num_of(e, "ts"), .end = num_of(e, "ts") + dur };
-			if (!strcmp(name, "tracedev"))
+			if (!strcmp(name, TRACEDEV))
 				s.handler_slices++;
 			else if (!strcmp(name, "trace_work_fn"))
 				s.work_slices++;
@@ -205,7 +208,7 @@ static void test_trace_file_parses_nests_and_links(void **state)
 	atomic_store(&work_runs, 0);
 	irqkit_init_work(&w, trace_work_fn);
 	irqkit_tasklet_init(&t, trace_tasklet_fn, (unsigned long)&tasklet_runs);
-	assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, "tracedev", &dev), 0);
+	assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, TRACEDEV, &dev), 0);
 	assert_int_equal(irqkit_trace_start(0), 0);
 	tdev_raise_served(&dev, T_EDGE(3), 20);
 	for (int i = 0; i < 10; i++) {
@@ -245,7 +248,7 @@ static void test_full_ring_overwrites_the_oldest_and_says_so(void **state)
 	struct summary s;
 
 	(void)state;
-	assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, "tracedev", &dev), 0);
+	assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, TRACEDEV, &dev), 0);
 	assert_int_equal(irqkit_trace_start(16), 0);
 	tdev_raise_served(&dev, T_EDGE(3), 200);
 	assert_true(irqkit_trace_write(path) > 0);
@@ -261,7 +264,7 @@ static void test_bad_calls_are_refused(void **state)
 	assert_int_equal(irqkit_trace_write(path), -ENODATA);	/* nothing recorded */
 	assert_int_equal(irqkit_trace_start((1u << 24) + 1), -IRQKIT_EINVAL);
 	assert_int_equal(irqkit_trace_write(NULL), -IRQKIT_EINVAL);
-	assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, "tracedev", &dev), 0);
+	assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, TRACEDEV, &dev), 0);
 	assert_int_equal(irqkit_trace_start(0), 0);
 	tdev_raise_served(&dev, T_EDGE(3), 1);
 	assert_int_equal(irqkit_trace_write("/nonexistent-dir/trace.json"), -ENOENT);
@@ -281,7 +284,7 @@ static void test_environment_records_and_writes_at_stop(void **state)
 	setenv("IRQKIT_TRACE", path, 1);
 	assert_int_equal(thr_setup(state), 0);
 	unsetenv("IRQKIT_TRACE");
-	assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, "tracedev", &dev), 0);
+	assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, TRACEDEV, &dev), 0);
 	tdev_raise_served(&dev, T_EDGE(3), 3);
 	irqkit_stop();
 	s = check_trace(path);
@@ -304,7 +307,7 @@ static void test_each_run_records_its_own(void **state)
 			assert_int_equal(thr_setup(state), 0);
 			tdev_init(&dev);
 		}
-		assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, "tracedev", &dev), 0);
+		assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, TRACEDEV, &dev), 0);
 		assert_int_equal(irqkit_hist_read(IRQKIT_HIST_IRQ_DURATION, T_EDGE(3), &d),
 				 -IRQKIT_ENODATA);
 		assert_int_equal(irqkit_trace_start(run % 2 ? 64 : 0), 0);

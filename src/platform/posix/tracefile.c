@@ -49,20 +49,14 @@ struct writer {
 	bool		first;
 };
 
+static void file_put(void *arg, const char *p, size_t n)
+{
+	fwrite(p, 1, n, arg);
+}
+
 static void put_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	irqkit__json_string(s, file_put, f);
 }
 
 /* Microseconds with the nanoseconds, as the format's ts and dur want them. */
