@@ -238,6 +238,13 @@ struct irqkit_cpu {
 	unsigned int		ksoftirqd_idle;
 	unsigned int		ksoftirqd_stop;
 	struct irqkit_plat_thread *ksoftirqd;
+	/*
+	 * 1 while an idle kworker of the CPU's normal pool is its timer (it
+	 * sleeps until the earliest expiry; ksoftirqd then sleeps untimed);
+	 * duty_seq wakes that worker (workqueue.c, timer.c).
+	 */
+	unsigned int		timer_duty;
+	unsigned int		duty_seq;
 	struct irqkit_tasklet	*tasklet_head[2];	/* [0] TASKLET, [1] HI; lock-free, newest first */
 	uint64_t		softirq_raised[IRQKIT_NR_SOFTIRQS];	/* histograms (observe.c) */
 	/* timers (timer.c) */

@@ -499,8 +499,11 @@ next:
 		}
 		a_store_seq(&c->ksoftirqd_idle, 1);
 		if (!READ_ONCE(c->ksoftirqd_stop) && !irqkit__softirq_pending(c)) {
-			/* until woken, or until this CPU's earliest timer: its timer interrupt */
-			uint64_t ns = irqkit__timers_sleep(c);
+			/*
+			 * Until woken, or until this CPU's earliest timer: its
+			 * timer interrupt, unless an idle kworker is the timer.
+			 */
+			uint64_t ns = a_load_seq(&c->timer_duty) ? UINT64_MAX : irqkit__timers_sleep(c);
 
 			if (ns == UINT64_MAX)
 				irqkit_plat_wait(&c->ksoftirqd_seq, seq);
@@ -537,6 +540,39 @@ int irqkit__softirq_init(void)
 }
 
 /*
+ * After ksoftirqd: another thread may still run a CPU's softirqs (a kworker
+ * that was its CPU's timer, workqueue.c), and stop joins kworkers without a
+ * limit.  One stuck past @limit_ns is refused as a stuck ksoftirqd is.
+ */
+static int softirq_holders_stop(uint64_t limit_ns)
+{
+	struct irqkit__runtime *rt = &irqkit__rt;
+	uint64_t end = irqkit_plat_now_ns() + limit_ns;
+	int ret = 0;
+
+	for (unsigned int i = 0; i < rt->nr_cpus; i++) {
+		struct irqkit_cpu *c = &rt->cpus[i];
+		unsigned int s;
+
+		if (c->ksoftirqd)
+			continue;	/* reported above */
+		while ((s = a_load_seq(&c->slot)) & SLOT_SOFTIRQ) {
+			uint64_t now = irqkit_plat_now_ns();
+
+			if (now >= end) {
+				pr_err("irqkit_stop: CPU#%u is stuck in %ps in softirq context; the runtime is left as it is (call irqkit_stop() again once it returns)",
+				       i, cpu_hold_running_fn(c, HOLD_SOFTIRQ));
+				ret = -IRQKIT_ETIMEDOUT;
+				break;
+			}
+			/* releases wake only registered waiters: look again each millisecond */
+			irqkit_plat_wait_timeout(&c->slot, s, end - now < 1000000 ? end - now : 1000000);
+		}
+	}
+	return ret;
+}
+
+/*
  * irqkit__softirq_stop - end every ksoftirqd/N, waiting at most @limit_ns for
  * each (0: no limit).  One that does not end is stuck in a softirq callback
  * that does not return: it is reported and left, for a later call.
@@ -565,6 +601,8 @@ int irqkit__softirq_stop(uint64_t limit_ns)
 		}
 		c->ksoftirqd = NULL;
 	}
+	if (limit_ns)
+		ret = softirq_holders_stop(limit_ns) ?: ret;
 	return ret;
 }
 

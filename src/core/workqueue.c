@@ -66,6 +66,7 @@ struct irqkit_worker {
 	unsigned int		wake;		/* set by the waker; the worker sleeps on it */
 	int			id;
 	int			tid;		/* for the watchdog's report */
+	unsigned int		duty;		/* 1: it is its CPU's timer while it sleeps (its own) */
 	bool			dead;		/* reaped when idle too long: to be joined */
 	/* the current item, watched (observe.c): 1 + its start, or 0 */
 	uint64_t		obs_start, obs_flow;
@@ -355,11 +356,22 @@ static void idle_list_remove(struct irqkit_wq_pool *pool, struct irqkit_worker *
 	}
 }
 
-/* Workers are freed only at stop, after they are joined: @w outlives the lock. */
+/*
+ * Workers are freed only at stop, after they are joined: @w outlives the lock.
+ * A worker that is its CPU's timer sleeps on the CPU's duty_seq, not its wake word.
+ */
 static void wake_worker(struct irqkit_worker *w)
 {
-	if (w)
+	if (!w)
+		return;
+	if (a_load_acquire(&w->duty)) {
+		struct irqkit_cpu *c = &irqkit__rt.cpus[w->pool->cpu];
+
+		a_fetch_add(&c->duty_seq, 1);
+		irqkit_plat_wake(&c->duty_seq);
+	} else {
 		irqkit_plat_wake(&w->wake);
+	}
 }
 
 static void wake_idle_worker(struct irqkit_wq_pool *pool)
@@ -677,14 +689,124 @@ static void worker_enter_idle(struct irqkit_worker *w)
 	WRITE_ONCE(pool->idle, w);
 }
 
+/*
+ * Timer duty.  In threaded mode an idle kworker of a CPU's normal pool is
+ * that CPU's timer while it sleeps: it sleeps until the CPU's earliest timer
+ * and runs TIMER_SOFTIRQ itself, so the item a delayed work's timer queues
+ * is taken by the thread that woke for the timer: one wake-up, as a timerfd
+ * wait takes, where ksoftirqd and then a worker took two.  ksoftirqd sleeps
+ * untimed while a worker has the duty (a timer armed as the new earliest
+ * wakes the worker instead), and is the timer again when the worker leaves
+ * its sleep (woken for work, reaped, stopping): the worker wakes it then if a
+ * timer is armed.  Any worker of the pool may have it, one at a time.
+ */
+static struct irqkit_cpu *duty_take(struct irqkit_worker *w)
+{
+	struct irqkit_wq_pool *pool = w->pool;
+	struct irqkit_cpu *c;
+
+	spin_assert_locked(&pool->lock);
+	if (irqkit__rt.mode != IRQKIT_MODE_THREADED || pool->cpu < 0 || pool->highpri ||
+	    pool->stopping)
+		return NULL;
+	c = &irqkit__rt.cpus[pool->cpu];
+	if (a_load_seq(&c->timer_duty))		/* another worker of this pool: the lock orders takers */
+		return NULL;
+	a_store_seq(&c->timer_duty, 1);
+	a_store_release(&w->duty, 1);
+	return c;
+}
+
+/* @w leaves its sleep: ksoftirqd is the timer again (Dekker with timer_armed and ksoftirqd's sleep). */
+static void duty_release(struct irqkit_worker *w, struct irqkit_cpu *c)
+{
+	a_store_release(&w->duty, 0);
+	a_store_seq(&c->timer_duty, 0);
+	if (a_load_seq(&c->timers.armed))
+		irqkit__wakeup_softirqd(c);
+}
+
+/*
+ * The duty worker's look at the clock: the time until its CPU's earliest
+ * timer (UINT64_MAX: none), or, when one is due, 0 after running
+ * TIMER_SOFTIRQ here (with what else is pending then, as any local_bh_enable
+ * does; a softirq raised while no timer is due stays ksoftirqd's).  It moves
+ * to the head of the idle list first, so that an item the timers queue on
+ * its pool wakes it (it is awake), not another worker.
+ */
+static uint64_t duty_due(struct irqkit_worker *w, struct irqkit_cpu *c)
+{
+	struct irqkit_wq_pool *pool = w->pool;
+	uint64_t ns;
+
+	if (READ_ONCE(irqkit__rt.stopping))
+		return UINT64_MAX;	/* no timers once stop has begun: it wakes this worker */
+	ns = irqkit__timers_sleep(c);	/* when due, raises TIMER_SOFTIRQ and returns 0 */
+	if (ns)
+		return ns;
+	irqkit_spin_lock_irq(&pool->lock);
+	if (!a_load_acquire(&w->wake) && pool->idle != w) {
+		idle_list_remove(pool, w);
+		w->idle_next = pool->idle;
+		WRITE_ONCE(pool->idle, w);
+	}
+	irqkit_spin_unlock_irq(&pool->lock);
+	irqkit_local_bh_disable();
+	irqkit_local_bh_enable();	/* runs what is pending, if it can take the CPU */
+	if (irqkit__softirq_pending(c))
+		irqkit__wakeup_softirqd(c);	/* it could not: as a raise from process context */
+	return 0;
+}
+
+/*
+ * Sleep until a waker takes @w off the idle list (true) or @end passes
+ * (false; UINT64_MAX: no end), as its CPU's timer if it can have the duty.
+ * Pool lock held; dropped meanwhile.
+ */
+static bool worker_sleep(struct irqkit_worker *w, uint64_t end)
+{
+	struct irqkit_cpu *c = duty_take(w);
+	unsigned int *word = c ? &c->duty_seq : &w->wake;
+	bool woken;
+
+	irqkit_spin_unlock_irq(&w->pool->lock);
+	for (;;) {
+		unsigned int seen = c ? a_load_seq(&c->duty_seq) : 0;
+		uint64_t now = 0, until = end;
+
+		if (a_load_acquire(&w->wake))
+			break;
+		if (end != UINT64_MAX || c)
+			now = irqkit_plat_now_ns();
+		if (now >= end)
+			break;
+		if (c) {
+			uint64_t ns = duty_due(w, c);
+
+			if (!ns)
+				continue;
+			if (ns != UINT64_MAX && ns < until - now)
+				until = now + ns;
+		}
+		if (until == UINT64_MAX)
+			irqkit_plat_wait(word, seen);
+		else
+			irqkit_plat_wait_timeout(word, seen, until - now);
+	}
+	woken = a_load_acquire(&w->wake) != 0;
+	if (c)
+		duty_release(w, c);
+	if (woken)
+		irqkit__jiffies_touch();	/* a wake-up: the jiffies objects, for their readers */
+	irqkit_spin_lock_irq(&w->pool->lock);
+	return woken;
+}
+
 /* Sleep until wake_idle_worker() takes @w off the idle list.  Pool lock held; dropped meanwhile. */
 static void worker_wait_woken(struct irqkit_worker *w)
 {
-	irqkit_spin_unlock_irq(&w->pool->lock);
-	while (!a_load_acquire(&w->wake))
-		irqkit_plat_wait(&w->wake, 0);
-	irqkit__jiffies_touch();	/* a wake-up: the jiffies objects, for their readers */
-	irqkit_spin_lock_irq(&w->pool->lock);
+	while (!worker_sleep(w, UINT64_MAX))
+		;
 }
 
 /*
@@ -704,18 +826,7 @@ static bool worker_idle(struct irqkit_worker *w)
 		return true;
 	}
 	for (;;) {
-		uint64_t end = irqkit_plat_now_ns() + timeout;
-
-		irqkit_spin_unlock_irq(&pool->lock);
-		while (!a_load_acquire(&w->wake)) {
-			uint64_t now = irqkit_plat_now_ns();
-
-			if (now >= end)
-				break;
-			irqkit_plat_wait_timeout(&w->wake, 0, end - now);
-		}
-		irqkit_spin_lock_irq(&pool->lock);
-		if (a_load_acquire(&w->wake))
+		if (worker_sleep(w, irqkit_plat_now_ns() + timeout))
 			return true;
 		/* @w is on the idle list: another one is idle when the list has two */
 		if (!pool->stopping && pool->idle->idle_next) {

@@ -478,6 +478,101 @@ static void test_an_earlier_timer_wakes_its_sleeping_cpu(void **state)
 	assert_int_equal(det_setup(NULL), 0);
 }
 
+/*
+ * Threaded mode: an idle kworker of a CPU's normal pool is that CPU's timer
+ * while it sleeps (one wake-up for a delayed item: the worker that wakes
+ * runs TIMER_SOFTIRQ and takes the item), and ksoftirqd is again when no
+ * worker of the pool is idle.
+ */
+static char fired_thread[16];
+static atomic_int fired_softirq, work_gate, works_in;
+
+static void record_thread(struct irqkit_timer_list *t)
+{
+	(void)t;
+	pthread_getname_np(pthread_self(), fired_thread, sizeof(fired_thread));
+	atomic_store(&fired_softirq, irqkit_in_serving_softirq() ? 1 : 2);
+}
+
+static void noop_work(struct irqkit_work *w)
+{
+	(void)w;
+}
+
+static void gated_work(struct irqkit_work *w)
+{
+	(void)w;
+	atomic_fetch_add(&works_in, 1);
+	while (!atomic_load(&work_gate))
+		usleep(200);
+}
+
+static void start_two_cpus_bound_to_1(void)
+{
+	det_teardown(NULL);
+	assert_int_equal(irqkit_start(&(struct irqkit_config){ .nr_cpus = 2 }), 0);
+	assert_int_equal(irqkit_thread_bind(1), 0);
+	atomic_store(&fired_softirq, 0);
+	atomic_store(&works_in, 0);
+	atomic_store(&work_gate, 0);
+	memset(fired_thread, 0, sizeof(fired_thread));
+}
+
+static void test_an_idle_kworker_is_its_cpus_timer(void **state)
+{
+	struct irqkit_work w;
+	struct irqkit_timer_list t;
+
+	(void)state;
+	start_two_cpus_bound_to_1();
+	irqkit_init_work(&w, noop_work);
+	assert_true(irqkit_queue_work_on(1, irqkit_system_wq(), &w));
+	irqkit_flush_work(&w);
+	usleep(20000);				/* its worker asleep, idle: the timer of CPU 1 */
+	irqkit_timer_setup(&t, record_thread, 0);
+	irqkit_mod_timer(&t, irqkit_jiffies() + irqkit_msecs_to_jiffies(10));
+	assert_true(wait_until(atomic_load(&fired_softirq) != 0, 5000));
+	assert_int_equal(atomic_load(&fired_softirq), 1);	/* TIMER_SOFTIRQ, as always */
+	if (strncmp(fired_thread, "kworker/1:", 10))
+		fail_msg("the timer ran on %s, not on CPU 1's idle kworker", fired_thread);
+	irqkit_thread_unbind();
+	irqkit_stop();
+	assert_int_equal(det_setup(NULL), 0);
+}
+
+static void test_timers_fire_while_every_kworker_of_the_cpu_is_busy(void **state)
+{
+	enum { N = 40 };	/* more than a pool's workers: none stays idle */
+	static struct irqkit_work w[N];
+	struct irqkit_timer_list t;
+	bool fired;
+
+	(void)state;
+	start_two_cpus_bound_to_1();
+	irqkit_init_work(&w[0], noop_work);
+	assert_true(irqkit_queue_work_on(1, irqkit_system_wq(), &w[0]));
+	irqkit_flush_work(&w[0]);
+	usleep(20000);				/* an idle worker is CPU 1's timer */
+	irqkit_timer_setup(&t, record_thread, 0);
+	irqkit_mod_timer(&t, irqkit_jiffies() + irqkit_msecs_to_jiffies(300));
+	for (int i = 0; i < N; i++) {
+		irqkit_init_work(&w[i], gated_work);
+		assert_true(irqkit_queue_work_on(1, irqkit_system_wq(), &w[i]));
+	}
+	/* every worker of the pool blocked: the last to leave its sleep handed the timer back */
+	fired = wait_until(atomic_load(&fired_softirq) != 0, 5000);
+	atomic_store(&work_gate, 1);		/* before any assert: stop waits for the items */
+	for (int i = 0; i < N; i++)
+		irqkit_flush_work(&w[i]);
+	assert_true(fired);
+	assert_true(atomic_load(&works_in) > 1);
+	if (strncmp(fired_thread, "ksoftirqd/1", 11) && strncmp(fired_thread, "kworker/1:", 10))
+		fail_msg("the timer ran on %s", fired_thread);
+	irqkit_thread_unbind();
+	irqkit_stop();
+	assert_int_equal(det_setup(NULL), 0);
+}
+
 /* IRQKIT_CFG_PERIODIC_TICK: the object moves while a thread spins on it and calls nothing. */
 static void test_periodic_tick_moves_the_object_of_a_bare_spin(void **state)
 {
@@ -519,6 +614,8 @@ int main(void)
 		T(test_timer_armed_before_the_start_of_jiffies_fires_at_once),
 		T(test_jiffies_objects_never_go_back),
 		T(test_periodic_tick_moves_the_object_of_a_bare_spin),
+		T(test_an_idle_kworker_is_its_cpus_timer),
+		T(test_timers_fire_while_every_kworker_of_the_cpu_is_busy),
 		T(test_the_object_tick_stops_when_idle_and_restarts),
 		T(test_an_earlier_timer_wakes_its_sleeping_cpu),
 #undef T

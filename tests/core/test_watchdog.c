@@ -317,6 +317,47 @@ static void test_stop_returns_past_a_tasklet_that_never_returns(void **state)
 	assert_int_equal(setup_wd(WD_MS, 0), 0);
 }
 
+/* exported: the report names it in a build without libdw too */
+void stuck_timer_fn(struct irqkit_timer_list *t);
+void stuck_timer_fn(struct irqkit_timer_list *t)
+{
+	(void)t;
+	spin_until_released();
+}
+
+static void noop_item(struct irqkit_work *w)
+{
+	(void)w;
+}
+
+/*
+ * A timer callback that never returns, run by an idle kworker that is its
+ * CPU's timer: stop returns, as past a stuck ksoftirqd, instead of waiting
+ * for ever to join that worker.
+ */
+static void test_stop_returns_past_a_timer_that_never_returns_on_a_kworker(void **state)
+{
+	static struct irqkit_timer_list t;
+	struct irqkit_work w;
+
+	(void)state;
+	irqkit_init_work(&w, noop_item);
+	assert_true(irqkit_queue_work_on(1, irqkit_system_wq(), &w));
+	irqkit_flush_work(&w);
+	usleep(20000);			/* the worker asleep: CPU 1's timer */
+	irqkit_timer_setup(&t, stuck_timer_fn, 0);
+	assert_int_equal(irqkit_thread_bind(1), 0);
+	irqkit_mod_timer(&t, irqkit_jiffies() + irqkit_msecs_to_jiffies(5));
+	assert_int_equal(irqkit_thread_unbind(), 0);
+	assert_true(wait_until(atomic_load(&entered) == 1, 5000));
+	irqkit_stop();
+	assert_log_contains("irqkit_stop: CPU#1 is stuck in stuck_timer_fn in softirq context");
+	assert_false(irqkit_started());
+	atomic_store(&release, 1);
+	irqkit_stop();
+	assert_int_equal(setup_wd(WD_MS, 0), 0);
+}
+
 static void test_watchdog_off_reports_nothing(void **state)
 {
 	(void)state;
@@ -345,6 +386,7 @@ int main(void)
 		T(test_idle_workers_beyond_the_spare_are_reaped),
 		T(test_stop_returns_past_a_handler_that_never_returns),
 		T(test_stop_returns_past_a_tasklet_that_never_returns),
+		T(test_stop_returns_past_a_timer_that_never_returns_on_a_kworker),
 		T(test_watchdog_off_reports_nothing),
 #undef T
 	};

@@ -27,7 +27,13 @@ void irqkit_plat_timer_program(uint64_t deadline_ns)
 {
 	if (!__atomic_load_n(&running, __ATOMIC_ACQUIRE))
 		return;
-	__atomic_store_n(&deadline, deadline_ns, __ATOMIC_RELEASE);
+	/*
+	 * The same deadline again (the core programs at every timer change;
+	 * most leave it as it was, "none" without the periodic tick): the
+	 * thread sleeps for it already, or reads it next.  No wake-up.
+	 */
+	if (__atomic_exchange_n(&deadline, deadline_ns, __ATOMIC_ACQ_REL) == deadline_ns)
+		return;
 	__atomic_fetch_add(&seq, 1, __ATOMIC_SEQ_CST);
 	irqkit_plat_wake(&seq);
 }
