@@ -148,11 +148,12 @@ static void test_item_queued_while_running_elsewhere_runs_after_on_the_same_pool
 }
 
 /* An item that is done with its memory while it still runs (then blocks on a gate of its own). */
-static atomic_int recycled_gate, recycled_old_runs, recycled_new_runs;
+static atomic_int recycled_gate, recycled_old_runs, recycled_new_runs, recycled_old_in;
 
 static void recycled_old_fn(struct irqkit_work *work)
 {
 	(void)work;			/* not touched again: the memory is reused below */
+	atomic_store(&recycled_old_in, 1);
 	while (!atomic_load(&recycled_gate))
 		usleep(100);
 	atomic_fetch_add(&recycled_old_runs, 1);
@@ -179,9 +180,11 @@ static void test_recycled_item_with_another_function_is_a_new_item(void **state)
 	atomic_store(&recycled_gate, 0);
 	atomic_store(&recycled_old_runs, 0);
 	atomic_store(&recycled_new_runs, 0);
+	atomic_store(&recycled_old_in, 0);
 	irqkit_init_work(&mem, recycled_old_fn);
 	assert_true(irqkit_queue_work_on(0, irqkit_system_wq(), &mem));
-	assert_true(wait_until(!irqkit_work_pending(&mem), 5000));	/* taken: running */
+	/* in its function, which owns the memory from its call on */
+	assert_true(wait_until(atomic_load(&recycled_old_in), 5000));
 	irqkit_init_work(&mem, recycled_new_fn);
 	assert_true(irqkit_queue_work_on(0, irqkit_system_wq(), &mem));
 	/* without the function in the match it would wait behind the old run */
