@@ -860,14 +860,21 @@ static __always_inline unsigned int irqkit__observing(void)
 	return READ_ONCE(irqkit__obs);
 }
 
-/* Mark softirq @nr pending on @c; the watched form is out of line. */
-static __always_inline void irqkit__raise_softirq_on(struct irqkit_cpu *c, unsigned int nr)
+/* Mark softirq @nr pending on @c, @observed already tested by the caller; that form is out of line. */
+static __always_inline void irqkit__raise_softirq_as(struct irqkit_cpu *c, unsigned int nr,
+						     bool observed)
 {
 	irqkit_trace(softirq_raise, nr);
-	if (unlikely(irqkit__observing()))
+	if (unlikely(observed))
 		irqkit__raise_softirq_observed(c, nr);
 	else
 		a_fetch_or(&c->softirq_pending, 1u << nr);
+}
+
+/* Mark softirq @nr pending on @c. */
+static __always_inline void irqkit__raise_softirq_on(struct irqkit_cpu *c, unsigned int nr)
+{
+	irqkit__raise_softirq_as(c, nr, irqkit__observing());
 }
 
 struct irqkit__hist {

@@ -223,11 +223,7 @@ static __always_inline void tasklet_queue(struct irqkit_cpu *c, struct irqkit_ta
 	 * taken on this thread between the two (it reaches no delivery point).
 	 * The watched test was made by the caller: not again.
 	 */
-	irqkit_trace(softirq_raise, nr);
-	if (observed)
-		irqkit__raise_softirq_observed(c, nr);
-	else
-		a_fetch_or(&c->softirq_pending, 1u << nr);
+	irqkit__raise_softirq_as(c, nr, observed);
 	softirq_raised_here(&irqkit_task_self, c);
 }
 

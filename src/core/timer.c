@@ -443,13 +443,10 @@ static void timer_armed(struct irqkit_cpu *c)
 	if (irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC)
 		return;
 	a_fence();		/* the new base->next, then who times (Dekker with both sleepers) */
-	if (a_load_seq(&c->timer_duty)) {
-		/* an idle kworker is the CPU's timer (workqueue.c, timer duty) */
-		a_fetch_add(&c->duty_seq, 1);
-		irqkit_plat_wake(&c->duty_seq);
-	} else if (a_load_seq(&c->ksoftirqd_idle)) {
+	if (a_load_seq(&c->timer_duty))
+		irqkit__seq_wake(&c->duty_seq);	/* an idle kworker is the CPU's timer (workqueue.c) */
+	else if (a_load_seq(&c->ksoftirqd_idle))
 		irqkit__wakeup_softirqd(c);
-	}
 }
 
 /* TIMER_SOFTIRQ: run this CPU's expired timers, one at a time, lock dropped. */

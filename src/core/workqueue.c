@@ -364,14 +364,10 @@ static void wake_worker(struct irqkit_worker *w)
 {
 	if (!w)
 		return;
-	if (a_load_acquire(&w->duty)) {
-		struct irqkit_cpu *c = &irqkit__rt.cpus[w->pool->cpu];
-
-		a_fetch_add(&c->duty_seq, 1);
-		irqkit_plat_wake(&c->duty_seq);
-	} else {
+	if (a_load_acquire(&w->duty))
+		irqkit__seq_wake(&irqkit__rt.cpus[w->pool->cpu].duty_seq);
+	else
 		irqkit_plat_wake(&w->wake);
-	}
 }
 
 static void wake_idle_worker(struct irqkit_wq_pool *pool)
@@ -747,8 +743,7 @@ static uint64_t duty_due(struct irqkit_worker *w, struct irqkit_cpu *c)
 	irqkit_spin_lock_irq(&pool->lock);
 	if (!a_load_acquire(&w->wake) && pool->idle != w) {
 		idle_list_remove(pool, w);
-		w->idle_next = pool->idle;
-		WRITE_ONCE(pool->idle, w);
+		worker_enter_idle(w);	/* again, at the head */
 	}
 	irqkit_spin_unlock_irq(&pool->lock);
 	irqkit_local_bh_disable();
