@@ -346,6 +346,25 @@ static void test_uninitialised_tasklet_is_refused(void **state)
 	assert_int_equal(irqkit_softirq_pending(0), 0);
 }
 
+/* A tasklet found on its list without SCHED (its state written behind irqkit's back) is not run: Linux BUG()s. */
+static void test_tasklet_queued_without_sched_is_reported_not_run(void **state)
+{
+	struct ttest x;
+
+	(void)state;
+	tt_init(&x, 'x');
+	irqkit_local_bh_disable();
+	irqkit_tasklet_schedule(&x.t);
+	__atomic_store_n(&x.t.state, 0, __ATOMIC_SEQ_CST);
+	irqkit_local_bh_enable();
+	assert_log_contains("tasklet SCHED state not set");
+	assert_int_equal(atomic_load(&x.runs), 0);
+	assert_int_equal(__atomic_load_n(&x.t.state, __ATOMIC_SEQ_CST), 0);
+	irqkit_tasklet_schedule(&x.t);		/* and it can be scheduled again */
+	irqkit_deliver_pending();
+	assert_int_equal(atomic_load(&x.runs), 1);
+}
+
 static void test_tasklet_kill_of_idle_tasklet_and_reuse(void **state)
 {
 	struct ttest x;
@@ -436,6 +455,7 @@ int main(void)
 		T(test_disabled_tasklet_waits_for_enable),
 		T(test_tasklet_init_2_6_form_passes_data),
 		T(test_uninitialised_tasklet_is_refused),
+		T(test_tasklet_queued_without_sched_is_reported_not_run),
 		T(test_tasklet_kill_of_idle_tasklet_and_reuse),
 		T(test_tasklet_kill_in_deterministic_mode_runs_it),
 		T(test_tasklet_kill_from_itself_reports_instead_of_hanging),
