@@ -283,6 +283,36 @@ static void note_masked_arrival(unsigned int irq)
 			irq);
 }
 
+/* The raise of a line that is not taken on the direct path: latched, then signalled. */
+static __attribute__((noinline)) int sw_raise_latched(unsigned int irq)
+{
+	struct irqkit_irq_data *d;
+	struct sw_line *l = line_of(irq, &d);
+	unsigned int old;
+
+	if (!l)
+		return -IRQKIT_EINVAL;	/* the line left the chip meanwhile */
+	old = a_fetch_or(&l->state, SW_LATCH);
+	if (old & SW_LATCH) {
+		a_add_relaxed(&l->coalesced, 1);
+		irqkit_trace(coalesced, d->irq);
+		return 0;
+	}
+	if (old & SW_MASKED) {
+		note_masked_arrival(irq);
+		return 0;
+	}
+	irqkit_cpu_raise(READ_ONCE(d->cpu), irq);
+	return 0;
+}
+
+/*
+ * An edge raised on a line that is neither latched nor masked is taken on
+ * the calling thread when it plays the line's CPU and the CPU is free (the
+ * direct path: no latch, no bitmap); otherwise it is latched and signalled.
+ * Only @irq is live across the direct call: the latched path finds its
+ * line again.
+ */
 int irqkit_sw_raise(unsigned int irq)
 {
 	struct irqkit_irq_data *d;
@@ -308,18 +338,7 @@ int irqkit_sw_raise(unsigned int irq)
 			return 0;
 		}
 	}
-	old = a_fetch_or(&l->state, SW_LATCH);
-	if (old & SW_LATCH) {
-		a_add_relaxed(&l->coalesced, 1);
-		irqkit_trace(coalesced, d->irq);
-		return 0;
-	}
-	if (old & SW_MASKED) {
-		note_masked_arrival(irq);
-		return 0;
-	}
-	irqkit_cpu_raise(READ_ONCE(d->cpu), irq);
-	return 0;
+	return sw_raise_latched(irq);
 }
 
 int irqkit_sw_set_level(unsigned int irq, bool asserted)

@@ -323,8 +323,11 @@ void irqkit_cpu_signal(unsigned int cpu, unsigned int irq)
  * Take @irq on @cpu now, on the calling thread, if it plays that CPU and the
  * CPU is free.  @claim: ask the chip first whether the line still requests.
  * @rest: then deliver what else became pending (and run softirqs).
+ * @unlatched: the chip latched nothing of this arrival (its direct path):
+ * the edge flow does not acknowledge it.
  */
-static __always_inline bool cpu_run_now(unsigned int cpu, unsigned int irq, bool claim, bool rest)
+static __always_inline bool cpu_run_now(unsigned int cpu, unsigned int irq, bool claim, bool rest,
+					const bool unlatched)
 {
 	struct irqkit_task *t = &irqkit_task_self;
 	struct irqkit_cpu *c;
@@ -348,7 +351,7 @@ static __always_inline bool cpu_run_now(unsigned int cpu, unsigned int irq, bool
 
 		/* the common flow in this frame: the edge flow's own text, inline */
 		if (likely(flow == irqkit_handle_edge_irq))
-			handle_edge_irq(desc);
+			handle_edge_irq_as(desc, unlatched);
 		else
 			flow(desc);
 	}
@@ -367,18 +370,18 @@ static __always_inline bool cpu_run_now(unsigned int cpu, unsigned int irq, bool
 
 void irqkit_cpu_raise(unsigned int cpu, unsigned int irq)
 {
-	if (!cpu_run_now(cpu, irq, true, true))
+	if (!cpu_run_now(cpu, irq, true, true, false))
 		irqkit_cpu_signal(cpu, irq);
 }
 
 bool irqkit_cpu_handle_now(unsigned int cpu, unsigned int irq)
 {
-	return cpu_run_now(cpu, irq, false, false);
+	return cpu_run_now(cpu, irq, false, false, false);
 }
 
 int irqkit__cpu_handle_now(unsigned int cpu, unsigned int irq)
 {
-	if (!cpu_run_now(cpu, irq, false, false))
+	if (!cpu_run_now(cpu, irq, false, false, true))
 		return 0;
 	return unlikely(irqkit__cpu_pending(irqkit_task_self.cpu)) ? 2 : 1;
 }

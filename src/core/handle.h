@@ -188,8 +188,11 @@ static __always_inline bool irq_can_handle_actions(struct irqkit_desc *desc)
 /*
  * An edge that cannot be handled now is remembered (PENDING)
  * and the line masked; the CPU running the line loops while PENDING is set.
+ * @unlatched, a constant: the arrival came straight from its raise on the
+ * CPU's own thread and the chip latched nothing of it, so there is nothing
+ * to acknowledge (a chip's direct path, irqkit__cpu_handle_now).
  */
-static __always_inline void handle_edge_irq(struct irqkit_desc *desc)
+static __always_inline void handle_edge_irq_as(struct irqkit_desc *desc, const bool unlatched)
 {
 	desc_lock(desc);
 	if (!irq_may_run(desc)) {
@@ -211,7 +214,7 @@ static __always_inline void handle_edge_irq(struct irqkit_desc *desc)
 		goto out_unlock;
 	}
 	irqkit__kstat_incr(desc);
-	if (desc_chip(desc)->irq_ack)
+	if (!unlatched && desc_chip(desc)->irq_ack)
 		desc_chip(desc)->irq_ack(&desc->irq_data);
 	fold_stale_pending(desc);	/* later turns serve PENDING set while running */
 	do {
@@ -227,6 +230,11 @@ static __always_inline void handle_edge_irq(struct irqkit_desc *desc)
 	} while ((istate_get(desc) & IRQS_PENDING) && !irqd_irq_disabled(&desc->irq_data));
 out_unlock:
 	desc_unlock(desc);
+}
+
+static __always_inline void handle_edge_irq(struct irqkit_desc *desc)
+{
+	handle_edge_irq_as(desc, false);
 }
 
 #endif /* IRQKIT_CORE_HANDLE_H */

@@ -48,7 +48,10 @@ HIDDEN void irqkit__exit_hook_add(struct irqkit__exit_hook *hook);
  * did not run, 1 if it ran and nothing is pending on the CPU now, 2 if it
  * ran and something is (the caller then calls irqkit_deliver_pending(), once
  * it no longer treats the line specially).  The test is the core's, inline
- * where it knows the CPU, so a chip's direct path pays no call for it.
+ * where it knows the CPU, so a chip's direct path pays no call for it.  For
+ * an arrival the chip never latched: the edge flow does not call its
+ * irq_ack (other flows, and mask_ack when the line cannot be handled now,
+ * still reach the chip).
  */
 HIDDEN int irqkit__cpu_handle_now(unsigned int cpu, unsigned int irq);
 
