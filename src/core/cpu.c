@@ -262,13 +262,15 @@ void irqkit__cpu_deliver_hardirqs(struct irqkit_task *t, struct irqkit_cpu *c)
  * May the calling thread take @cpu's interrupts now?  It must play that CPU
  * with interrupts on, outside hardirq context, and be a delivery point: in
  * deterministic mode the kworkers and irq threads are not (interrupts come
- * only where the test chooses).
+ * only where the test chooses).  A thread that holds its CPU for hardirq is
+ * in hardirq context (the claim enters it, the release leaves it first), so
+ * the hardirq count says both.
  */
 bool irqkit__may_deliver_here(const struct irqkit_task *t, unsigned int cpu)
 {
+	IRQKIT_ASSERT(!(t->slot & TASK_SLOT_HARDIRQ) || (t->preempt_count & IRQKIT_HARDIRQ_MASK));
 	return t->cpu && (unsigned int)t->cpu_id == cpu && !task_irqs_off(t) && !t->nodeliver &&
-	       t->run == READ_ONCE(irqkit__run) &&
-	       !(t->slot & TASK_SLOT_HARDIRQ) && !(t->preempt_count & IRQKIT_HARDIRQ_MASK);
+	       t->run == READ_ONCE(irqkit__run) && !(t->preempt_count & IRQKIT_HARDIRQ_MASK);
 }
 
 /* Mark @irq pending on @c (top level last), then wake the CPU if it must look. */
@@ -341,9 +343,13 @@ static __always_inline bool cpu_run_now(unsigned int cpu, unsigned int irq, bool
 	if (!irqkit__cpu_claim_hardirq(t, c))
 		return false;
 	/* an arrival, taken here (or, below, posted to its CPU): once per arrival */
-	if (unlikely(irqkit__observing()))
+	if (unlikely(irqkit__observing())) {
 		irqkit__obs_raise(irq);
-	if (claim) {
+		if (claim)
+			handle_signalled(c, irq);
+		else
+			READ_ONCE(irqkit__rt.descs[irq].handle_irq)(&irqkit__rt.descs[irq]);
+	} else if (claim) {
 		handle_signalled(c, irq);
 	} else {
 		struct irqkit_desc *desc = &irqkit__rt.descs[irq];
@@ -351,7 +357,8 @@ static __always_inline bool cpu_run_now(unsigned int cpu, unsigned int irq, bool
 
 		/* the common flow in this frame: the edge flow's own text, inline */
 		if (likely(flow == irqkit_handle_edge_irq))
-			handle_edge_irq_as(desc, unlatched);
+			handle_edge_irq_as(desc, (struct flow_known){ .cpu = c, .unlatched = unlatched,
+								     .unwatched = true });
 		else
 			flow(desc);
 	}

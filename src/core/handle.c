@@ -33,12 +33,12 @@ enum irqkit_irqreturn irqkit__handle_actions_observed(struct irqkit_desc *desc)
 /* Out of line for the flows that need only these parts (the per-CPU and nested flows). */
 enum irqkit_irqreturn irqkit__handle_actions(struct irqkit_desc *desc)
 {
-	return handle_actions(desc);
+	return handle_actions(desc, false);
 }
 
 enum irqkit_irqreturn irqkit__handle_irq_event_percpu(struct irqkit_desc *desc)
 {
-	return handle_irq_event_percpu(desc);
+	return handle_irq_event_percpu(desc, false);
 }
 
 /* Actions removed by their own handler (see irqkit_free_irq): free them now. */
@@ -57,13 +57,13 @@ void irqkit__free_deferred(struct irqkit_desc *desc)
 
 enum irqkit_irqreturn irqkit__handle_irq_event(struct irqkit_desc *desc)
 {
-	return __handle_irq_event(desc, true);
+	return __handle_irq_event(desc, true, false);
 }
 
 /* The same for the spurious poll (IRQS_POLL_INPROGRESS): no accounting. */
 enum irqkit_irqreturn irqkit__handle_irq_event_poll(struct irqkit_desc *desc)
 {
-	return __handle_irq_event(desc, false);
+	return __handle_irq_event(desc, false, false);
 }
 
 /*

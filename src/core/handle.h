@@ -77,10 +77,11 @@ handle_actions_as(struct irqkit_desc *desc, const bool observed)
 	return (enum irqkit_irqreturn)retval;
 }
 
+/* @unwatched, a constant: the caller saw observation off, no need to look again. */
 static __always_inline enum irqkit_irqreturn
-handle_actions(struct irqkit_desc *desc)
+handle_actions(struct irqkit_desc *desc, const bool unwatched)
 {
-	if (unlikely(irqkit__observing()))
+	if (!unwatched && unlikely(irqkit__observing()))
 		return irqkit__handle_actions_observed(desc);
 	return handle_actions_as(desc, false);
 }
@@ -95,9 +96,9 @@ handle_actions(struct irqkit_desc *desc)
  * for it.
  */
 static __always_inline enum irqkit_irqreturn
-handle_irq_event_percpu(struct irqkit_desc *desc)
+handle_irq_event_percpu(struct irqkit_desc *desc, const bool unwatched)
 {
-	enum irqkit_irqreturn ret = handle_actions(desc);
+	enum irqkit_irqreturn ret = handle_actions(desc, unwatched);
 	unsigned int settings = READ_ONCE(desc->settings);
 	unsigned int count = READ_ONCE(desc->irq_count);
 
@@ -116,7 +117,7 @@ handle_irq_event_percpu(struct irqkit_desc *desc)
  * clears in-progress again under the lock.
  */
 static __always_inline enum irqkit_irqreturn
-__handle_irq_event(struct irqkit_desc *desc, bool account)
+__handle_irq_event(struct irqkit_desc *desc, bool account, const bool unwatched)
 {
 	enum irqkit_irqreturn ret;
 
@@ -125,7 +126,7 @@ __handle_irq_event(struct irqkit_desc *desc, bool account)
 	irqd_set(&desc->irq_data, IRQD_IRQ_INPROGRESS);
 	desc_unlock(desc);
 
-	ret = account ? handle_irq_event_percpu(desc) : handle_actions(desc);
+	ret = account ? handle_irq_event_percpu(desc, unwatched) : handle_actions(desc, unwatched);
 
 	desc_lock(desc);
 	irqd_clear(&desc->irq_data, IRQD_IRQ_INPROGRESS);
@@ -186,13 +187,23 @@ static __always_inline bool irq_can_handle_actions(struct irqkit_desc *desc)
 }
 
 /*
+ * What the caller of an inline flow knows, constants folded where used: the
+ * CPU its thread holds (NULL: found again), that the chip latched nothing
+ * of this arrival, taken straight from its raise on the CPU's own thread,
+ * so there is nothing to acknowledge (a chip's direct path,
+ * irqkit__cpu_handle_now), and that observation is off.
+ */
+struct flow_known {
+	struct irqkit_cpu	*cpu;
+	bool			unlatched;
+	bool			unwatched;
+};
+
+/*
  * An edge that cannot be handled now is remembered (PENDING)
  * and the line masked; the CPU running the line loops while PENDING is set.
- * @unlatched, a constant: the arrival came straight from its raise on the
- * CPU's own thread and the chip latched nothing of it, so there is nothing
- * to acknowledge (a chip's direct path, irqkit__cpu_handle_now).
  */
-static __always_inline void handle_edge_irq_as(struct irqkit_desc *desc, const bool unlatched)
+static __always_inline void handle_edge_irq_as(struct irqkit_desc *desc, const struct flow_known k)
 {
 	desc_lock(desc);
 	if (!irq_may_run(desc)) {
@@ -213,8 +224,11 @@ static __always_inline void handle_edge_irq_as(struct irqkit_desc *desc, const b
 		irqkit__mask_ack_irq(desc);
 		goto out_unlock;
 	}
-	irqkit__kstat_incr(desc);
-	if (!unlatched && desc_chip(desc)->irq_ack)
+	if (k.cpu)
+		irqkit__kstat_incr_on(k.cpu, desc);
+	else
+		irqkit__kstat_incr(desc);
+	if (!k.unlatched && desc_chip(desc)->irq_ack)
 		desc_chip(desc)->irq_ack(&desc->irq_data);
 	fold_stale_pending(desc);	/* later turns serve PENDING set while running */
 	do {
@@ -226,7 +240,7 @@ static __always_inline void handle_edge_irq_as(struct irqkit_desc *desc, const b
 			if (!irqd_irq_disabled(&desc->irq_data) && irqd_irq_masked(&desc->irq_data))
 				irqkit__unmask_irq(desc);
 		}
-		__handle_irq_event(desc, true);
+		__handle_irq_event(desc, true, k.unwatched);
 	} while ((istate_get(desc) & IRQS_PENDING) && !irqd_irq_disabled(&desc->irq_data));
 out_unlock:
 	desc_unlock(desc);
@@ -234,7 +248,7 @@ out_unlock:
 
 static __always_inline void handle_edge_irq(struct irqkit_desc *desc)
 {
-	handle_edge_irq_as(desc, false);
+	handle_edge_irq_as(desc, (struct flow_known){ 0 });
 }
 
 #endif /* IRQKIT_CORE_HANDLE_H */
