@@ -283,16 +283,12 @@ static void note_masked_arrival(unsigned int irq)
 			irq);
 }
 
-/* The raise of a line that is not taken on the direct path: latched, then signalled. */
-static __attribute__((noinline)) int sw_raise_latched(unsigned int irq)
+/* The raise of line @l (@d) that is not taken on the direct path: latched, then signalled. */
+static __attribute__((noinline)) int sw_raise_latched(struct sw_line *l, struct irqkit_irq_data *d)
 {
-	struct irqkit_irq_data *d;
-	struct sw_line *l = line_of(irq, &d);
-	unsigned int old;
+	unsigned int irq = d->irq;
+	unsigned int old = a_fetch_or(&l->state, SW_LATCH);
 
-	if (!l)
-		return -IRQKIT_EINVAL;	/* the line left the chip meanwhile */
-	old = a_fetch_or(&l->state, SW_LATCH);
 	if (old & SW_LATCH) {
 		a_add_relaxed(&l->coalesced, 1);
 		irqkit_trace(coalesced, d->irq);
@@ -306,12 +302,23 @@ static __attribute__((noinline)) int sw_raise_latched(unsigned int irq)
 	return 0;
 }
 
+/* The same after a direct attempt the CPU could not take: the line found again. */
+static __attribute__((noinline)) int sw_raise_refound(unsigned int irq)
+{
+	struct irqkit_irq_data *d;
+	struct sw_line *l = line_of(irq, &d);
+
+	if (!l)
+		return -IRQKIT_EINVAL;	/* the line left the chip meanwhile */
+	return sw_raise_latched(l, d);
+}
+
 /*
  * An edge raised on a line that is neither latched nor masked is taken on
  * the calling thread when it plays the line's CPU and the CPU is free (the
  * direct path: no latch, no bitmap); otherwise it is latched and signalled.
- * Only @irq is live across the direct call: the latched path finds its
- * line again.
+ * Only @irq is live across the direct call: when the CPU could not take it,
+ * the line is found again.
  */
 int irqkit_sw_raise(unsigned int irq)
 {
@@ -337,8 +344,9 @@ int irqkit_sw_raise(unsigned int irq)
 				irqkit_deliver_pending();
 			return 0;
 		}
+		return sw_raise_refound(irq);
 	}
-	return sw_raise_latched(irq);
+	return sw_raise_latched(l, d);
 }
 
 int irqkit_sw_set_level(unsigned int irq, bool asserted)
