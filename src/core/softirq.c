@@ -11,8 +11,8 @@
  * Tasklet state (6.6-6.8):
  *
  *   state   set by                          cleared by
- *   SCHED   tasklet_schedule (0 -> 1 only)  the TASKLET softirq as it sets RUN,
- *                                           before the call; tasklet_kill
+ *   SCHED   tasklet_schedule (0 -> 1 only)  the TASKLET softirq just before the
+ *                                           call; tasklet_kill
  *   RUN     the softirq (trylock)           the softirq after the call
  *
  * A tasklet is queued on the list of the CPU that scheduled it.  Several
@@ -271,135 +271,51 @@ void irqkit_tasklet_hi_schedule(struct irqkit_tasklet *t)
 	tasklet_schedule_common(t, 1, IRQKIT_HI_SOFTIRQ);
 }
 
-/* A tasklet on a list without SCHED: a bug Linux stops at (BUG()); irqkit warns and drops it. */
-static void tasklet_warn_no_sched(struct irqkit_tasklet *t)
+/* tasklet_clear_sched: SCHED must be set here; Linux warns if it is not. */
+static bool tasklet_clear_sched(struct irqkit_tasklet *t)
 {
+	if (a_fetch_and(&t->state, ~SCHED) & SCHED)
+		return true;
 	WARN_ONCE(1, "tasklet SCHED state not set: %s %pS",
 		  t->use_callback ? "callback" : "func", (void *)t->callback);
+	return false;
 }
 
 /*
- * Call @t, its RUN bit held; @observed a constant, the watched form a copy
- * of its own out of line (see handle_actions_as).
+ * Run @t, its RUN bit held and its SCHED bit still set; @observed a constant,
+ * the watched form a copy of its own out of line (see handle_actions_as).
  */
-static __always_inline void tasklet_call(struct irqkit_task *task, struct irqkit_tasklet *t,
-					 unsigned int nr, uint64_t start, const bool observed)
+static __always_inline void tasklet_run_as(struct irqkit_task *task, struct irqkit_tasklet *t,
+					   unsigned int nr, const bool observed)
 {
-	const void *outer = task->running_bh;
-	const void *outer_fn = task->running_fn;
-	/* func and callback share one union: either form */
-	const void *fn = (const void *)t->callback;
+	/* before SCHED clears: the stamp is the scheduler's until then */
+	uint64_t start = observed ? irqkit__obs_tasklet_begin(t, nr) : 0;
 
-	task->running_bh = t;
-	WRITE_ONCE(task->running_fn, fn);
-	irqkit_trace(tasklet_entry, t, fn);
-	if (t->use_callback)
-		t->callback(t);
-	else
-		t->func(t->data);
-	if (observed)
-		irqkit__obs_tasklet_end(fn, nr, start);
-	irqkit_trace(tasklet_exit, t, fn);
-	task->running_bh = outer;
-	WRITE_ONCE(task->running_fn, outer_fn);
-}
+	if (tasklet_clear_sched(t)) {
+		const void *outer = task->running_bh;
+		const void *outer_fn = task->running_fn;
+		/* func and callback share one union: either form */
+		const void *fn = (const void *)t->callback;
 
-/* What became of a tasklet taken off the list. */
-enum { TASKLET_RAN, TASKLET_AGAIN, TASKLET_GONE };
-
-/*
- * The watched form, Linux's two steps: RUN (tasklet_trylock), the disable
- * count, then SCHED cleared.  The histogram stamp is read before SCHED
- * clears: until then it is the scheduler's, after it a new schedule's.
- */
-static __attribute__((noinline)) int tasklet_try_run_observed(struct irqkit_task *task,
-							      struct irqkit_tasklet *t,
-							      unsigned int nr)
-{
-	uint64_t start;
-	bool sched;
-
-	if (a_fetch_or_acquire(&t->state, RUN) & RUN)
-		return TASKLET_AGAIN;		/* running on another CPU */
-	if (a_load_seq(&t->count)) {
-		a_fetch_and_release(&t->state, ~RUN);
-		return TASKLET_AGAIN;		/* disabled */
+		task->running_bh = t;
+		WRITE_ONCE(task->running_fn, fn);
+		irqkit_trace(tasklet_entry, t, fn);
+		if (t->use_callback)
+			t->callback(t);
+		else
+			t->func(t->data);
+		if (observed)
+			irqkit__obs_tasklet_end(fn, nr, start);
+		irqkit_trace(tasklet_exit, t, fn);
+		task->running_bh = outer;
+		WRITE_ONCE(task->running_fn, outer_fn);
 	}
-	start = irqkit__obs_tasklet_begin(t, nr);
-	sched = a_fetch_and(&t->state, ~SCHED) & SCHED;
-	if (sched)
-		tasklet_call(task, t, nr, start, true);
-	else
-		tasklet_warn_no_sched(t);
-	a_fetch_and_release(&t->state, ~RUN);
-	return sched ? TASKLET_RAN : TASKLET_GONE;
 }
 
-/*
- * @t was taken to run while disabled: SCHED again and RUN clear in one step;
- * queued again unless a schedule took SCHED meanwhile (then it is queued
- * where that one put it).
- */
-static __attribute__((noinline)) int tasklet_put_back(struct irqkit_tasklet *t)
+static __attribute__((noinline)) void tasklet_run_observed(struct irqkit_task *task,
+							   struct irqkit_tasklet *t, unsigned int nr)
 {
-	unsigned long old = READ_ONCE(t->state);
-
-	while (!a_cas(&t->state, &old, (old | SCHED) & ~RUN))
-		;
-	return (old & SCHED) ? TASKLET_GONE : TASKLET_AGAIN;
-}
-
-/*
- * The swap below for a state other than SCHED alone (its first guess).
- * Return: TASKLET_RAN when it took @t (RUN set, SCHED clear), else what
- * becomes of @t: again later while it runs on another CPU, gone (warned) if
- * it is on a list without SCHED.
- */
-static __attribute__((noinline)) int tasklet_take_slow(struct irqkit_tasklet *t, unsigned long old)
-{
-	do {
-		if (old & RUN)
-			return TASKLET_AGAIN;
-		if (!(old & SCHED)) {
-			tasklet_warn_no_sched(t);
-			return TASKLET_GONE;
-		}
-	} while (!a_cas(&t->state, &old, (old | RUN) & ~SCHED));
-	return TASKLET_RAN;
-}
-
-/*
- * Run @t if it may run now.  RUN is set and SCHED cleared in one
- * compare-and-swap where Linux takes two atomics (tasklet_trylock, then
- * test_and_clear_bit of SCHED); from then on a schedule may queue it again,
- * as on Linux once SCHED is clear.  The disable count is read after RUN is
- * set (the full barrier of the swap), as tasklet_disable increments it and
- * then waits for RUN to clear: one of the two sees the other.  A disabled
- * tasklet is put back (tasklet_put_back); a schedule meanwhile may have
- * queued it elsewhere, which Linux's order (SCHED cleared only once the
- * count is known zero) does not allow, with the same outcome: it stays
- * scheduled once, and runs once enabled.  (A tasklet_kill meanwhile finds
- * it unscheduled and drops it, where Linux's would wait forever.)
- */
-static __always_inline int tasklet_try_run(struct irqkit_task *task, struct irqkit_tasklet *t,
-					   unsigned int nr)
-{
-	unsigned long old;
-
-	if (unlikely(irqkit__observing()))
-		return tasklet_try_run_observed(task, t, nr);
-	old = SCHED;			/* the common case: scheduled, not running */
-	if (unlikely(!a_cas(&t->state, &old, RUN))) {
-		int what = tasklet_take_slow(t, old);
-
-		if (what != TASKLET_RAN)
-			return what;
-	}
-	if (unlikely(a_load_seq(&t->count)))
-		return tasklet_put_back(t);
-	tasklet_call(task, t, nr, 0, false);
-	a_fetch_and_release(&t->state, ~RUN);
-	return TASKLET_RAN;
+	tasklet_run_as(task, t, nr, true);
 }
 
 /* tasklet_action_common, a copy in each vector's action (no frame between). */
@@ -413,15 +329,21 @@ static __always_inline void tasklet_action_common(int idx, unsigned int nr)
 		struct irqkit_tasklet *t = list;
 
 		list = list->next;
-		switch (tasklet_try_run(task, t, nr)) {
-		case TASKLET_RAN:
-			irqkit__softirq_preempt_point(task, c);
-			break;
-		case TASKLET_AGAIN:	/* disabled, or running on another CPU: again later */
-			tasklet_enqueue(c, t, idx);
-			irqkit__raise_softirq_on(c, nr);
-			break;
+		if (!(a_fetch_or_acquire(&t->state, RUN) & RUN)) {
+			if (!a_load_seq(&t->count)) {
+				if (unlikely(irqkit__observing()))
+					tasklet_run_observed(task, t, nr);
+				else
+					tasklet_run_as(task, t, nr, false);
+				a_fetch_and_release(&t->state, ~RUN);
+				irqkit__softirq_preempt_point(task, c);
+				continue;
+			}
+			a_fetch_and_release(&t->state, ~RUN);
 		}
+		/* disabled, or running on another CPU: again later */
+		tasklet_enqueue(c, t, idx);
+		irqkit__raise_softirq_on(c, nr);
 	}
 }
 
