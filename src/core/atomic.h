@@ -82,6 +82,13 @@
 #ifndef a_fence
 #define a_fence()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
 #endif
+/*
+ * The light side of an asymmetric pair: orders the compiler only; the other
+ * side's irqkit_plat_barrier_heavy() makes it a full barrier.
+ */
+#ifndef a_fence_light
+#define a_fence_light()		__atomic_signal_fence(__ATOMIC_SEQ_CST)
+#endif
 
 /*
  * A counter written by one thread at a time (the holder of a CPU or of a

@@ -103,6 +103,9 @@ void irqkit__slot_wait(struct irqkit_cpu *c, unsigned int seen, unsigned int *sp
 		return;
 	}
 	a_fetch_add(&c->slot_waiters, 1);
+	/* a hardirq holder may let go with a plain store: see irqkit__cpu_release_hardirq */
+	if (irqkit__rt.barrier_heavy)
+		irqkit_plat_barrier_heavy();
 	if (a_load_seq(&c->slot) == seen)
 		irqkit_plat_wait(&c->slot, seen);
 	a_fetch_sub(&c->slot_waiters, 1);
@@ -134,7 +137,20 @@ bool irqkit__cpu_claim_hardirq(struct irqkit_task *t, struct irqkit_cpu *c)
 	return true;
 }
 
-/* Let go of the hardirq hold (a full barrier); then the caller re-reads the pending set. */
+/*
+ * Let go of the hardirq hold; then the caller re-reads the pending set.
+ * While the word reads HARDIRQ alone nobody else writes it (there is no
+ * other holder to leave, and none can join), so a store lets go.  The
+ * release then looks at slot_waiters; a thread about to sleep on the word
+ * counts itself there and looks at the word.  Store then look, on both
+ * sides, needs a full barrier between: here it is only the compiler's, and
+ * the waiter's irqkit_plat_barrier_heavy() (membarrier) stands for it, so
+ * the common case pays no atomic.  On a platform without it, and when the
+ * word holds more (a bh-off holder, this thread's softirq hold), the release
+ * is a read-modify-write with a full barrier.  The re-read of the pending
+ * set needs no barrier: a raise while the CPU is held for hardirq wakes its
+ * dispatcher (pend_and_kick).
+ */
 void irqkit__cpu_release_hardirq(struct irqkit_task *t, struct irqkit_cpu *c)
 {
 	unsigned int s = SLOT_HARDIRQ;
@@ -142,8 +158,12 @@ void irqkit__cpu_release_hardirq(struct irqkit_task *t, struct irqkit_cpu *c)
 	irqkit__irq_exit(t);
 	task_set_irqs_off(t, false);
 	t->slot &= ~TASK_SLOT_HARDIRQ;
-	if (!a_cas(&c->slot, &s, 0))
+	if (likely(READ_ONCE(c->slot) == SLOT_HARDIRQ && irqkit__rt.barrier_heavy)) {
+		a_store_release(&c->slot, 0);
+		a_fence_light();
+	} else if (!a_cas(&c->slot, &s, 0)) {
 		a_fetch_and(&c->slot, ~SLOT_HARDIRQ);
+	}
 	irqkit__slot_wake(c);
 }
 

@@ -282,6 +282,7 @@ struct irqkit__runtime {
 	unsigned int		hz;
 	unsigned int		flags;
 	irqkit_cpumask		loop_cpus;	/* CPUs a program's loop plays: no dispatcher */
+	bool			barrier_heavy;	/* the platform has irqkit_plat_barrier_heavy */
 	irqkit_log_fn		log;
 	void			*log_arg;
 	struct irqkit_desc	*descs;

@@ -50,6 +50,20 @@ void irqkit_plat_wake(unsigned int *addr);
  */
 void irqkit_plat_wait_timeout(unsigned int *addr, unsigned int val, uint64_t ns);
 
+/*
+ * The heavy side of an asymmetric barrier pair (Linux's membarrier()): a
+ * full memory barrier on every thread of the process that runs at the time
+ * of the call, so that the hot side of a Dekker pair needs only a compiler
+ * barrier where it would need a full one.  irqkit_plat_barrier_heavy_init
+ * says whether the platform has one (the core asks once per start, process
+ * context); if it has not, the core keeps full barriers on the hot side and
+ * never calls irqkit_plat_barrier_heavy.  irqkit_plat_barrier_heavy: a
+ * thread about to sleep on a word (process context or a thread of the
+ * runtime); it may sleep.  Optional: a platform without one returns false.
+ */
+bool irqkit_plat_barrier_heavy_init(void);
+void irqkit_plat_barrier_heavy(void);
+
 /* The default log sink: one line, no trailing newline.  Any context. */
 void irqkit_plat_log(int level, const char *line);
 

@@ -83,6 +83,7 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 		.log		= c.log,
 		.log_arg	= c.log_arg,
 		.start_ns	= irqkit_plat_now_ns(),
+		.barrier_heavy	= irqkit_plat_barrier_heavy_init(),
 	};
 	/* a new run before anything starts: threads bound in the last run see it */
 	WRITE_ONCE(irqkit__run, READ_ONCE(irqkit__run) + 1);

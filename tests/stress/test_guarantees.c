@@ -583,6 +583,80 @@ static void test_guarantee_7_start_stop_cycles_under_use(void **state)
 	assert_int_equal(atomic_load(&violations), 0);
 }
 
+/*
+ * Guarantee 2's waiting side: a thread of a CPU that wants it (here to turn
+ * interrupts off) while another thread holds it for a hardirq sleeps on the
+ * CPU's word, and the hardirq's release wakes it.  Each round the holder's
+ * handler runs long enough for both waiters to spin out and sleep, and the
+ * next round starts only when both got through: a release that woke nobody
+ * leaves a round stuck.  The release is a plain store when the platform has
+ * membarrier (the waiter issues the heavy barrier), an atomic when it has
+ * not (IRQKIT_MEMBARRIER=0): both forms run.
+ */
+static atomic_int wake_round, wake_through;
+
+static enum irqkit_irqreturn hold_cpu_handler(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	atomic_fetch_add(&wake_round, 1);
+	stress_burn(60000);
+	return IRQKIT_HANDLED;
+}
+
+static void *cpu_waiter(void *arg)
+{
+	int rounds = (int)(intptr_t)arg;
+
+	assert_int_equal(irqkit_thread_bind(0), 0);
+	for (int r = 1; r <= rounds; r++) {
+		unsigned long flags;
+
+		while (atomic_load(&wake_round) < r)
+			;
+		flags = irqkit_local_irq_save();	/* waits for the handler's CPU */
+		irqkit_local_irq_restore(flags);
+		atomic_fetch_add(&wake_through, 1);
+	}
+	irqkit_thread_unbind();
+	return NULL;
+}
+
+static void waiters_woken_rounds(int rounds)
+{
+	pthread_t th[2];
+
+	atomic_store(&wake_round, 0);
+	atomic_store(&wake_through, 0);
+	assert_int_equal(irqkit_request_irq(0, hold_cpu_handler, 0, "hold", NULL), 0);
+	assert_int_equal(irqkit_irq_set_affinity(0, 1u << 0), 0);
+	for (int i = 0; i < 2; i++)
+		pthread_create(&th[i], NULL, cpu_waiter, (void *)(intptr_t)rounds);
+	assert_int_equal(irqkit_thread_bind(0), 0);
+	for (int r = 1; r <= rounds; r++) {
+		assert_int_equal(irqkit_sw_raise(0), 0);	/* taken here, on CPU 0 */
+		assert_int_equal(atomic_load(&wake_round), r);
+		if (!wait_until(atomic_load(&wake_through) == 2 * r, 10000))
+			fail_msg("round %d: %d of 2 waiters got through after the release", r,
+				 atomic_load(&wake_through) - 2 * (r - 1));
+	}
+	irqkit_thread_unbind();
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	irqkit_free_irq(0, NULL);
+}
+
+static void test_guarantee_2_threads_waiting_for_a_hardirq_are_woken(void **state)
+{
+	(void)state;
+	waiters_woken_rounds(stress_scale(300));
+	irqkit_stop();
+	setenv("IRQKIT_MEMBARRIER", "0", 1);
+	assert_int_equal(setup(NULL), 0);
+	waiters_woken_rounds(stress_scale(300));
+	unsetenv("IRQKIT_MEMBARRIER");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -593,6 +667,7 @@ int main(void)
 		T(test_guarantee_4_synchronize_free_disable),
 		T(test_guarantee_7_bad_input_from_many_threads_then_clean_stop),
 		T(test_guarantee_7_start_stop_cycles_under_use),
+		T(test_guarantee_2_threads_waiting_for_a_hardirq_are_woken),
 #undef T
 	};
 

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <linux/futex.h>
+#include <linux/membarrier.h>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -120,6 +121,33 @@ void irqkit_plat_wait_timeout(unsigned int *addr, unsigned int val, uint64_t ns)
 
 	if (r == -1 && errno != EAGAIN && errno != EINTR && errno != ETIMEDOUT)
 		irqkit_plat_fatal("futex wait failed");
+}
+
+/*
+ * membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED), registered once per process
+ * (Linux 4.14).  IRQKIT_MEMBARRIER=0 leaves it unused: the core then keeps
+ * its full barriers, the form a platform without one runs (the tests run
+ * both).
+ */
+bool irqkit_plat_barrier_heavy_init(void)
+{
+	static int registered;		/* 0 not yet asked, 1 yes, -1 no */
+	const char *env = getenv("IRQKIT_MEMBARRIER");
+	int r = __atomic_load_n(&registered, __ATOMIC_ACQUIRE);
+
+	if (env && env[0] == '0' && !env[1])
+		return false;
+	if (!r) {
+		r = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) ? -1 : 1;
+		__atomic_store_n(&registered, r, __ATOMIC_RELEASE);
+	}
+	return r > 0;
+}
+
+void irqkit_plat_barrier_heavy(void)
+{
+	if (syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0))
+		irqkit_plat_fatal("membarrier failed after it was registered");
 }
 
 void irqkit_plat_wake(unsigned int *addr)
