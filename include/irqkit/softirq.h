@@ -59,7 +59,10 @@ IRQKIT_API unsigned int irqkit_softirq_pending(unsigned int cpu);
  *
  * count > 0 means disabled (nesting).  A tasklet runs on the CPU that
  * scheduled it, never concurrently with itself, and N schedules before it
- * runs give one run.
+ * runs give one run.  The bits of state from IRQKIT__TASKLET_STATE_OFF_ONE
+ * up hold the disable depth again (irqkit's, not Linux's): the softirq takes
+ * a tasklet to run (SCHED set, RUN clear, not disabled: RUN set and SCHED
+ * cleared) in one compare-and-swap.  Test state's bits with the two masks.
  */
 struct irqkit_tasklet {
 	struct irqkit_tasklet	*next;		/* private */
@@ -76,11 +79,14 @@ struct irqkit_tasklet {
 
 #define IRQKIT_TASKLET_STATE_SCHED	(1ul << 0)
 #define IRQKIT_TASKLET_STATE_RUN	(1ul << 1)
+#define IRQKIT__TASKLET_STATE_OFF_ONE	(1ul << 8)	/* private: one level of disable */
 
-#define IRQKIT_TASKLET_INIT(cb, disabled)	\
-	{ .count = (disabled), .use_callback = true, .callback = (cb) }
-#define IRQKIT_TASKLET_INIT_26(fn, d, disabled)	\
-	{ .count = (disabled), .use_callback = false, .func = (fn), .data = (d) }
+#define IRQKIT_TASKLET_INIT(cb, disabled)					\
+	{ .state = (unsigned long)(disabled) * IRQKIT__TASKLET_STATE_OFF_ONE,	\
+	  .count = (disabled), .use_callback = true, .callback = (cb) }
+#define IRQKIT_TASKLET_INIT_26(fn, d, disabled)					\
+	{ .state = (unsigned long)(disabled) * IRQKIT__TASKLET_STATE_OFF_ONE,	\
+	  .count = (disabled), .use_callback = false, .func = (fn), .data = (d) }
 
 /** irqkit_tasklet_init - the 2.6 form: @func(@data).  Context: any. */
 IRQKIT_API void irqkit_tasklet_init(struct irqkit_tasklet *t, void (*func)(unsigned long),

@@ -11,9 +11,19 @@
  * Tasklet state (6.6-6.8):
  *
  *   state   set by                          cleared by
- *   SCHED   tasklet_schedule (0 -> 1 only)  the TASKLET softirq just before the
- *                                           call; tasklet_kill
+ *   SCHED   tasklet_schedule (0 -> 1 only)  the TASKLET softirq as it takes RUN,
+ *                                           before the call; tasklet_kill
  *   RUN     the softirq (trylock)           the softirq after the call
+ *   depth   tasklet_disable (the bits from  tasklet_enable
+ *           OFF_ONE up; count has it too)
+ *
+ * With the disable depth in the same word, taking a tasklet to run is one
+ * compare-and-swap: from SCHED alone (scheduled, not running, not disabled)
+ * to RUN.  Linux takes RUN, reads count, then clears SCHED (three atomics
+ * with the later clear of RUN, here two): the same decisions, made at one
+ * instant.  A schedule before it is merged into the run; one after it runs
+ * the tasklet again; a disable before it keeps the tasklet queued; one after
+ * it waits for the run (tasklet_unlock_wait).
  *
  * A tasklet is queued on the list of the CPU that scheduled it.  Several
  * threads may act for one CPU, so the list is lock-free: scheduling pushes
@@ -176,6 +186,12 @@ void irqkit_open_softirq(unsigned int nr, irqkit_softirq_fn action)
 
 #define SCHED	IRQKIT_TASKLET_STATE_SCHED
 #define RUN	IRQKIT_TASKLET_STATE_RUN
+#define OFF_ONE	IRQKIT__TASKLET_STATE_OFF_ONE
+
+static inline bool tasklet_state_disabled(unsigned long state)
+{
+	return state >= OFF_ONE;
+}
 
 void irqkit_tasklet_init(struct irqkit_tasklet *t, void (*func)(unsigned long), unsigned long data)
 {
@@ -271,51 +287,107 @@ void irqkit_tasklet_hi_schedule(struct irqkit_tasklet *t)
 	tasklet_schedule_common(t, 1, IRQKIT_HI_SOFTIRQ);
 }
 
-/* tasklet_clear_sched: SCHED must be set here; Linux warns if it is not. */
-static bool tasklet_clear_sched(struct irqkit_tasklet *t)
+/* A tasklet on a list without SCHED: a bug Linux stops at (BUG()); irqkit warns and drops it. */
+static void tasklet_warn_no_sched(struct irqkit_tasklet *t)
 {
-	if (a_fetch_and(&t->state, ~SCHED) & SCHED)
-		return true;
 	WARN_ONCE(1, "tasklet SCHED state not set: %s %pS",
 		  t->use_callback ? "callback" : "func", (void *)t->callback);
-	return false;
 }
 
 /*
- * Run @t, its RUN bit held and its SCHED bit still set; @observed a constant,
- * the watched form a copy of its own out of line (see handle_actions_as).
+ * Call @t, its RUN bit held and SCHED cleared; @observed a constant, the
+ * watched form a copy of its own out of line (see handle_actions_as).
  */
-static __always_inline void tasklet_run_as(struct irqkit_task *task, struct irqkit_tasklet *t,
-					   unsigned int nr, const bool observed)
+static __always_inline void tasklet_call(struct irqkit_task *task, struct irqkit_tasklet *t,
+					 unsigned int nr, uint64_t start, const bool observed)
 {
-	/* before SCHED clears: the stamp is the scheduler's until then */
-	uint64_t start = observed ? irqkit__obs_tasklet_begin(t, nr) : 0;
+	const void *outer = task->running_bh;
+	const void *outer_fn = task->running_fn;
+	/* func and callback share one union: either form */
+	const void *fn = (const void *)t->callback;
 
-	if (tasklet_clear_sched(t)) {
-		const void *outer = task->running_bh;
-		const void *outer_fn = task->running_fn;
-		/* func and callback share one union: either form */
-		const void *fn = (const void *)t->callback;
-
-		task->running_bh = t;
-		WRITE_ONCE(task->running_fn, fn);
-		irqkit_trace(tasklet_entry, t, fn);
-		if (t->use_callback)
-			t->callback(t);
-		else
-			t->func(t->data);
-		if (observed)
-			irqkit__obs_tasklet_end(fn, nr, start);
-		irqkit_trace(tasklet_exit, t, fn);
-		task->running_bh = outer;
-		WRITE_ONCE(task->running_fn, outer_fn);
-	}
+	task->running_bh = t;
+	WRITE_ONCE(task->running_fn, fn);
+	irqkit_trace(tasklet_entry, t, fn);
+	if (t->use_callback)
+		t->callback(t);
+	else
+		t->func(t->data);
+	if (observed)
+		irqkit__obs_tasklet_end(fn, nr, start);
+	irqkit_trace(tasklet_exit, t, fn);
+	task->running_bh = outer;
+	WRITE_ONCE(task->running_fn, outer_fn);
 }
 
-static __attribute__((noinline)) void tasklet_run_observed(struct irqkit_task *task,
-							   struct irqkit_tasklet *t, unsigned int nr)
+/* What became of a tasklet taken off the list. */
+enum { TASKLET_RAN, TASKLET_AGAIN, TASKLET_GONE };
+
+/*
+ * The take for a state other than SCHED alone (the guess of the swap in
+ * tasklet_try_run).  Return: TASKLET_RAN when it took @t (RUN set, SCHED
+ * cleared); TASKLET_AGAIN while it is disabled or runs on another CPU
+ * (SCHED stays set: it is queued again); TASKLET_GONE, warned, if it is on
+ * a list without SCHED.
+ */
+static __attribute__((noinline)) int tasklet_take_slow(struct irqkit_tasklet *t, unsigned long old)
 {
-	tasklet_run_as(task, t, nr, true);
+	do {
+		if ((old & RUN) || tasklet_state_disabled(old))
+			return TASKLET_AGAIN;
+		if (!(old & SCHED)) {
+			tasklet_warn_no_sched(t);
+			return TASKLET_GONE;
+		}
+	} while (!a_cas(&t->state, &old, (old | RUN) & ~SCHED));
+	return TASKLET_RAN;
+}
+
+/*
+ * The watched form: RUN first, so the histogram stamp is read while SCHED
+ * still holds it for this run (a schedule after SCHED clears stamps anew).
+ */
+static __attribute__((noinline)) int tasklet_try_run_observed(struct irqkit_task *task,
+							      struct irqkit_tasklet *t,
+							      unsigned int nr)
+{
+	unsigned long old = a_fetch_or_acquire(&t->state, RUN);
+	uint64_t start;
+
+	if (old & RUN)
+		return TASKLET_AGAIN;		/* running on another CPU */
+	if (tasklet_state_disabled(old)) {
+		a_fetch_and_release(&t->state, ~RUN);
+		return TASKLET_AGAIN;
+	}
+	start = irqkit__obs_tasklet_begin(t, nr);
+	if (!(a_fetch_and(&t->state, ~SCHED) & SCHED)) {
+		tasklet_warn_no_sched(t);
+		a_fetch_and_release(&t->state, ~RUN);
+		return TASKLET_GONE;
+	}
+	tasklet_call(task, t, nr, start, true);
+	a_fetch_and_release(&t->state, ~RUN);
+	return TASKLET_RAN;
+}
+
+/* Run @t if it may run now: the one swap of the table at the top, then the call. */
+static __always_inline int tasklet_try_run(struct irqkit_task *task, struct irqkit_tasklet *t,
+					   unsigned int nr)
+{
+	unsigned long old = SCHED;
+
+	if (unlikely(irqkit__observing()))
+		return tasklet_try_run_observed(task, t, nr);
+	if (unlikely(!a_cas(&t->state, &old, RUN))) {
+		int what = tasklet_take_slow(t, old);
+
+		if (what != TASKLET_RAN)
+			return what;
+	}
+	tasklet_call(task, t, nr, 0, false);
+	a_fetch_and_release(&t->state, ~RUN);
+	return TASKLET_RAN;
 }
 
 /* tasklet_action_common, a copy in each vector's action (no frame between). */
@@ -329,21 +401,15 @@ static __always_inline void tasklet_action_common(int idx, unsigned int nr)
 		struct irqkit_tasklet *t = list;
 
 		list = list->next;
-		if (!(a_fetch_or_acquire(&t->state, RUN) & RUN)) {
-			if (!a_load_seq(&t->count)) {
-				if (unlikely(irqkit__observing()))
-					tasklet_run_observed(task, t, nr);
-				else
-					tasklet_run_as(task, t, nr, false);
-				a_fetch_and_release(&t->state, ~RUN);
-				irqkit__softirq_preempt_point(task, c);
-				continue;
-			}
-			a_fetch_and_release(&t->state, ~RUN);
+		switch (tasklet_try_run(task, t, nr)) {
+		case TASKLET_RAN:
+			irqkit__softirq_preempt_point(task, c);
+			break;
+		case TASKLET_AGAIN:	/* disabled, or running on another CPU: again later */
+			tasklet_enqueue(c, t, idx);
+			irqkit__raise_softirq_on(c, nr);
+			break;
 		}
-		/* disabled, or running on another CPU: again later */
-		tasklet_enqueue(c, t, idx);
-		irqkit__raise_softirq_on(c, nr);
 	}
 }
 
@@ -357,8 +423,10 @@ static void tasklet_hi_action(void)
 	tasklet_action_common(1, IRQKIT_HI_SOFTIRQ);
 }
 
+/* The depth in state first: that is what the softirq's take tests. */
 void irqkit_tasklet_disable_nosync(struct irqkit_tasklet *t)
 {
+	a_fetch_add(&t->state, OFF_ONE);
 	a_fetch_add(&t->count, 1);
 }
 
@@ -393,10 +461,11 @@ void irqkit_tasklet_disable(struct irqkit_tasklet *t)
 
 void irqkit_tasklet_enable(struct irqkit_tasklet *t)
 {
-	if (WARN_ONCE(!a_load_seq(&t->count),
+	if (WARN_ONCE(!tasklet_state_disabled(a_load_seq(&t->state)),
 		      "tasklet_enable() of a tasklet that is not disabled"))
 		return;
 	a_fetch_sub(&t->count, 1);
+	a_fetch_sub(&t->state, OFF_ONE);
 }
 
 /*
@@ -438,7 +507,7 @@ void irqkit_tasklet_kill(struct irqkit_tasklet *t)
 	}
 	might_sleep();
 	while (a_fetch_or(&t->state, SCHED) & SCHED) {
-		if (a_load_seq(&t->count)) {
+		if (tasklet_state_disabled(a_load_seq(&t->state))) {
 			irqkit__warn(__FILE__, __LINE__,
 				     "tasklet_kill() of a tasklet that is disabled and scheduled never returns; not waiting");
 			irqkit__wait_end(&w);
@@ -619,7 +688,7 @@ void irqkit__tasklets_exit(void)
 			while (t) {
 				struct irqkit_tasklet *next = t->next;
 
-				a_store_seq(&t->state, 0);
+				a_fetch_and(&t->state, ~(SCHED | RUN));	/* a disable stays */
 				t = next;
 			}
 		}

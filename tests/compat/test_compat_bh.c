@@ -263,12 +263,53 @@ static void test_current_forms_build_and_run(void **state)
 	assert_false(cancel_work_sync(&nd.work));
 }
 
+/* DECLARE_TASKLET_DISABLED, both forms: scheduled, it waits for tasklet_enable. */
+static int off_runs;
+
+static void off_callback(struct tasklet_struct *t)
+{
+	(void)t;
+	off_runs++;
+}
+
+static void off_func(unsigned long data)
+{
+	off_runs += (int)data;
+}
+
+static DECLARE_TASKLET_DISABLED(off_new, off_callback);
+static DECLARE_TASKLET_DISABLED(off_old, off_func, 10);
+
+static void test_declared_disabled_tasklets_wait_for_enable(void **state)
+{
+	(void)state;
+	off_runs = 0;
+	assert_int_equal(off_new.count, 1);
+	tasklet_schedule(&off_new);
+	tasklet_schedule(&off_old);
+	irqkit_deliver_pending();
+	assert_int_equal(off_runs, 0);
+	assert_true(test_bit(TASKLET_STATE_SCHED, &off_new.state));
+	tasklet_enable(&off_new);
+	irqkit_deliver_pending();
+	assert_int_equal(off_runs, 1);
+	tasklet_enable(&off_old);
+	irqkit_deliver_pending();
+	assert_int_equal(off_runs, 11);
+	assert_int_equal(off_new.count, 0);
+	assert_false(test_bit(TASKLET_STATE_SCHED, &off_new.state));
+	assert_false(test_bit(TASKLET_STATE_RUN, &off_old.state));
+	tasklet_disable(&off_new);		/* as it was, for a second run of the program's tests */
+	tasklet_disable(&off_old);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, det_setup, det_teardown)
 		T(test_26_tasklet_and_work_forms_build_and_run),
 		T(test_current_forms_build_and_run),
+		T(test_declared_disabled_tasklets_wait_for_enable),
 #undef T
 	};
 
