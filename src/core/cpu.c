@@ -119,22 +119,31 @@ void irqkit__slot_wait(struct irqkit_cpu *c, unsigned int seen, unsigned int *sp
  * holder takes it itself, as a CPU is interrupted in the middle of its
  * softirq processing.
  */
-bool irqkit__cpu_claim_hardirq(struct irqkit_task *t, struct irqkit_cpu *c)
+static __always_inline bool cpu_claim_hardirq(struct irqkit_task *t, struct irqkit_cpu *c)
 {
-	unsigned int busy = SLOT_HARDIRQ | SLOT_IRQOFF_MASK;
 	unsigned int s = READ_ONCE(c->slot);
 
-	if (!(t->slot & TASK_SLOT_SOFTIRQ))
-		busy |= SLOT_SOFTIRQ;
-	do {
-		if (s & busy)
-			return false;
-	} while (!a_cas(&c->slot, &s, s | SLOT_HARDIRQ));
+	/* the common case first: nobody holds the CPU in any way */
+	if (unlikely(s || !a_cas(&c->slot, &s, SLOT_HARDIRQ))) {
+		unsigned int busy = SLOT_HARDIRQ | SLOT_IRQOFF_MASK;
+
+		if (!(t->slot & TASK_SLOT_SOFTIRQ))
+			busy |= SLOT_SOFTIRQ;
+		do {
+			if (s & busy)
+				return false;
+		} while (!a_cas(&c->slot, &s, s | SLOT_HARDIRQ));
+	}
 	cpu_note_hold(c, HOLD_HARDIRQ, t);
 	t->slot |= TASK_SLOT_HARDIRQ;
 	task_set_irqs_off(t, true);
 	irqkit__irq_enter(t);
 	return true;
+}
+
+bool irqkit__cpu_claim_hardirq(struct irqkit_task *t, struct irqkit_cpu *c)
+{
+	return cpu_claim_hardirq(t, c);
 }
 
 /*
@@ -151,7 +160,7 @@ bool irqkit__cpu_claim_hardirq(struct irqkit_task *t, struct irqkit_cpu *c)
  * set needs no barrier: a raise while the CPU is held for hardirq wakes its
  * dispatcher (pend_and_kick).
  */
-void irqkit__cpu_release_hardirq(struct irqkit_task *t, struct irqkit_cpu *c)
+static __always_inline void cpu_release_hardirq(struct irqkit_task *t, struct irqkit_cpu *c)
 {
 	unsigned int s = SLOT_HARDIRQ;
 
@@ -165,6 +174,11 @@ void irqkit__cpu_release_hardirq(struct irqkit_task *t, struct irqkit_cpu *c)
 		a_fetch_and(&c->slot, ~SLOT_HARDIRQ);
 	}
 	irqkit__slot_wake(c);
+}
+
+void irqkit__cpu_release_hardirq(struct irqkit_task *t, struct irqkit_cpu *c)
+{
+	cpu_release_hardirq(t, c);
 }
 
 /*
@@ -360,7 +374,7 @@ static __always_inline bool cpu_run_now(unsigned int cpu, unsigned int irq, bool
 	if (!claim && unlikely(istate_get(&irqkit__rt.descs[irq]) & IRQS_FAULT))
 		return false;
 	c = t->cpu;
-	if (!irqkit__cpu_claim_hardirq(t, c))
+	if (!cpu_claim_hardirq(t, c))
 		return false;
 	/* an arrival, taken here (or, below, posted to its CPU): once per arrival */
 	if (unlikely(irqkit__observing())) {
@@ -387,7 +401,7 @@ static __always_inline bool cpu_run_now(unsigned int cpu, unsigned int irq, bool
 		if (unlikely(irqkit__cpu_pending(c)))
 			irqkit__cpu_deliver(t, c);
 	} else {
-		irqkit__cpu_release_hardirq(t, c);
+		cpu_release_hardirq(t, c);
 	}
 	/* an arrival held back here (only a claim decides faults) waits for the next point */
 	if (claim && unlikely(READ_ONCE(c->fault_nheld)))

@@ -55,6 +55,17 @@ void irqkit__free_deferred(struct irqkit_desc *desc)
 	}
 }
 
+/*
+ * The edge flow's later turns, out of line: the first turn is the common
+ * case, and a loop in the inline flow keeps the descriptor's field
+ * addresses live across the handlers' calls.  Descriptor lock held.
+ */
+void irqkit__handle_edge_irq_turns(struct irqkit_desc *desc)
+{
+	while (edge_irq_turn(desc, false, false) && edge_irq_again(desc))
+		;
+}
+
 enum irqkit_irqreturn irqkit__handle_irq_event(struct irqkit_desc *desc)
 {
 	return __handle_irq_event(desc, true, false);

@@ -15,6 +15,7 @@ HIDDEN void irqkit__handler_left_state(struct irqkit_task *t, unsigned int irq, 
 HIDDEN void irqkit__warn_no_thread(unsigned int irq, struct irqkit_action *action);
 HIDDEN enum irqkit_irqreturn irqkit__handle_actions_observed(struct irqkit_desc *desc);
 HIDDEN void irqkit__mask_ack_irq(struct irqkit_desc *desc);
+HIDDEN void irqkit__handle_edge_irq_turns(struct irqkit_desc *desc);
 
 /*
  * Call every action in registration order with interrupts off, OR-ing their
@@ -187,6 +188,36 @@ static __always_inline bool irq_can_handle_actions(struct irqkit_desc *desc)
 }
 
 /*
+ * One turn of the edge flow's loop, the descriptor lock held: the actions,
+ * unmasking first when an edge came while they ran.  False: the line lost
+ * its last action meanwhile; it is masked and the flow ends.  @first, a
+ * constant: the flow has just found an action under this lock hold, and
+ * an older PENDING found now is folded into this run (fold_stale_pending).
+ */
+static __always_inline bool edge_irq_turn(struct irqkit_desc *desc, const bool unwatched,
+					  const bool first)
+{
+	if (!first && unlikely(!desc->action)) {
+		irqkit__mask_irq(desc);
+		return false;
+	}
+	if (unlikely(istate_get(desc) & IRQS_PENDING)) {
+		if (first)
+			fold_stale_pending(desc);
+		if (!irqd_irq_disabled(&desc->irq_data) && irqd_irq_masked(&desc->irq_data))
+			irqkit__unmask_irq(desc);
+	}
+	__handle_irq_event(desc, true, unwatched);
+	return true;
+}
+
+/* Another turn: an edge came while the actions ran, and the line is not disabled. */
+static __always_inline bool edge_irq_again(struct irqkit_desc *desc)
+{
+	return (istate_get(desc) & IRQS_PENDING) && !irqd_irq_disabled(&desc->irq_data);
+}
+
+/*
  * What the caller of an inline flow knows, constants folded where used: the
  * CPU its thread holds (NULL: found again), that the chip latched nothing
  * of this arrival, taken straight from its raise on the CPU's own thread,
@@ -230,18 +261,9 @@ static __always_inline void handle_edge_irq_as(struct irqkit_desc *desc, const s
 		irqkit__kstat_incr(desc);
 	if (!k.unlatched && desc_chip(desc)->irq_ack)
 		desc_chip(desc)->irq_ack(&desc->irq_data);
-	fold_stale_pending(desc);	/* later turns serve PENDING set while running */
-	do {
-		if (unlikely(!desc->action)) {
-			irqkit__mask_irq(desc);
-			goto out_unlock;
-		}
-		if (unlikely(istate_get(desc) & IRQS_PENDING)) {
-			if (!irqd_irq_disabled(&desc->irq_data) && irqd_irq_masked(&desc->irq_data))
-				irqkit__unmask_irq(desc);
-		}
-		__handle_irq_event(desc, true, k.unwatched);
-	} while ((istate_get(desc) & IRQS_PENDING) && !irqd_irq_disabled(&desc->irq_data));
+	/* later turns serve PENDING set while running */
+	if (edge_irq_turn(desc, k.unwatched, true) && unlikely(edge_irq_again(desc)))
+		irqkit__handle_edge_irq_turns(desc);
 out_unlock:
 	desc_unlock(desc);
 }
