@@ -62,7 +62,7 @@ void irqkit__free_deferred(struct irqkit_desc *desc)
  */
 void irqkit__handle_edge_irq_turns(struct irqkit_desc *desc)
 {
-	while (edge_irq_turn(desc, false, false) && edge_irq_again(desc))
+	while (edge_irq_turn(desc) && edge_irq_again(desc))
 		;
 }
 

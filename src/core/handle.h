@@ -118,12 +118,14 @@ handle_irq_event_percpu(struct irqkit_desc *desc, const bool unwatched)
  * clears in-progress again under the lock.
  */
 static __always_inline enum irqkit_irqreturn
-__handle_irq_event(struct irqkit_desc *desc, bool account, const bool unwatched)
+__handle_irq_event_as(struct irqkit_desc *desc, bool account, const bool unwatched,
+		      const bool pending_known_clear)
 {
 	enum irqkit_irqreturn ret;
 
 	desc_assert_locked(desc);
-	istate_clear(desc, IRQS_PENDING);
+	if (!pending_known_clear)
+		istate_clear(desc, IRQS_PENDING);
 	irqd_set(&desc->irq_data, IRQD_IRQ_INPROGRESS);
 	desc_unlock(desc);
 
@@ -134,6 +136,12 @@ __handle_irq_event(struct irqkit_desc *desc, bool account, const bool unwatched)
 	if (unlikely(desc->deferred_free != NULL))
 		irqkit__free_deferred(desc);
 	return ret;
+}
+
+static __always_inline enum irqkit_irqreturn
+__handle_irq_event(struct irqkit_desc *desc, bool account, const bool unwatched)
+{
+	return __handle_irq_event_as(desc, account, unwatched, false);
 }
 
 static inline struct irqkit_chip *desc_chip(struct irqkit_desc *desc)
@@ -188,26 +196,21 @@ static __always_inline bool irq_can_handle_actions(struct irqkit_desc *desc)
 }
 
 /*
- * One turn of the edge flow's loop, the descriptor lock held: the actions,
- * unmasking first when an edge came while they ran.  False: the line lost
- * its last action meanwhile; it is masked and the flow ends.  @first, a
- * constant: the flow has just found an action under this lock hold, and
- * an older PENDING found now is folded into this run (fold_stale_pending).
+ * A later turn of the edge flow's loop, the descriptor lock held: the
+ * actions, unmasking first (an edge came while they ran).  False: the line
+ * lost its last action meanwhile; it is masked and the flow ends.
  */
-static __always_inline bool edge_irq_turn(struct irqkit_desc *desc, const bool unwatched,
-					  const bool first)
+static __always_inline bool edge_irq_turn(struct irqkit_desc *desc)
 {
-	if (!first && unlikely(!desc->action)) {
+	if (unlikely(!desc->action)) {
 		irqkit__mask_irq(desc);
 		return false;
 	}
 	if (unlikely(istate_get(desc) & IRQS_PENDING)) {
-		if (first)
-			fold_stale_pending(desc);
 		if (!irqd_irq_disabled(&desc->irq_data) && irqd_irq_masked(&desc->irq_data))
 			irqkit__unmask_irq(desc);
 	}
-	__handle_irq_event(desc, true, unwatched);
+	__handle_irq_event(desc, true, false);
 	return true;
 }
 
@@ -236,6 +239,8 @@ struct flow_known {
  */
 static __always_inline void handle_edge_irq_as(struct irqkit_desc *desc, const struct flow_known k)
 {
+	unsigned int st;
+
 	desc_lock(desc);
 	if (!irq_may_run(desc)) {
 		/*
@@ -251,7 +256,15 @@ static __always_inline void handle_edge_irq_as(struct irqkit_desc *desc, const s
 		irqkit__mask_ack_irq(desc);
 		goto out_unlock;
 	}
-	if (!irq_can_handle_actions(desc)) {
+	/*
+	 * irq_can_handle_actions() and the loop's first turn, the state word
+	 * read once: nothing else changes it while the lock is held.
+	 */
+	st = istate_get(desc);
+	if (unlikely(st & (IRQS_REPLAY | IRQS_WAITING)))
+		istate_clear(desc, IRQS_REPLAY | IRQS_WAITING);
+	if (unlikely(!desc->action || irqd_irq_disabled(&desc->irq_data))) {
+		flow_mark_pending(desc);
 		irqkit__mask_ack_irq(desc);
 		goto out_unlock;
 	}
@@ -261,8 +274,15 @@ static __always_inline void handle_edge_irq_as(struct irqkit_desc *desc, const s
 		irqkit__kstat_incr(desc);
 	if (!k.unlatched && desc_chip(desc)->irq_ack)
 		desc_chip(desc)->irq_ack(&desc->irq_data);
+	if (unlikely(st & IRQS_PENDING)) {
+		fold_stale_pending(desc);	/* this run serves the older edge too */
+		if (irqd_irq_masked(&desc->irq_data))
+			irqkit__unmask_irq(desc);
+		istate_clear(desc, IRQS_PENDING);
+	}
+	__handle_irq_event_as(desc, true, k.unwatched, true);
 	/* later turns serve PENDING set while running */
-	if (edge_irq_turn(desc, k.unwatched, true) && unlikely(edge_irq_again(desc)))
+	if (unlikely(edge_irq_again(desc)))
 		irqkit__handle_edge_irq_turns(desc);
 out_unlock:
 	desc_unlock(desc);

@@ -35,6 +35,44 @@ static void test_replay_is_marked_until_the_flow_runs_again(void **state)
 	assert_int_equal(atomic_load(&a.calls), 1);
 }
 
+/*
+ * An edge flow that finds an older PENDING at entry (a replay that met a
+ * replay in flight: -EBUSY) serves both in one run: the older one counts as
+ * coalesced, and a line the older edge left masked is unmasked first.  On
+ * the direct path (the raise taken on the CPU's own thread) and through the
+ * dispatcher.
+ */
+static void stale_pending_served_once(bool direct)
+{
+	struct irqkit_desc *desc = irq_to_desc(T_EDGE(1));
+	unsigned int cpu = direct ? 0 : 1;
+	uint64_t coalesced = info_of(T_EDGE(1)).coalesced;
+
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, 0, "a", &a), 0);
+	assert_int_equal(irqkit_irq_set_affinity(T_EDGE(1), 1u << cpu), 0);
+	desc_lock(desc);
+	istate_set(desc, IRQS_PENDING);
+	irqd_set(&desc->irq_data, IRQD_IRQ_MASKED);	/* the chip itself stays unmasked */
+	desc_unlock(desc);
+	irqkit_sw_raise(T_EDGE(1));
+	if (!direct)
+		assert_int_equal(irqkit_cpu_run(cpu), 0);
+	assert_int_equal(atomic_load(&a.calls), 1);
+	assert_int_equal(info_of(T_EDGE(1)).coalesced, coalesced + 1);
+	assert_false(info_of(T_EDGE(1)).pending);
+	assert_false(irqd_irq_masked(&desc->irq_data));
+	irqkit_free_irq(T_EDGE(1), &a);
+}
+
+static void test_stale_pending_at_flow_entry_is_served_once(void **state)
+{
+	(void)state;
+	stale_pending_served_once(true);
+	tdev_init(&a);
+	a.ret = IRQKIT_HANDLED;
+	stale_pending_served_once(false);
+}
+
 static void test_check_irq_resend_return_values(void **state)
 {
 	struct irqkit_desc *desc;
@@ -178,6 +216,7 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, det_teardown)
 		T(test_replay_is_marked_until_the_flow_runs_again),
 		T(test_check_irq_resend_return_values),
+		T(test_stale_pending_at_flow_entry_is_served_once),
 		T(test_chip_without_retrigger_uses_the_software_resend),
 		T(test_shutdown_drops_a_queued_software_resend),
 		T(test_replay_that_meets_a_busy_line_does_not_block_the_next),
