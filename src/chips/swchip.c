@@ -264,15 +264,20 @@ int irqkit_swchip_add(unsigned int first, unsigned int count, unsigned int type)
 	return 0;
 }
 
-/* The software line @irq, or NULL if @irq is not on this chip.  Any context. */
-static struct sw_line *line_of(unsigned int irq, struct irqkit_irq_data **dp)
+/* The data of line @irq if it is on this chip, else NULL; its line is then sw_lines[irq].  Any context. */
+static inline struct irqkit_irq_data *line_data(unsigned int irq)
 {
 	struct irqkit_irq_data *d;
 
 	if (irq >= sw_nr_lines || !(d = sw_lines[irq].d) || READ_ONCE(d->chip) != &irqkit_sw_chip)
 		return NULL;
-	*dp = d;
-	return &sw_lines[irq];
+	return d;
+}
+
+/* The software line @irq, or NULL if @irq is not on this chip.  Any context. */
+static struct sw_line *line_of(unsigned int irq, struct irqkit_irq_data **dp)
+{
+	return (*dp = line_data(irq)) ? &sw_lines[irq] : NULL;
 }
 
 /* An arrival on a masked line: say so if nobody could ever take it (irqkit's own message). */
@@ -323,30 +328,30 @@ static __attribute__((noinline)) int sw_raise_refound(unsigned int irq)
 int irqkit_sw_raise(unsigned int irq)
 {
 	struct irqkit_irq_data *d;
-	struct sw_line *l = line_of(irq, &d);
-	unsigned int old;
+	struct sw_line *l;
+	unsigned int old, outer;
+	int taken;
 
-	if (!l)
+	d = line_data(irq);
+	if (!d)
 		return -IRQKIT_EINVAL;
+	l = &sw_lines[irq];
 	old = READ_ONCE(l->state);
-	if (old & SW_TYPE_LEVEL)
-		return -IRQKIT_EINVAL;
-	if (!(old & (SW_LATCH | SW_MASKED))) {
-		unsigned int outer = sw_direct;
-		int taken;
-
-		sw_direct = irq + 1;
-		taken = irqkit__cpu_handle_now(READ_ONCE(d->cpu), irq);
-		sw_direct = outer;
-		if (taken) {
-			/* now that acks of this line are real again */
-			if (unlikely(taken > 1))
-				irqkit_deliver_pending();
-			return 0;
-		}
-		return sw_raise_refound(irq);
+	if (unlikely(old & (SW_TYPE_LEVEL | SW_LATCH | SW_MASKED))) {
+		if (old & SW_TYPE_LEVEL)
+			return -IRQKIT_EINVAL;
+		return sw_raise_latched(l, d);
 	}
-	return sw_raise_latched(l, d);
+	outer = sw_direct;
+	sw_direct = irq + 1;
+	taken = irqkit__cpu_handle_now(READ_ONCE(d->cpu), irq);
+	sw_direct = outer;
+	if (likely(taken == 1))
+		return 0;
+	if (!taken)
+		return sw_raise_refound(irq);
+	irqkit_deliver_pending();	/* now that acks of this line are real again */
+	return 0;
 }
 
 int irqkit_sw_set_level(unsigned int irq, bool asserted)

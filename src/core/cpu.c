@@ -359,16 +359,18 @@ void irqkit_cpu_signal(unsigned int cpu, unsigned int irq)
  * Take @irq on @cpu now, on the calling thread, if it plays that CPU and the
  * CPU is free.  @claim: ask the chip first whether the line still requests.
  * @rest: then deliver what else became pending (and run softirqs).
- * @unlatched: the chip latched nothing of this arrival (its direct path):
- * the edge flow does not acknowledge it.
+ * @chip_direct: a chip's direct path (irqkit__cpu_handle_now): @irq is a
+ * line of that chip, so a line of the runtime, and the chip latched nothing
+ * of this arrival, so the edge flow does not acknowledge it.
  */
 static __always_inline bool cpu_run_now(unsigned int cpu, unsigned int irq, bool claim, bool rest,
-					const bool unlatched)
+					const bool chip_direct)
 {
 	struct irqkit_task *t = &irqkit_task_self;
 	struct irqkit_cpu *c;
 
-	if (unlikely(irq >= READ_ONCE(irqkit__rt.nr_irqs)) || !irqkit__may_deliver_here(t, cpu))
+	if ((!chip_direct && unlikely(irq >= READ_ONCE(irqkit__rt.nr_irqs))) ||
+	    !irqkit__may_deliver_here(t, cpu))
 		return false;
 	/* faults are decided where the chip is asked (handle_signalled): not without a claim */
 	if (!claim && unlikely(istate_get(&irqkit__rt.descs[irq]) & IRQS_FAULT))
@@ -391,7 +393,7 @@ static __always_inline bool cpu_run_now(unsigned int cpu, unsigned int irq, bool
 
 		/* the common flow in this frame: the edge flow's own text, inline */
 		if (likely(flow == irqkit_handle_edge_irq))
-			handle_edge_irq_as(desc, (struct flow_known){ .cpu = c, .unlatched = unlatched,
+			handle_edge_irq_as(desc, (struct flow_known){ .cpu = c, .unlatched = chip_direct,
 								     .unwatched = true });
 		else
 			flow(desc);
