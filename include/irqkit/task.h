@@ -58,6 +58,7 @@ struct irqkit_task {
 	const void		*running_fn;	/* private: handler or bottom half running, for reports */
 	bool			kthread;	/* private: a thread of the runtime itself */
 	bool			nodeliver;	/* private: never a delivery point (deterministic) */
+	unsigned int		direct_irq;	/* private: irq + 1 while a chip's direct path delivers it */
 	struct irqkit__tbuf	*trace;		/* private: its ring of the timeline recorder */
 	unsigned int		trace_gen;	/* private: of that recording */
 	/* Linux's task_struct fields that drivers read (see <irqkit/sched.h>) */

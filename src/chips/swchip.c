@@ -17,6 +17,8 @@
  * can take it on the line's CPU at once never touches the latch; the flow
  * handler's ack then has nothing to clear, and must not clear a latch that
  * another thread's raise set meanwhile (that raise is delivered on its own).
+ * The core's edge flow does not call the ack for it; another flow's ack,
+ * mask_ack and get_events know it by irqkit__irq_taken_direct().
  *
  * The signalled path: the target CPU's claim takes the edge out of the latch
  * with one atomic step, so an edge signalled to two CPUs (the line moved
@@ -40,8 +42,6 @@ struct sw_line {
 	uint64_t		cur;		/* of which that delivery stands for */
 };
 
-/* irq + 1 while this thread delivers a raise of that line on the direct path */
-static _Thread_local unsigned int sw_direct;
 
 /* irq + 1 from a claim that took the edge out of the latch until the flow's ack */
 static _Thread_local unsigned int sw_claimed;
@@ -49,7 +49,7 @@ static _Thread_local unsigned int sw_claimed;
 /* The flow's ack for an edge the direct path or a claim took: nothing to clear. */
 static bool sw_edge_taken(struct irqkit_irq_data *d)
 {
-	if (sw_direct == d->irq + 1)
+	if (irqkit__irq_taken_direct(d))
 		return true;
 	if (sw_claimed == d->irq + 1) {
 		sw_claimed = 0;
@@ -203,7 +203,7 @@ static void sw_get_events(struct irqkit_irq_data *d, struct irqkit_irq_events *e
 
 	if (total)
 		ev->coalesced = READ_ONCE(l->coalesced);
-	else if (sw_direct != d->irq + 1)
+	else if (!irqkit__irq_taken_direct(d))
 		ev->coalesced = READ_ONCE(l->cur);
 }
 
@@ -329,7 +329,7 @@ int irqkit_sw_raise(unsigned int irq)
 {
 	struct irqkit_irq_data *d;
 	struct sw_line *l;
-	unsigned int old, outer;
+	unsigned int old;
 	int taken;
 
 	d = line_data(irq);
@@ -342,10 +342,7 @@ int irqkit_sw_raise(unsigned int irq)
 			return -IRQKIT_EINVAL;
 		return sw_raise_latched(l, d);
 	}
-	outer = sw_direct;
-	sw_direct = irq + 1;
 	taken = irqkit__cpu_handle_now(READ_ONCE(d->cpu), irq);
-	sw_direct = outer;
 	if (likely(taken == 1))
 		return 0;
 	if (!taken)

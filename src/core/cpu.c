@@ -362,8 +362,10 @@ void irqkit_cpu_signal(unsigned int cpu, unsigned int irq)
  * @chip_direct: a chip's direct path (irqkit__cpu_handle_now): @irq is a
  * line of that chip, so a line of the runtime, and the chip latched nothing
  * of this arrival, so the edge flow does not acknowledge it.
+ * Return: 0 if not taken; else 1, or for @chip_direct 2 when something is
+ * pending on the CPU after it (irqkit__cpu_handle_now's answer).
  */
-static __always_inline bool cpu_run_now(unsigned int cpu, unsigned int irq, bool claim, bool rest,
+static __always_inline int cpu_run_now(unsigned int cpu, unsigned int irq, bool claim, bool rest,
 					const bool chip_direct)
 {
 	struct irqkit_task *t = &irqkit_task_self;
@@ -371,13 +373,15 @@ static __always_inline bool cpu_run_now(unsigned int cpu, unsigned int irq, bool
 
 	if ((!chip_direct && unlikely(irq >= READ_ONCE(irqkit__rt.nr_irqs))) ||
 	    !irqkit__may_deliver_here(t, cpu))
-		return false;
+		return 0;
 	/* faults are decided where the chip is asked (handle_signalled): not without a claim */
 	if (!claim && unlikely(istate_get(&irqkit__rt.descs[irq]) & IRQS_FAULT))
-		return false;
+		return 0;
 	c = t->cpu;
 	if (!cpu_claim_hardirq(t, c))
-		return false;
+		return 0;
+	if (chip_direct)
+		t->direct_irq = irq + 1;	/* no nesting: hardirq context takes nothing directly */
 	/* an arrival, taken here (or, below, posted to its CPU): once per arrival */
 	if (unlikely(irqkit__observing())) {
 		irqkit__obs_raise(irq);
@@ -398,6 +402,8 @@ static __always_inline bool cpu_run_now(unsigned int cpu, unsigned int irq, bool
 		else
 			flow(desc);
 	}
+	if (chip_direct)
+		t->direct_irq = 0;
 	if (rest) {
 		irq_exit_and_release(t, c);
 		if (unlikely(irqkit__cpu_pending(c)))
@@ -408,7 +414,9 @@ static __always_inline bool cpu_run_now(unsigned int cpu, unsigned int irq, bool
 	/* an arrival held back here (only a claim decides faults) waits for the next point */
 	if (claim && unlikely(READ_ONCE(c->fault_nheld)))
 		irqkit__fault_rearm(c);
-	return true;
+	if (chip_direct && unlikely(irqkit__cpu_pending(c)))
+		return 2;
+	return 1;
 }
 
 void irqkit_cpu_raise(unsigned int cpu, unsigned int irq)
@@ -419,14 +427,12 @@ void irqkit_cpu_raise(unsigned int cpu, unsigned int irq)
 
 bool irqkit_cpu_handle_now(unsigned int cpu, unsigned int irq)
 {
-	return cpu_run_now(cpu, irq, false, false, false);
+	return cpu_run_now(cpu, irq, false, false, false) != 0;
 }
 
 int irqkit__cpu_handle_now(unsigned int cpu, unsigned int irq)
 {
-	if (!cpu_run_now(cpu, irq, false, false, true))
-		return 0;
-	return unlikely(irqkit__cpu_pending(irqkit_task_self.cpu)) ? 2 : 1;
+	return cpu_run_now(cpu, irq, false, false, true);
 }
 
 void irqkit_deliver_pending(void)

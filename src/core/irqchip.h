@@ -55,4 +55,14 @@ HIDDEN void irqkit__exit_hook_add(struct irqkit__exit_hook *hook);
  */
 HIDDEN int irqkit__cpu_handle_now(unsigned int cpu, unsigned int irq);
 
+/*
+ * Is the arrival on @d one that irqkit__cpu_handle_now() is delivering on
+ * this thread (the chip latched nothing of it)?  For the chip's callbacks
+ * the flow calls meanwhile: mask_ack, a flow's ack, get_events.
+ */
+static inline bool irqkit__irq_taken_direct(const struct irqkit_irq_data *d)
+{
+	return irqkit_task_self.direct_irq == d->irq + 1;
+}
+
 #endif /* IRQKIT_CORE_IRQCHIP_H */
