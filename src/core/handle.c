@@ -11,10 +11,16 @@ void irqkit__warn_no_thread(unsigned int irq, struct irqkit_action *action)
 		irq, action->name);
 }
 
-/* A handler returned with interrupts on, or with a lock (preemption off) still held. */
-__attribute__((cold)) void irqkit__handler_left_state(struct irqkit_task *t, unsigned int irq,
-						 const void *fn, unsigned int pc)
+/*
+ * A handler returned with interrupts on, or with a lock (preemption off)
+ * still held.  The handler is read back from running_fn, the thread from
+ * its own: nothing of this stays live across the hot path's call.
+ */
+__attribute__((cold)) void irqkit__handler_left_state(unsigned int irq, unsigned int pc)
 {
+	struct irqkit_task *t = &irqkit_task_self;
+	const void *fn = READ_ONCE(t->running_fn);
+
 	if (WARN_ONCE(!task_irqs_off(t), "irq %u handler %pS enabled interrupts", irq, fn))
 		irqkit_local_irq_disable();
 	if (t->preempt_count != pc) {

@@ -10,8 +10,7 @@
 
 #include "internals.h"
 
-HIDDEN void irqkit__handler_left_state(struct irqkit_task *t, unsigned int irq, const void *fn,
-				       unsigned int pc);
+HIDDEN void irqkit__handler_left_state(unsigned int irq, unsigned int pc);
 HIDDEN void irqkit__warn_no_thread(unsigned int irq, struct irqkit_action *action);
 HIDDEN enum irqkit_irqreturn irqkit__handle_actions_observed(struct irqkit_desc *desc);
 HIDDEN void irqkit__mask_ack_irq(struct irqkit_desc *desc);
@@ -60,9 +59,9 @@ handle_actions_as(struct irqkit_desc *desc, const bool observed)
 		irqkit_trace(irq_handler_exit, irq, res);
 		if (observed)
 			ts = irqkit__obs_handler(desc, action, res, ts, &flow);
-		/* the handler read back from running_fn: one value fewer live across the call */
+		/* the report finds the thread and the handler itself: nothing more live across the call */
 		if (unlikely(!task_irqs_off(t) || t->preempt_count != pc))
-			irqkit__handler_left_state(t, irq, READ_ONCE(t->running_fn), pc);
+			irqkit__handler_left_state(irq, pc);
 		if (res == IRQKIT_WAKE_THREAD) {
 			if (unlikely(!action->thread_fn))
 				irqkit__warn_no_thread(irq, action);
