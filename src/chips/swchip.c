@@ -33,6 +33,10 @@
 #define SW_MASKED	(1u << 2)
 #define SW_TYPE_LEVEL	(1u << 3)
 
+/*
+ * A cache line each: lines raised from different threads do not share one,
+ * and the line of an irq number is a shift away.
+ */
 struct sw_line {
 	unsigned int		state;
 	struct irqkit_irq_data	*d;	/* the line's data, set when it joins the chip */
@@ -40,7 +44,7 @@ struct sw_line {
 	uint64_t		resent;
 	uint64_t		seen;		/* coalesced when the last claimed delivery began */
 	uint64_t		cur;		/* of which that delivery stands for */
-};
+} __attribute__((aligned(64)));
 
 
 /* irq + 1 from a claim that took the edge out of the latch until the flow's ack */
@@ -308,7 +312,7 @@ static __attribute__((noinline)) int sw_raise_latched(struct sw_line *l, struct 
 }
 
 /* The same after a direct attempt the CPU could not take: the line found again. */
-static __attribute__((noinline)) int sw_raise_refound(unsigned int irq)
+static int sw_raise_refound(unsigned int irq)
 {
 	struct irqkit_irq_data *d;
 	struct sw_line *l = line_of(irq, &d);
@@ -322,33 +326,23 @@ static __attribute__((noinline)) int sw_raise_refound(unsigned int irq)
  * An edge raised on a line that is neither latched nor masked is taken on
  * the calling thread when it plays the line's CPU and the CPU is free (the
  * direct path: no latch, no bitmap); otherwise it is latched and signalled.
- * Only @irq is live across the direct call: when the CPU could not take it,
- * the line is found again.
+ * The core calls the latched path itself when the CPU cannot take the edge
+ * (so the raise keeps nothing across the call): the line is found again.
  */
 int irqkit_sw_raise(unsigned int irq)
 {
-	struct irqkit_irq_data *d;
-	struct sw_line *l;
+	struct irqkit_irq_data *d = line_data(irq);
 	unsigned int old;
-	int taken;
 
-	d = line_data(irq);
 	if (!d)
 		return -IRQKIT_EINVAL;
-	l = &sw_lines[irq];
-	old = READ_ONCE(l->state);
+	old = READ_ONCE(sw_lines[irq].state);
 	if (unlikely(old & (SW_TYPE_LEVEL | SW_LATCH | SW_MASKED))) {
 		if (old & SW_TYPE_LEVEL)
 			return -IRQKIT_EINVAL;
-		return sw_raise_latched(l, d);
+		return sw_raise_latched(&sw_lines[irq], d);
 	}
-	taken = irqkit__cpu_handle_now(READ_ONCE(d->cpu), irq);
-	if (likely(taken == 1))
-		return 0;
-	if (!taken)
-		return sw_raise_refound(irq);
-	irqkit_deliver_pending();	/* now that acks of this line are real again */
-	return 0;
+	return irqkit__cpu_handle_now(irq, READ_ONCE(d->cpu), sw_raise_refound);
 }
 
 int irqkit_sw_set_level(unsigned int irq, bool asserted)

@@ -369,13 +369,15 @@ static __always_inline int cpu_run_now(unsigned int cpu, unsigned int irq, bool 
 					const bool chip_direct)
 {
 	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_desc *desc;
 	struct irqkit_cpu *c;
 
 	if ((!chip_direct && unlikely(irq >= READ_ONCE(irqkit__rt.nr_irqs))) ||
 	    !irqkit__may_deliver_here(t, cpu))
 		return 0;
+	desc = &irqkit__rt.descs[irq];
 	/* faults are decided where the chip is asked (handle_signalled): not without a claim */
-	if (!claim && unlikely(istate_get(&irqkit__rt.descs[irq]) & IRQS_FAULT))
+	if (!claim && unlikely(istate_get(desc) & IRQS_FAULT))
 		return 0;
 	c = t->cpu;
 	if (!cpu_claim_hardirq(t, c))
@@ -388,16 +390,16 @@ static __always_inline int cpu_run_now(unsigned int cpu, unsigned int irq, bool 
 		if (claim)
 			handle_signalled(c, irq);
 		else
-			READ_ONCE(irqkit__rt.descs[irq].handle_irq)(&irqkit__rt.descs[irq]);
+			READ_ONCE(desc->handle_irq)(desc);
 	} else if (claim) {
 		handle_signalled(c, irq);
 	} else {
-		struct irqkit_desc *desc = &irqkit__rt.descs[irq];
 		irqkit_flow_fn flow = READ_ONCE(desc->handle_irq);
 
 		/* the common flow in this frame: the edge flow's own text, inline */
 		if (likely(flow == irqkit_handle_edge_irq))
-			handle_edge_irq_as(desc, (struct flow_known){ .cpu = c, .unlatched = chip_direct,
+			handle_edge_irq_as(desc, (struct flow_known){ .cpu = c, .irq = irq,
+								     .unlatched = chip_direct,
 								     .unwatched = true });
 		else
 			flow(desc);
@@ -430,9 +432,16 @@ bool irqkit_cpu_handle_now(unsigned int cpu, unsigned int irq)
 	return cpu_run_now(cpu, irq, false, false, false) != 0;
 }
 
-int irqkit__cpu_handle_now(unsigned int cpu, unsigned int irq)
+int irqkit__cpu_handle_now(unsigned int irq, unsigned int cpu, int (*not_taken)(unsigned int irq))
 {
-	return cpu_run_now(cpu, irq, false, false, true);
+	int taken = cpu_run_now(cpu, irq, false, false, true);
+
+	if (likely(taken == 1))
+		return 0;
+	if (!taken)
+		return not_taken(irq);
+	irqkit_deliver_pending();
+	return 0;
 }
 
 void irqkit_deliver_pending(void)

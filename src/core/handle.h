@@ -221,13 +221,14 @@ static __always_inline bool edge_irq_again(struct irqkit_desc *desc)
 
 /*
  * What the caller of an inline flow knows, constants folded where used: the
- * CPU its thread holds (NULL: found again), that the chip latched nothing
+ * CPU its thread holds (NULL: found again) and then the line's number, that the chip latched nothing
  * of this arrival, taken straight from its raise on the CPU's own thread,
  * so there is nothing to acknowledge (a chip's direct path,
  * irqkit__cpu_handle_now), and that observation is off.
  */
 struct flow_known {
 	struct irqkit_cpu	*cpu;
+	unsigned int		irq;		/* the line's number, with cpu */
 	bool			unlatched;
 	bool			unwatched;
 };
@@ -238,37 +239,41 @@ struct flow_known {
  */
 static __always_inline void handle_edge_irq_as(struct irqkit_desc *desc, const struct flow_known k)
 {
-	unsigned int st;
+	unsigned int st, ds;
 
 	desc_lock(desc);
-	if (!irq_may_run(desc)) {
+	/* the state words read once: nothing else changes them while the lock is held */
+	ds = irqd_get(&desc->irq_data);
+	if (unlikely(ds & (IRQD_IRQ_INPROGRESS | IRQD_IRQ_DISABLED)) &&
+	    (!(ds & IRQD_IRQ_INPROGRESS) || !irq_may_run(desc) ||
+	     irqd_irq_disabled(&desc->irq_data))) {
 		/*
-		 * The running CPU's loop serves this edge; if it is a replay,
-		 * that serves the replay, so REPLAY goes too (2.6's do_IRQ and
-		 * the older handle_edge_irq cleared it on every entry, before
-		 * this check).  Left set, the next enable's replay would be
-		 * refused with -EBUSY and its edge parked until another edge
-		 * arrives (DESIGN guarantee 6).
+		 * In progress elsewhere (irq_may_run(), which may wait for the
+		 * spurious poll and then finds the line as it is now), or
+		 * disabled (irq_can_handle_actions()): remembered, masked.  The
+		 * running CPU's loop serves an edge that found the line in
+		 * progress; if it is a replay, that serves the replay, so
+		 * REPLAY goes too (2.6's do_IRQ and the older handle_edge_irq
+		 * cleared it on every entry, before this check).  Left set, the
+		 * next enable's replay would be refused with -EBUSY and its
+		 * edge parked until another edge arrives (DESIGN guarantee 6).
 		 */
 		istate_clear(desc, IRQS_REPLAY | IRQS_WAITING);
 		flow_mark_pending(desc);
 		irqkit__mask_ack_irq(desc);
 		goto out_unlock;
 	}
-	/*
-	 * irq_can_handle_actions() and the loop's first turn, the state word
-	 * read once: nothing else changes it while the lock is held.
-	 */
+	/* irq_can_handle_actions() for a line that is not disabled, and the loop's first turn */
 	st = istate_get(desc);
 	if (unlikely(st & (IRQS_REPLAY | IRQS_WAITING)))
 		istate_clear(desc, IRQS_REPLAY | IRQS_WAITING);
-	if (unlikely(!desc->action || irqd_irq_disabled(&desc->irq_data))) {
+	if (unlikely(!desc->action)) {
 		flow_mark_pending(desc);
 		irqkit__mask_ack_irq(desc);
 		goto out_unlock;
 	}
 	if (k.cpu)
-		irqkit__kstat_incr_on(k.cpu, desc);
+		a_inc_single(&k.cpu->kstat[k.irq]);
 	else
 		irqkit__kstat_incr(desc);
 	if (!k.unlatched && desc_chip(desc)->irq_ack)

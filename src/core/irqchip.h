@@ -44,16 +44,17 @@ struct irqkit__exit_hook {
 HIDDEN void irqkit__exit_hook_add(struct irqkit__exit_hook *hook);
 
 /*
- * irqkit_cpu_handle_now() with what it leaves behind: 0 if the flow handler
- * did not run, 1 if it ran and nothing is pending on the CPU now, 2 if it
- * ran and something is (the caller then calls irqkit_deliver_pending(), once
- * it no longer treats the line specially).  The test is the core's, inline
- * where it knows the CPU, so a chip's direct path pays no call for it.  For
- * an arrival the chip never latched: the edge flow does not call its
- * irq_ack (other flows, and mask_ack when the line cannot be handled now,
- * still reach the chip).
+ * A chip's direct path: irqkit_cpu_handle_now() for an arrival the chip
+ * never latched.  The edge flow does not call its irq_ack (other flows, and
+ * mask_ack when the line cannot be handled now, still reach the chip, which
+ * knows the arrival by irqkit__irq_taken_direct()).  If the flow ran, what
+ * became pending on the CPU meanwhile is delivered too and the return is 0;
+ * if the CPU could not take it, the return is @not_taken(@irq), the chip's
+ * latched path, called so that the chip keeps nothing across the call
+ * (@irq first: it is already where that call wants it).
  */
-HIDDEN int irqkit__cpu_handle_now(unsigned int cpu, unsigned int irq);
+HIDDEN int irqkit__cpu_handle_now(unsigned int irq, unsigned int cpu,
+				  int (*not_taken)(unsigned int irq));
 
 /*
  * Is the arrival on @d one that irqkit__cpu_handle_now() is delivering on
