@@ -485,8 +485,13 @@ static void queue_work_wake(struct irqkit_wq_pool *pool)
 	struct irqkit_worker *woken;
 	unsigned long flags;
 
-	a_fence();			/* the push before the look at the idle list */
-	if (!READ_ONCE(pool->idle))
+	/*
+	 * The push (a seq_cst compare-and-swap) before the look: a seq_cst load
+	 * orders after it in the single total order, which with the worker's
+	 * fence between its publishing and its look is the Dekker pair; on x86
+	 * it is a plain load where a fence was a full barrier more per push.
+	 */
+	if (!a_load_seq(&pool->idle))
 		return;
 	flags = irqkit_spin_lock_irqsave(&pool->lock);
 	woken = take_idle_worker(pool);
