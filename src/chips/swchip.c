@@ -46,7 +46,6 @@ struct sw_line {
 	uint64_t		cur;		/* of which that delivery stands for */
 } __attribute__((aligned(64)));
 
-
 /* irq + 1 from a claim that took the edge out of the latch until the flow's ack */
 static _Thread_local unsigned int sw_claimed;
 

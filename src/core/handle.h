@@ -221,10 +221,10 @@ static __always_inline bool edge_irq_again(struct irqkit_desc *desc)
 
 /*
  * What the caller of an inline flow knows, constants folded where used: the
- * CPU its thread holds (NULL: found again) and then the line's number, that the chip latched nothing
- * of this arrival, taken straight from its raise on the CPU's own thread,
- * so there is nothing to acknowledge (a chip's direct path,
- * irqkit__cpu_handle_now), and that observation is off.
+ * CPU its thread holds (NULL: found again) and then the line's number; that
+ * the chip latched nothing of this arrival, taken straight from its raise on
+ * the CPU's own thread, so there is nothing to acknowledge (a chip's direct
+ * path, irqkit__cpu_handle_now); and that observation is off.
  */
 struct flow_known {
 	struct irqkit_cpu	*cpu;
@@ -273,7 +273,7 @@ static __always_inline void handle_edge_irq_as(struct irqkit_desc *desc, const s
 		goto out_unlock;
 	}
 	if (k.cpu)
-		a_inc_single(&k.cpu->kstat[k.irq]);
+		irqkit__kstat_incr_on(k.cpu, k.irq);
 	else
 		irqkit__kstat_incr(desc);
 	if (!k.unlatched && desc_chip(desc)->irq_ack)

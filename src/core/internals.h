@@ -441,16 +441,16 @@ static inline void task_set_irqs_off(struct irqkit_task *t, bool off)
  * kstat_incr_irqs_this_cpu: count a handled interrupt on the caller's CPU (an
  * unbound caller, as the poll, counts on CPU 0).  Only the CPU's holder writes.
  */
-static inline void irqkit__kstat_incr_on(struct irqkit_cpu *c, struct irqkit_desc *desc)
+static inline void irqkit__kstat_incr_on(struct irqkit_cpu *c, unsigned int irq)
 {
-	a_inc_single(&c->kstat[irq_desc_get_irq(desc)]);
+	a_inc_single(&c->kstat[irq]);
 }
 
 static inline void irqkit__kstat_incr(struct irqkit_desc *desc)
 {
 	const struct irqkit_task *t = &irqkit_task_self;
 
-	irqkit__kstat_incr_on(t->cpu ? t->cpu : irqkit__rt.cpus, desc);
+	irqkit__kstat_incr_on(t->cpu ? t->cpu : irqkit__rt.cpus, irq_desc_get_irq(desc));
 }
 
 /* Hardirqs pending on @c (lines signalled, not yet taken); softirqs raised; either. */
