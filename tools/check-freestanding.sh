@@ -1,7 +1,7 @@
 #!/bin/sh
 # Compile src/core/ as freestanding code, with no libc headers on the include
 # path, and list what the objects need from outside: only the platform hooks
-# of src/core/platform.h (irqkit_plat_*) and the compiler's own memset/memcpy
+# of the contract (irqkit_plat_*, src/core/include/irqkit-core/platform.h) and the compiler's own memset/memcpy
 # may be undefined.  Usage: tools/check-freestanding.sh [compiler [generated-include-dir]]
 # (the second: where the build wrote irqkit/config.h)
 set -eu
@@ -12,10 +12,12 @@ inc=$("$cc" -print-file-name=include)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-for src in "$top"/src/core/*.c; do
+for src in $(find "$top/src/core" -name '*.c' | sort); do
+	obj=$(echo "${src#"$top"/src/core/}" | tr / _)
 	"$cc" -std=gnu11 -O2 -ffreestanding -fno-builtin -nostdinc -isystem "$inc" \
-		-I"$top/include" -I"$gen" -Wall -Wextra -Werror -Wno-unused-parameter \
-		-c "$src" -o "$out/$(basename "$src" .c).o"
+		-I"$top/include" -I"$gen" -I"$top/src/core" -I"$top/src/core/include" \
+		-Wall -Wextra -Werror -Wno-unused-parameter \
+		-c "$src" -o "$out/${obj%.c}.o"
 done
 # one relocatable object: what the core files need from each other is resolved
 ld -r -o "$out/core.ro" "$out"/*.o

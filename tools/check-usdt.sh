@@ -1,5 +1,5 @@
 #!/bin/sh
-# The USDT probes of libirqkit.so (src/core/trace.h):
+# The USDT probes of libirqkit.so (src/core/include/irqkit-core/trace.h):
 #   check-usdt.sh notes LIB          every probe is in the library's notes
 #   check-usdt.sh count LIB TARGET   perf counts irq_handler_entry: TARGET N
 #                                    raises N interrupts with one handler

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * The fd chip (Linux user space): lines whose input is a file descriptor.
- * The descriptor sits in the epoll set of the line's virtual CPU, whose
- * dispatcher waits there when idle (src/platform/posix/idle.c) and hands
- * each ready descriptor to fdchip_event() below, awake, interrupts on.
+ * The descriptor sits in the set of descriptors that the line's virtual CPU
+ * watches while idle, a service of the host platform (platform.h, "File
+ * descriptors"; posix: an epoll set per CPU), which hands each ready
+ * descriptor to fdchip_event() below, on that CPU's thread, awake,
+ * interrupts on.
  *
  * Two families, as controllers have:
  *
@@ -30,13 +32,14 @@
  * the dispatcher does not spin on a readable descriptor meanwhile.
  *
  * Reads of a descriptor happen on its CPU's thread between
- * irqkit__posix_fd_read_begin() and _end(); shutdown and unbind clear
- * STARTED and then wait for those (irqkit__posix_fd_quiesce()), after which
+ * irqkit_plat_fd_read_begin() and _end(); shutdown and unbind clear
+ * STARTED and then wait for those (irqkit_plat_fd_quiesce()), after which
  * the descriptor is the owner's again.
  */
 #define _GNU_SOURCE
 #include <irqkit/irqkit.h>
 #include <irqkit/fd.h>
+#include <irqkit-core/irqchip.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,7 +54,6 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-#include "../platform/posix/posix.h"
 
 enum fd_kind {
 	K_EDGE, K_LEVEL, K_EVENTFD, K_TIMERFD, K_SIGNALFD, K_UIO, K_VFIO, K_GPIO,
@@ -123,23 +125,23 @@ extern struct irqkit_chip irqkit_fd_chip;
 
 static inline unsigned int ld(const unsigned int *p)
 {
-	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+	return a_load_acquire(p);
 }
 
 static inline unsigned int set_bits(unsigned int *p, unsigned int b)
 {
-	return __atomic_fetch_or(p, b, __ATOMIC_SEQ_CST);
+	return a_fetch_or(p, b);
 }
 
 static inline unsigned int clear_bits(unsigned int *p, unsigned int b)
 {
-	return __atomic_fetch_and(p, ~b, __ATOMIC_SEQ_CST);
+	return a_fetch_and(p, ~b);
 }
 
 static inline void add64(uint64_t *p, uint64_t v)
 {
 	if (v)
-		__atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+		a_add_relaxed(p, v);
 }
 
 static inline struct fd_line *line_of_data(struct irqkit_irq_data *d)
@@ -182,7 +184,7 @@ static void sync_interest(struct fd_line *l)
 		want = k->events | (k->et ? EPOLLET : 0);
 	if (want == l->interest)
 		return;
-	if (irqkit__posix_fd_ctl(l->cpu, EPOLL_CTL_MOD, l->fd, want, line_irq(l)) == 0)
+	if (irqkit_plat_fd_ctl(l->cpu, IRQKIT_PLAT_FD_MOD, l->fd, want, line_irq(l)) == 0)
 		l->interest = want;
 }
 
@@ -201,15 +203,15 @@ static int set_add(struct fd_line *l, unsigned int cpu)
 	 * a ready descriptor at once, and that CPU must not drop the report as
 	 * another CPU's (edge-triggered, it would not come again).
 	 */
-	__atomic_store_n(&l->cpu, cpu, __ATOMIC_SEQ_CST);
+	a_store_seq(&l->cpu, cpu);
 	set_bits(&l->state, FL_INSET);
-	ret = irqkit__posix_fd_ctl(cpu, EPOLL_CTL_ADD, l->fd, want, line_irq(l));
+	ret = irqkit_plat_fd_ctl(cpu, IRQKIT_PLAT_FD_ADD, l->fd, want, line_irq(l));
 	if (ret) {
 		clear_bits(&l->state, FL_INSET);
 		return ret;
 	}
 	l->interest = want;
-	irqkit__posix_fd_count(cpu, 1);
+	irqkit_plat_fd_count(cpu, 1);
 	return 0;
 }
 
@@ -218,8 +220,8 @@ static void set_del(struct fd_line *l)
 {
 	if (!(clear_bits(&l->state, FL_INSET) & FL_INSET))
 		return;
-	(void)irqkit__posix_fd_ctl(l->cpu, EPOLL_CTL_DEL, l->fd, 0, line_irq(l));
-	irqkit__posix_fd_count(l->cpu, -1);
+	(void)irqkit_plat_fd_ctl(l->cpu, IRQKIT_PLAT_FD_DEL, l->fd, 0, line_irq(l));
+	irqkit_plat_fd_count(l->cpu, -1);
 }
 
 /*
@@ -398,18 +400,16 @@ static void fold(struct fd_line *l)
 /* A delivery starts: it stands for what was read since the last one. */
 static void hand_over(struct fd_line *l)
 {
-	__atomic_store_n(&l->cur_coalesced, __atomic_exchange_n(&l->acc_coalesced, 0, __ATOMIC_RELAXED),
-			 __ATOMIC_RELAXED);
-	__atomic_store_n(&l->cur_lost, __atomic_exchange_n(&l->acc_lost, 0, __ATOMIC_RELAXED),
-			 __ATOMIC_RELAXED);
-	__atomic_store_n(&l->cur_ts, __atomic_load_n(&l->last_ts, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+	WRITE_ONCE(l->cur_coalesced, a_xchg_relaxed(&l->acc_coalesced, 0));
+	WRITE_ONCE(l->cur_lost, a_xchg_relaxed(&l->acc_lost, 0));
+	WRITE_ONCE(l->cur_ts, READ_ONCE(l->last_ts));
 }
 
 /* It did not start after all: back to the next one. */
 static void take_back(struct fd_line *l)
 {
-	add64(&l->acc_coalesced, __atomic_exchange_n(&l->cur_coalesced, 0, __ATOMIC_RELAXED));
-	add64(&l->acc_lost, __atomic_exchange_n(&l->cur_lost, 0, __ATOMIC_RELAXED));
+	add64(&l->acc_coalesced, a_xchg_relaxed(&l->cur_coalesced, 0));
+	add64(&l->acc_lost, a_xchg_relaxed(&l->cur_lost, 0));
 }
 
 /*
@@ -465,7 +465,7 @@ static void level_arrival(struct fd_line *l, unsigned int cpu, const struct arri
 }
 
 /* The dispatcher of @cpu (or a loop playing it): line @irq's descriptor reported @revents. */
-void irqkit__fdchip_event(unsigned int cpu, unsigned int irq, uint32_t revents)
+static void fdchip_event(unsigned int cpu, unsigned int irq, uint32_t revents)
 {
 	struct fd_line *l = bound_line(irq);
 	struct arrival a = { 0 };
@@ -473,15 +473,15 @@ void irqkit__fdchip_event(unsigned int cpu, unsigned int irq, uint32_t revents)
 
 	if (!l)
 		return;
-	irqkit__posix_fd_read_begin(cpu, irq);
+	irqkit_plat_fd_read_begin(cpu, irq);
 	s = ld(&l->state);
 	if (!(s & FL_STARTED) || (s & FL_DEAD) || ld(&l->cpu) != cpu || !(s & FL_INSET)) {
-		irqkit__posix_fd_read_end(cpu);
+		irqkit_plat_fd_read_end(cpu);
 		return;		/* shut down, failed or moved since it was reported */
 	}
 	if (revents & kinds[l->kind].events)
 		read_arrival(l, &a);
-	irqkit__posix_fd_read_end(cpu);
+	irqkit_plat_fd_read_end(cpu);
 	if (a.n) {
 		if (line_is_edge(l))
 			edge_arrival(l, cpu, &a);
@@ -620,7 +620,7 @@ static unsigned int fdl_startup(struct irqkit_irq_data *d)
 	set_bits(&l->state, FL_STARTED);
 	lflags = irqkit_spin_lock_irqsave(&l->lock);
 	if (!(ld(&l->state) & (FL_INSET | FL_DEAD)))
-		ret = set_add(l, __atomic_load_n(&d->cpu, __ATOMIC_RELAXED));
+		ret = set_add(l, READ_ONCE(d->cpu));
 	irqkit_spin_unlock_irqrestore(&l->lock, lflags);
 	if (ret) {
 		set_bits(&l->state, FL_DEAD);
@@ -641,9 +641,9 @@ static void fdl_shutdown(struct irqkit_irq_data *d)
 	lflags = irqkit_spin_lock_irqsave(&l->lock);
 	set_del(l);
 	irqkit_spin_unlock_irqrestore(&l->lock, lflags);
-	irqkit__posix_fd_quiesce(d->irq);
-	__atomic_store_n(&l->acc_coalesced, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&l->acc_lost, 0, __ATOMIC_RELAXED);
+	irqkit_plat_fd_quiesce(d->irq);
+	WRITE_ONCE(l->acc_coalesced, 0);
+	WRITE_ONCE(l->acc_lost, 0);
 }
 
 /* Replay an edge the core kept (disabled or in progress when it came). */
@@ -701,11 +701,11 @@ static int fdl_set_affinity(struct irqkit_irq_data *d, irqkit_cpumask dest, bool
 		if (ret && set_add(l, from) == 0)
 			cpu = from;
 	}
-	__atomic_store_n(&l->cpu, cpu, __ATOMIC_SEQ_CST);
+	a_store_seq(&l->cpu, cpu);
 	irqkit_spin_unlock_irqrestore(&l->lock, lflags);
 	if (ret)
 		return -IRQKIT_EINVAL;
-	__atomic_store_n(&d->cpu, cpu, __ATOMIC_RELAXED);
+	WRITE_ONCE(d->cpu, cpu);
 	return 0;
 }
 
@@ -733,14 +733,14 @@ static void fdl_get_events(struct irqkit_irq_data *d, struct irqkit_irq_events *
 	struct fd_line *l = line_of_data(d);
 
 	if (total) {
-		ev->events = __atomic_load_n(&l->tot_arrivals, __ATOMIC_RELAXED);
-		ev->coalesced = __atomic_load_n(&l->tot_coalesced, __ATOMIC_RELAXED);
-		ev->lost = __atomic_load_n(&l->tot_lost, __ATOMIC_RELAXED);
-		ev->timestamp_ns = __atomic_load_n(&l->last_ts, __ATOMIC_RELAXED);
+		ev->events = READ_ONCE(l->tot_arrivals);
+		ev->coalesced = READ_ONCE(l->tot_coalesced);
+		ev->lost = READ_ONCE(l->tot_lost);
+		ev->timestamp_ns = READ_ONCE(l->last_ts);
 	} else {
-		ev->coalesced = __atomic_load_n(&l->cur_coalesced, __ATOMIC_RELAXED);
-		ev->lost = __atomic_load_n(&l->cur_lost, __ATOMIC_RELAXED);
-		ev->timestamp_ns = __atomic_load_n(&l->cur_ts, __ATOMIC_RELAXED);
+		ev->coalesced = READ_ONCE(l->cur_coalesced);
+		ev->lost = READ_ONCE(l->cur_lost);
+		ev->timestamp_ns = READ_ONCE(l->cur_ts);
 	}
 }
 
@@ -794,6 +794,11 @@ static bool cpu_waits(unsigned int cpu)
 	return irqkit_mode() == IRQKIT_MODE_THREADED && cpu < irqkit_nr_cpus();
 }
 
+static void fdchip_exit(void);
+static struct irqkit__exit_hook fd_exit_hook = { .fn = fdchip_exit };
+static const struct irqkit_plat_fd_client fd_client = { .event = fdchip_event };
+
+/* The first bind of a run: the lines, the host's descriptor service, the end of the run. */
 static int lines_init(void)
 {
 	unsigned int nr = irqkit_nr_irqs();
@@ -804,6 +809,8 @@ static int lines_init(void)
 	if (!lines)
 		return -IRQKIT_ENOMEM;
 	nr_lines = nr;
+	irqkit_plat_fd_register(&fd_client);
+	irqkit__exit_hook_add(&fd_exit_hook);
 	return 0;
 }
 
@@ -817,7 +824,7 @@ static int bind_locked(unsigned int irq, int fd, enum fd_kind kind, int eoi_fd, 
 
 	if (!irqkit_started() || irq >= irqkit_nr_irqs() || !(d = irqkit_irq_get_irq_data(irq)))
 		return -IRQKIT_EINVAL;
-	if (!cpu_waits(__atomic_load_n(&d->cpu, __ATOMIC_RELAXED)))
+	if (!cpu_waits(READ_ONCE(d->cpu)))
 		return -IRQKIT_EOPNOTSUPP;
 	if (fd < 0 || (fl = fcntl(fd, F_GETFL)) < 0)
 		return -IRQKIT_EBADF;
@@ -828,10 +835,10 @@ static int bind_locked(unsigned int irq, int fd, enum fd_kind kind, int eoi_fd, 
 	if (irqkit_irq_has_action(irq) || (ld(&l->state) & FL_BOUND) || fd_taken(fd))
 		return -IRQKIT_EBUSY;
 	/* pollable?  epoll refuses regular files and directories with EPERM */
-	ret = irqkit__posix_fd_ctl(d->cpu, EPOLL_CTL_ADD, fd, 0, irq);
+	ret = irqkit_plat_fd_ctl(d->cpu, IRQKIT_PLAT_FD_ADD, fd, 0, irq);
 	if (ret)
 		return ret;
-	(void)irqkit__posix_fd_ctl(d->cpu, EPOLL_CTL_DEL, fd, 0, irq);
+	(void)irqkit_plat_fd_ctl(d->cpu, IRQKIT_PLAT_FD_DEL, fd, 0, irq);
 	if (kind == K_GPIO || kind == K_SIGNALFD) {
 		l->record = calloc(1, RECORD_MAX);
 		if (!l->record)
@@ -848,13 +855,13 @@ static int bind_locked(unsigned int irq, int fd, enum fd_kind kind, int eoi_fd, 
 	l->fd = fd;
 	l->eoi_fd = eoi_fd;
 	l->kind = kind;
-	__atomic_store_n(&l->cpu, d->cpu, __ATOMIC_RELAXED);
+	WRITE_ONCE(l->cpu, d->cpu);
 	l->interest = 0;
 	l->peer = IRQKIT_FD_NO_IRQ;
 	l->record_len = 0;
 	l->acc_coalesced = l->acc_lost = l->cur_coalesced = l->cur_lost = 0;
 	l->tot_arrivals = l->tot_coalesced = l->tot_lost = l->cur_ts = l->last_ts = 0;
-	__atomic_store_n(&l->state, FL_BOUND | FL_MASKED | flags, __ATOMIC_RELEASE);
+	a_store_release(&l->state, FL_BOUND | FL_MASKED | flags);
 	irqkit_irq_set_chip_data(irq, l);
 	irqkit_irq_set_chip_and_handler_name(irq, &irqkit_fd_chip,
 					     edge ? irqkit_handle_edge_irq : irqkit_handle_fasteoi_irq,
@@ -928,7 +935,7 @@ static void unbind_locked(struct fd_line *l)
 	lflags = irqkit_spin_lock_irqsave(&l->lock);
 	set_del(l);
 	irqkit_spin_unlock_irqrestore(&l->lock, lflags);
-	irqkit__posix_fd_quiesce(irq);
+	irqkit_plat_fd_quiesce(irq);
 	irqkit_irq_set_chip_and_handler_name(irq, NULL, NULL, NULL);
 	irqkit_irq_set_chip_data(irq, NULL);
 	if ((size_t)l->fd < nr_fd_owner)
@@ -938,7 +945,7 @@ static void unbind_locked(struct fd_line *l)
 	free(l->record);
 	l->record = NULL;
 	l->fd = -1;
-	__atomic_store_n(&l->state, 0, __ATOMIC_RELEASE);
+	a_store_release(&l->state, 0);
 }
 
 int irqkit_fd_bind_tty(unsigned int rx_irq, unsigned int tx_irq, int tty_fd)
@@ -1063,8 +1070,8 @@ fail:
 	return ret;
 }
 
-/* The run ends: the epoll sets go with it; our duplicates and records go here. */
-void irqkit__fdchip_exit(void)
+/* The run ends (the core's exit hook): the host's sets go with it; our duplicates and records go here. */
+static void fdchip_exit(void)
 {
 	for (unsigned int i = 0; lines && i < nr_lines; i++) {
 		if ((lines[i].state & FL_OWN_FD) && lines[i].fd >= 0)

@@ -25,7 +25,7 @@
  * while latched, then was unmasked on its new CPU) runs the flow on one of
  * them only; that flow's ack, like the direct path's, has nothing to clear.
  */
-#include "../core/irqchip.h"
+#include <irqkit-core/irqchip.h>
 #include <irqkit/swchip.h>
 
 #define SW_LATCH	(1u << 0)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Per-thread interrupt context: the local interrupt flag and bottom halves of bound threads, might_sleep. */
-#include "internals.h"
+#include "core.h"
 
 _Thread_local struct irqkit_task irqkit_task_self;
 
@@ -75,7 +75,7 @@ void irqkit_local_irq_enable_slow(struct irqkit_task *t)
 	t->slot &= ~TASK_SLOT_IRQOFF;
 	s = a_fetch_sub(&c->slot, SLOT_IRQOFF_ONE) - SLOT_IRQOFF_ONE;
 	irqkit__slot_wake(c);
-	/* the full barrier above pairs with the signaller's (cpu.c lost-wakeup rules) */
+	/* the full barrier above pairs with the signaller's (dispatch.c lost-wakeup rules) */
 	if (!(s & SLOT_IRQOFF_MASK) && !(t->preempt_count & IRQKIT_HARDIRQ_MASK))
 		irqkit__cpu_deliver_hardirqs(t, c);
 }

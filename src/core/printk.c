@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Kernel-style log output: a small freestanding printf, printk, WARN and dump_stack. */
-#include "internals.h"
+#include "core.h"
 #include <irqkit/kernel.h>
 
 struct out {

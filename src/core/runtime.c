@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The runtime's state, its set-up and tear-down (the platform starts and stops threads around these). */
-#include "internals.h"
+#include "core.h"
 
 struct irqkit__runtime irqkit__rt;
 unsigned int irqkit__run;

@@ -3,7 +3,7 @@
  * kmalloc and kfree over the platform's allocator: each block carries its
  * size in a 16-byte header, which irqkit_plat_free needs back.
  */
-#include "internals.h"
+#include "core.h"
 #include <irqkit/kernel.h>
 
 #define KMALLOC_HEADER	16u

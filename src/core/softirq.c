@@ -31,7 +31,7 @@
  * exchange and reverses it, so tasklets run in the order they were
  * scheduled (Linux's tail-append order).
  */
-#include "internals.h"
+#include "core.h"
 
 /* MAX_SOFTIRQ_RESTART and MAX_SOFTIRQ_TIME. */
 #define MAX_SOFTIRQ_RESTART	10

@@ -29,7 +29,7 @@
  * therefore recorded on the worker (the instance it runs) and signalled
  * through requests, not through the item.
  */
-#include "internals.h"
+#include "core.h"
 #include <irqkit/workqueue.h>
 
 #define WORKERS_MAX	32	/* per pool; Linux has no fixed cap, memory is the cap */

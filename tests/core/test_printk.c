@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Tests of src/core/printk.c: the freestanding printf against libc's, printk lines, WARN. */
 #include "../harness.h"
-#include "../../src/core/internals.h"
+#include "irq/internals.h"
 
 #include <limits.h>
 #include <signal.h>

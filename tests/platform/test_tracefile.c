@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Tests of the timeline recorder (src/core/observe.c) and its file
+ * Tests of the timeline recorder (src/core/debug/observe.c) and its file
  * (src/platform/posix/tracefile.c): the JSON parses (json-c), slices on a
  * track nest, every flow has both ends, and each handler run and work item
  * run is there.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Stress of the histograms and the recorder (src/core/observe.c,
+ * Stress of the histograms and the recorder (src/core/debug/observe.c,
  * src/platform/posix/tracefile.c): switched on and off, written and
  * restarted while threads raise lines, schedule tasklets and queue work on
  * both CPUs (under ThreadSanitizer too): counts only grow while on, and each

@@ -25,7 +25,7 @@
 #include <irqkit/spinlock.h>
 #include <irqkit/swchip.h>
 
-#include "../../core/platform.h"
+#include <irqkit-core/platform.h>
 #include "posix.h"
 
 #define SIM_RUNS_DEFAULT	100	/* schedules tried for a simulated body */

@@ -5,8 +5,8 @@
  * with a futex, as before.  Once a line of the fd chip is bound to it, the
  * dispatcher sleeps in epoll_wait() on the CPU's epoll instance instead; an
  * eventfd in that instance (edge-triggered, so it is never read) carries the
- * core's kicks.  The events epoll returns are kept and handed to the fd chip
- * by irqkit_plat_cpu_poll(), once the CPU is awake: no thread besides the
+ * core's kicks.  The events epoll returns are kept and handed to the
+ * registered client (the fd chip) by irqkit_plat_cpu_poll(), once the CPU is awake: no thread besides the
  * dispatcher, and no hop.
  *
  * Lost wake-ups.  The kicker changes the eventcount and then reads in_epoll;
@@ -18,7 +18,7 @@
  * bump of the eventcount.
  */
 #define _GNU_SOURCE
-#include "../../core/platform.h"
+#include <irqkit-core/platform.h>
 #include <irqkit/irqkit.h>
 
 #include <errno.h>
@@ -45,6 +45,12 @@ struct posix_cpu {
 
 static struct posix_cpu *pcpus;
 static unsigned int nr_pcpus;
+static const struct irqkit_plat_fd_client *fd_client;	/* the fd chip, once it binds a line */
+
+void irqkit_plat_fd_register(const struct irqkit_plat_fd_client *client)
+{
+	__atomic_store_n(&fd_client, client, __ATOMIC_RELEASE);
+}
 
 int irqkit__posix_cpus_init(unsigned int nr)
 {
@@ -123,10 +129,12 @@ void irqkit_plat_cpu_poll(unsigned int cpu)
 	struct posix_cpu *pc = &pcpus[cpu];
 	int n = pc->nev;
 
+	const struct irqkit_plat_fd_client *client = __atomic_load_n(&fd_client, __ATOMIC_ACQUIRE);
+
 	pc->nev = 0;
 	for (int i = 0; i < n; i++)
-		if (pc->ev[i].data.u64 != COOKIE_KICK)
-			irqkit__fdchip_event(cpu, (unsigned int)pc->ev[i].data.u64, pc->ev[i].events);
+		if (pc->ev[i].data.u64 != COOKIE_KICK && client)
+			client->event(cpu, (unsigned int)pc->ev[i].data.u64, pc->ev[i].events);
 }
 
 /*
@@ -149,13 +157,18 @@ void irqkit__posix_cpu_loop(unsigned int cpu)
 	__atomic_store_n(&pcpus[cpu].in_epoll, 1, __ATOMIC_SEQ_CST);
 }
 
-int irqkit__posix_fd_ctl(unsigned int cpu, int op, int fd, uint32_t events, unsigned int irq)
+int irqkit_plat_fd_ctl(unsigned int cpu, int op, int fd, uint32_t want, unsigned int key)
 {
-	struct epoll_event ev = { .events = events, .data.u64 = irq };
+	static const int epoll_op[] = {
+		[IRQKIT_PLAT_FD_ADD] = EPOLL_CTL_ADD,
+		[IRQKIT_PLAT_FD_MOD] = EPOLL_CTL_MOD,
+		[IRQKIT_PLAT_FD_DEL] = EPOLL_CTL_DEL,
+	};
+	struct epoll_event ev = { .events = want, .data.u64 = key };
 
-	if (cpu >= nr_pcpus)
+	if (cpu >= nr_pcpus || op < 0 || op > IRQKIT_PLAT_FD_DEL)
 		return -IRQKIT_EINVAL;
-	if (epoll_ctl(pcpus[cpu].epfd, op, fd, &ev))
+	if (epoll_ctl(pcpus[cpu].epfd, epoll_op[op], fd, &ev))
 		return -errno;
 	return 0;
 }
@@ -164,7 +177,7 @@ int irqkit__posix_fd_ctl(unsigned int cpu, int op, int fd, uint32_t events, unsi
  * One descriptor more (@delta 1) or less (-1) on @cpu.  The first one wakes a
  * dispatcher that sleeps on the futex, so that it waits in epoll from now on.
  */
-void irqkit__posix_fd_count(unsigned int cpu, int delta)
+void irqkit_plat_fd_count(unsigned int cpu, int delta)
 {
 	struct posix_cpu *pc = &pcpus[cpu];
 	unsigned int *kick;
@@ -179,27 +192,27 @@ void irqkit__posix_fd_count(unsigned int cpu, int delta)
 }
 
 /*
- * Reading line @irq's descriptor on @cpu: irqkit__posix_fd_read_begin() says
+ * Reading line @irq's descriptor on @cpu: irqkit_plat_fd_read_begin() says
  * so (a full barrier) before the caller checks that the line is still bound,
- * irqkit__posix_fd_read_end() after the read.  irqkit__posix_fd_quiesce(),
+ * irqkit_plat_fd_read_end() after the read.  irqkit_plat_fd_quiesce(),
  * after the line stopped being bound, waits until no CPU reads it: then its
  * descriptor is the owner's again (it may close it).
  */
-void irqkit__posix_fd_read_begin(unsigned int cpu, unsigned int irq)
+void irqkit_plat_fd_read_begin(unsigned int cpu, unsigned int irq)
 {
 	__atomic_store_n(&pcpus[cpu].reading, irq + 1, __ATOMIC_SEQ_CST);
 }
 
-void irqkit__posix_fd_read_end(unsigned int cpu)
+void irqkit_plat_fd_read_end(unsigned int cpu)
 {
 	__atomic_store_n(&pcpus[cpu].reading, 0, __ATOMIC_RELEASE);
 }
 
-void irqkit__posix_fd_quiesce(unsigned int irq)
+void irqkit_plat_fd_quiesce(unsigned int key)
 {
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	for (unsigned int i = 0; i < nr_pcpus; i++)
-		while (__atomic_load_n(&pcpus[i].reading, __ATOMIC_ACQUIRE) == irq + 1)
+		while (__atomic_load_n(&pcpus[i].reading, __ATOMIC_ACQUIRE) == key + 1)
 			irqkit_plat_cpu_relax();
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* The hooks of src/core/platform.h on Linux user space: memory, time, futexes, logging, stacks. */
+/* The hooks of src/core/include/irqkit-core/platform.h on Linux user space: memory, time, futexes, logging, stacks. */
 #define _GNU_SOURCE
-#include "../../core/platform.h"
+#include <irqkit-core/platform.h>
 #include <irqkit/types.h>
 
 #include <errno.h>

@@ -26,12 +26,6 @@ void irqkit__posix_symbols_exit(void);
 int irqkit__posix_cpus_init(unsigned int nr);
 void irqkit__posix_cpus_exit(void);
 void irqkit__posix_cpu_loop(unsigned int cpu);
-/* epoll_ctl(@op) of @fd in @cpu's set, the event's data being @irq.  Return: 0 or -errno. */
-int irqkit__posix_fd_ctl(unsigned int cpu, int op, int fd, uint32_t events, unsigned int irq);
-void irqkit__posix_fd_count(unsigned int cpu, int delta);
-void irqkit__posix_fd_read_begin(unsigned int cpu, unsigned int irq);
-void irqkit__posix_fd_read_end(unsigned int cpu);
-void irqkit__posix_fd_quiesce(unsigned int irq);
 
 /* publish.c: the tables for other processes (IRQKIT_CFG_PUBLISH, IRQKIT_PUBLISH). */
 void irqkit__posix_publish_start(bool flag);
@@ -40,10 +34,6 @@ void irqkit__posix_publish_stop(void);
 /* tracefile.c: IRQKIT_HIST and IRQKIT_TRACE, at start and at stop. */
 void irqkit__posix_observe_start(void);
 void irqkit__posix_observe_stop(void);
-
-/* fdchip.c: a bound line's descriptor reported @revents on @cpu; the end of a run. */
-void irqkit__fdchip_event(unsigned int cpu, unsigned int irq, uint32_t revents);
-void irqkit__fdchip_exit(void);
 
 /*
  * sim.c: the simulator (IRQKIT_MODE_SIM).  While irqkit__sim_active, the

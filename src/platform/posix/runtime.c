@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* irqkit_start / irqkit_stop on Linux user space: dispatcher threads, the timer thread. */
 #define _GNU_SOURCE
-#include "../../core/platform.h"
+#include <irqkit-core/platform.h>
 #include <irqkit/irqkit.h>
 
 #include <pthread.h>
@@ -219,7 +219,6 @@ void irqkit_stop(void)
 	}
 	__atomic_store_n(&wedged, false, __ATOMIC_RELEASE);
 	irqkit__posix_timer_stop();
-	irqkit__fdchip_exit();
 	irqkit__posix_observe_stop();
 	irqkit__core_exit();		/* its workers may still kick a CPU */
 	irqkit__posix_cpus_exit();

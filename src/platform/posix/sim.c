@@ -39,7 +39,7 @@
  * aborts: an exploration (explore.c) counts it as a failed run.
  */
 #define _GNU_SOURCE
-#include "../../core/platform.h"
+#include <irqkit-core/platform.h>
 #include <irqkit/irqkit.h>
 #include <irqkit/explore.h>
 

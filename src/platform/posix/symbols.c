@@ -7,7 +7,7 @@
  * names exported functions only.
  */
 #define _GNU_SOURCE
-#include "../../core/platform.h"
+#include <irqkit-core/platform.h>
 
 #include <dlfcn.h>
 #ifdef IRQKIT_HAVE_LIBDW

@@ -13,7 +13,7 @@
  * threads and sleeps in virtual time like the others.
  */
 #define _GNU_SOURCE
-#include "../../core/platform.h"
+#include <irqkit-core/platform.h>
 #include <irqkit/irqkit.h>
 
 #include "posix.h"

@@ -26,7 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../core/platform.h"
+#include <irqkit-core/platform.h>
 #include "posix.h"
 
 #define PID_CPUS	1

@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * THE contract a platform provides to the core.  Every hook below is required
+ * unless marked optional; each says from which context the core calls it.
+ * The core is freestanding: this header and the compiler's freestanding
+ * headers are all it includes.
+ */
+#ifndef IRQKIT_CORE_PLATFORM_H
+#define IRQKIT_CORE_PLATFORM_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Memory.  irqkit_plat_alloc returns zeroed memory aligned to 64 bytes, or
+ * NULL.  Any context, and it must not sleep: kmalloc(GFP_ATOMIC) calls it
+ * from handlers (the core's own calls are from process context).  @size is
+ * passed back to irqkit_plat_free.
+ */
+void *irqkit_plat_alloc(size_t size);
+void irqkit_plat_free(void *p, size_t size);
+
+/* A monotonic clock in nanoseconds.  Any context. */
+uint64_t irqkit_plat_now_ns(void);
+
+/* Inside a spin loop: a pause instruction or nothing.  Any context. */
+void irqkit_plat_cpu_relax(void);
+
+/*
+ * A long spin lets others run: on a host where threads are preempted this
+ * yields the host CPU (the holder of what we wait for may be descheduled).
+ * Bare metal: cpu_relax.  Any context.
+ */
+void irqkit_plat_yield(void);
+
+/*
+ * Wait and wake on a word (futex semantics).  irqkit_plat_wait blocks while
+ * *addr == val and may return spuriously; irqkit_plat_wake wakes every waiter
+ * on addr.  Wait is called from process context or a dispatcher; wake from any.
+ */
+void irqkit_plat_wait(unsigned int *addr, unsigned int val);
+void irqkit_plat_wake(unsigned int *addr);
+
+/*
+ * irqkit_plat_wait with a limit: blocks while *addr == val, at most @ns
+ * nanoseconds.  May return early or spuriously.  Process context or a
+ * thread of the runtime.  Used by the watchdog and by idle workers.
+ */
+void irqkit_plat_wait_timeout(unsigned int *addr, unsigned int val, uint64_t ns);
+
+/*
+ * The heavy side of an asymmetric barrier pair (Linux's membarrier()): a
+ * full memory barrier on every thread of the process that runs at the time
+ * of the call, so that the hot side of a Dekker pair needs only a compiler
+ * barrier where it would need a full one.  irqkit_plat_barrier_heavy_init
+ * says whether the platform has one (the core asks once per start, process
+ * context); if it has not, the core keeps full barriers on the hot side and
+ * never calls irqkit_plat_barrier_heavy.  irqkit_plat_barrier_heavy: a
+ * thread about to sleep on a word (process context or a thread of the
+ * runtime); it may sleep.  Optional: a platform without one returns false.
+ */
+bool irqkit_plat_barrier_heavy_init(void);
+void irqkit_plat_barrier_heavy(void);
+
+/* The default log sink: one line, no trailing newline.  Any context. */
+void irqkit_plat_log(int level, const char *line);
+
+/*
+ * Optional diagnostics.  irqkit_plat_backtrace fills up to @max return
+ * addresses of the caller (0 if unsupported); irqkit_plat_symbol writes the
+ * name of the function containing @addr ("" if unknown) and returns the offset
+ * into it.  Any context.
+ */
+int irqkit_plat_backtrace(void **frames, int max);
+unsigned long irqkit_plat_symbol(const void *addr, char *buf, size_t len);
+
+/* The calling thread's id and name, for reports ("pid: N, name: comm"). */
+int irqkit_plat_thread_id(void);
+void irqkit_plat_thread_name(char *buf, size_t len);
+
+/*
+ * Optional, for the watchdog's reports about another thread: the name of
+ * thread @tid ("" if unknown), and up to @max return addresses of its stack
+ * as it is now (0 if unsupported or it did not answer).  Process context.
+ */
+void irqkit_plat_thread_name_of(int tid, char *buf, size_t len);
+int irqkit_plat_backtrace_of(int tid, void **frames, int max);
+
+/*
+ * The one-shot platform timer: call irqkit__timer_interrupt() on some thread
+ * bound to a CPU, at or after @deadline_ns of irqkit_plat_now_ns();
+ * UINT64_MAX cancels.  Reprogramming replaces the previous deadline.  Not used
+ * in deterministic mode, where irqkit_clock_advance() drives the timers.
+ * Called with the core's timer lock held: must not call back into the core.
+ */
+void irqkit_plat_timer_program(uint64_t deadline_ns);
+
+/*
+ * Threads of the core: ksoftirqd/N, kworkers, irq/N-name.  @fn(@arg) runs in
+ * a new thread named @name; irqkit_plat_thread_join waits for it to return
+ * and frees the handle.  Process context.  Return: 0 or -ENOMEM.
+ */
+struct irqkit_plat_thread;
+int irqkit_plat_thread_create(struct irqkit_plat_thread **out, const char *name,
+			      void (*fn)(void *), void *arg);
+void irqkit_plat_thread_join(struct irqkit_plat_thread *th);
+/*
+ * irqkit_plat_thread_join with a limit: 0 once joined (the handle is freed),
+ * -ETIMEDOUT if the thread still runs after @ns (the handle stays valid).
+ */
+int irqkit_plat_thread_join_timeout(struct irqkit_plat_thread *th, uint64_t ns);
+
+/*
+ * The idle wait of CPU @cpu's dispatcher: block while *@kick == @seen (it may
+ * return early or spuriously).  A platform with interrupt sources of its own
+ * (posix: lines bound to file descriptors) also returns when one of @cpu's is
+ * ready, and delivers it in irqkit_plat_cpu_poll(), which the dispatcher calls
+ * after every idle wait, awake, with interrupts on, outside any handler.
+ * irqkit_plat_cpu_wake() ends the wait; the core calls it after changing
+ * *@kick, from any context.  A platform without such sources: a futex wait,
+ * a futex wake and an empty poll.
+ */
+void irqkit_plat_cpu_idle(unsigned int cpu, unsigned int *kick, unsigned int seen);
+void irqkit_plat_cpu_wake(unsigned int cpu, unsigned int *kick);
+void irqkit_plat_cpu_poll(unsigned int cpu);
+
+/*
+ * File descriptors (optional; a host that has them: posix).  Each CPU's idle
+ * wait (irqkit_plat_cpu_idle) also watches a set of descriptors, so that a
+ * chip can take a descriptor's readiness as an interrupt source (the fd
+ * chip) with no thread of its own.  One client registers, once per run, on
+ * its first use; the platform then calls @event from irqkit_plat_cpu_poll()
+ * (or from a program's loop that plays the CPU) for each descriptor of
+ * @cpu's set that reported @events, with the @key it was added with.
+ * @events and @want are the host's poll bits (EPOLLIN, EPOLLET, ...).
+ * A platform without descriptors leaves these out: no chip of its build
+ * calls them.
+ */
+struct irqkit_plat_fd_client {
+	void	(*event)(unsigned int cpu, unsigned int key, uint32_t events);
+};
+/* Register the client.  Process context. */
+void irqkit_plat_fd_register(const struct irqkit_plat_fd_client *client);
+enum { IRQKIT_PLAT_FD_ADD, IRQKIT_PLAT_FD_MOD, IRQKIT_PLAT_FD_DEL };
+/*
+ * Add @fd to @cpu's set (@op IRQKIT_PLAT_FD_ADD), change what it watches
+ * (_MOD; @want 0: nothing) or take it out (_DEL).  Any thread, not from
+ * @event.  Return: 0, -EINVAL (no such CPU) or the host's -errno.
+ */
+int irqkit_plat_fd_ctl(unsigned int cpu, int op, int fd, uint32_t want, unsigned int key);
+/*
+ * One descriptor more (@delta 1) or fewer (-1) in @cpu's set: the first one
+ * wakes the CPU's idle wait, so that it watches the set from then on.
+ */
+void irqkit_plat_fd_count(unsigned int cpu, int delta);
+/*
+ * Reading @key's descriptor on @cpu: read_begin (a full barrier) before the
+ * client checks that the descriptor is still its, read_end after the read.
+ * quiesce(@key), once the client stopped using the descriptor, waits until
+ * no CPU reads it: then its owner may close it.  Any thread of the runtime.
+ */
+void irqkit_plat_fd_read_begin(unsigned int cpu, unsigned int key);
+void irqkit_plat_fd_read_end(unsigned int cpu);
+void irqkit_plat_fd_quiesce(unsigned int key);
+
+/* Sleep at least @ns (msleep).  Process context. */
+void irqkit_plat_sleep_ns(uint64_t ns);
+
+/* Impossible failure of the platform (a failed futex): report and stop. */
+void irqkit_plat_fatal(const char *msg) __attribute__((noreturn));
+
+/* The end of the program after an oops (BUG()), reported already: posix aborts. */
+void irqkit_plat_oops(void) __attribute__((noreturn));
+
+/*
+ * ---- What the core offers a platform ----------------------------------------
+ *
+ * The platform implements irqkit_start()/irqkit_stop() and the threads that
+ * play the CPUs with these, and touches no field of the core.
+ *
+ * Thread-local storage is required: each thread's interrupt state
+ * (irqkit_task_self: preempt_count, the interrupt flag, its CPU) is a
+ * _Thread_local object, read on every local_irq_save.
+ */
+struct irqkit_config;
+
+/*
+ * Start: validate @cfg, build lines and CPUs, start the core's own threads
+ * (ksoftirqd, kworkers, the watchdog).  Return: 0, -EINVAL, -EBUSY (a start
+ * already won), -ENOMEM.  Then irqkit__core_started() once the platform's
+ * threads run.  Process context.
+ */
+int irqkit__core_init(const struct irqkit_config *cfg);
+void irqkit__core_started(void);
+/*
+ * Stop, in three steps: irqkit__core_stopping() (true for exactly one
+ * caller, false and a report from interrupt context or a thread of the
+ * runtime); the platform ends its CPU threads (irqkit__dispatcher_stop) and
+ * ksoftirqd (irqkit__softirq_stop); irqkit__core_exit() frees everything.
+ */
+bool irqkit__core_stopping(void);
+void irqkit__core_exit(void);
+/* True, with a report, when the caller may not stop the runtime (before any wait). */
+bool irqkit__core_stop_refused(void);
+int irqkit__softirq_stop(uint64_t limit_ns);
+
+/* The run being started or stopped: its CPUs, mode, flags, watchdog threshold (0: off). */
+unsigned int irqkit__core_nr_cpus(void);
+bool irqkit__core_deterministic(void);
+unsigned int irqkit__core_flags(void);
+uint64_t irqkit__core_watchdog_ns(void);
+/* The CPUs a program's loop plays (irqkit_config.loop_cpus): no dispatcher for them. */
+uint64_t irqkit__core_loop_cpus(void);
+
+/*
+ * Exploration (<irqkit/explore.h>): @fn is called at every interrupt point
+ * (see point.c) that the thread playing its CPU in deterministic mode
+ * reaches with interrupts on, outside hardirq context, with what the point is
+ * ("spin_lock", "queue_work", ...) and the program's call site.  It may raise
+ * interrupts: they are delivered before the point returns.  NULL: no hook.
+ */
+typedef void (*irqkit__point_fn)(const char *what, const void *ip);
+void irqkit__explore_hook_set(irqkit__point_fn fn);
+
+/*
+ * The body of CPU @cpu's thread in threaded mode: deliver, sleep, until
+ * irqkit__dispatcher_stop(@cpu).  irqkit__dispatcher_running_fn() names what
+ * that CPU's hardirq holder runs now (for a report about a stuck one).
+ */
+void irqkit__dispatcher_loop(unsigned int cpu);
+/*
+ * CPU @cpu has no dispatcher: a program's loop plays it.  Every signal to it
+ * then ends in irqkit_plat_cpu_wake(), which makes the loop's descriptor
+ * readable.  Before irqkit__core_started().
+ */
+void irqkit__dispatcher_external(unsigned int cpu);
+void irqkit__dispatcher_stop(unsigned int cpu);
+const void *irqkit__dispatcher_running_fn(unsigned int cpu);
+
+/*
+ * The timeline recorder's rings (observe.c), for the platform's writer of
+ * the trace file: irqkit__trace_for_each() calls @fn for each ring (each
+ * CPU context's, each thread's) of the last recording, which must be stopped, with the events to read,
+ * [from, to) modulo its size.  The core frees them at irqkit__core_exit().
+ */
+/* A recorded event: a slice [ts, ts + dur] or, dur 0, an instant. */
+enum {
+	IRQKIT__TEV_HANDLER,	/* what: action name; arg: irq | ret << 24 */
+	IRQKIT__TEV_THREAD_FN,	/* what: action name; arg: irq */
+	IRQKIT__TEV_SOFTIRQ,	/* what: vector name; arg: vector */
+	IRQKIT__TEV_TASKLET,	/* what: function; arg: vector */
+	IRQKIT__TEV_TIMER,	/* what: function */
+	IRQKIT__TEV_WORK,	/* what: function */
+	IRQKIT__TEV_RAISE,	/* instant; arg: irq */
+	IRQKIT__TEV_QUEUE,	/* instant; what: the item's function */
+};
+
+struct irqkit__tev {
+	uint64_t		ts;
+	uint64_t		dur;
+	const void		*what;
+	uint64_t		flow;		/* 0, or the link from a raise or queue_work */
+	uint32_t		kind;
+	uint32_t		arg;
+	int32_t			track;		/* CPU n's hardirq 2n, softirq 2n + 1; -1: the thread */
+};
+
+/* A CPU context's ring (tid -1) or a thread's; written by one thread at a time. */
+struct irqkit__tbuf {
+	struct irqkit__tbuf	*next;
+	unsigned int		gen;		/* the recording its events belong to */
+	uint64_t		head;		/* events ever written in it; release */
+	size_t			size;
+	int			tid;		/* the thread's, or -1 */
+	char			name[32];
+	struct irqkit__tev	ev[];
+};
+#define IRQKIT__TBUF_SLACK	4
+void irqkit__trace_for_each(void (*fn)(const struct irqkit__tbuf *b, uint64_t from, uint64_t to,
+				       void *arg), void *arg);
+
+/*
+ * @s as a JSON string, in its quotes (quotes, backslashes and control
+ * characters escaped), handed to @put in pieces.  Any context.
+ */
+void irqkit__json_string(const char *s, void (*put)(void *arg, const char *p, size_t n), void *arg);
+
+/* The platform timer fired (see irqkit_plat_timer_program).  The timer's thread. */
+void irqkit__timer_interrupt(void);
+
+#endif /* IRQKIT_CORE_PLATFORM_H */

@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The generic interrupt layer's own structures and helpers (Linux's
+ * kernel/irq/internals.h): descriptor state, actions, the descriptor and its
+ * lock, and what the files of irq/ call in each other.  The files of irq/
+ * include it; elsewhere in the core only what delivers or observes lines.
+ */
+#ifndef IRQKIT_CORE_IRQ_INTERNALS_H
+#define IRQKIT_CORE_IRQ_INTERNALS_H
+
+#include "core.h"
+
+/* ---- descriptor state ---------------------------------------------------- */
+
+/*
+ * irq_data.state bits (Linux's IRQD_*), changed under the descriptor lock and
+ * read anywhere with READ_ONCE.
+ *
+ *   bit                     set by                         cleared by
+ *   IRQD_IRQ_DISABLED       irq_disable, shutdown          irq_enable, startup
+ *   IRQD_IRQ_MASKED         mask, mask_ack, shutdown       unmask, startup
+ *   IRQD_IRQ_INPROGRESS     handle_irq_event (lock held)   handle_irq_event on return
+ *   IRQD_IRQ_STARTED        irq_startup                    irq_shutdown
+ */
+#define IRQD_TRIGGER_MASK		0xfu
+#define IRQD_LEVEL			(1u << 8)
+#define IRQD_IRQ_DISABLED		(1u << 9)
+#define IRQD_IRQ_MASKED			(1u << 10)
+#define IRQD_IRQ_INPROGRESS		(1u << 11)
+#define IRQD_IRQ_STARTED		(1u << 12)
+#define IRQD_DEFAULT_TRIGGER_SET	(1u << 13)
+#define IRQD_PER_CPU			(1u << 14)
+#define IRQD_NO_BALANCING		(1u << 16)
+
+/*
+ * desc->istate bits (Linux's IRQS_*), under the descriptor lock.
+ *
+ *   IRQS_PENDING            an interrupt the flow could not handle (disabled,
+ *                           busy elsewhere, no action): replayed by enable or
+ *                           looped on by the CPU running the line
+ *   IRQS_REPLAY             a resend is in flight; cleared at the next flow entry
+ *   IRQS_SPURIOUS_DISABLED  disabled by note_interrupt as stuck (section 3)
+ *   IRQS_POLL_INPROGRESS    the spurious poll runs the actions now
+ *   IRQS_ONESHOT            the line's actions are ONESHOT
+ */
+#define IRQS_AUTODETECT			(1u << 0)
+#define IRQS_SPURIOUS_DISABLED		(1u << 1)
+#define IRQS_POLL_INPROGRESS		(1u << 3)
+#define IRQS_ONESHOT			(1u << 5)
+#define IRQS_REPLAY			(1u << 6)
+#define IRQS_WAITING			(1u << 7)
+#define IRQS_PENDING			(1u << 9)
+#define IRQS_FAULT			(1u << 16)	/* irqkit: fault injection on (fault.c) */
+
+/* desc->settings: the public IRQKIT_IRQ_* plus this private bit. */
+#define IRQ_SETTINGS_NO_DEBUG		(1u << 30)
+
+/*
+ * action->thread_flags (Linux's IRQTF_*):
+ *   RUNTHREAD  the primary handler asked for the thread; the thread clears it
+ *   FORCED     threadirqs moved the handler into the thread (1.13)
+ *   STOP       free_irq: the thread exits
+ *   SELF_FREE  freed from its own thread_fn: the thread frees the action as it exits
+ */
+#define IRQTF_RUNTHREAD		(1u << 0)
+#define IRQTF_FORCED		(1u << 1)
+#define IRQTF_STOP		(1u << 2)
+#define IRQTF_SELF_FREE		(1u << 3)
+
+struct irqkit_action {
+	irqkit_handler_fn	handler;	/* the 2-argument form, or NULL */
+	irqkit_handler_regs_fn	handler_regs;	/* the 2.6.0-2.6.18 form, or NULL */
+	void			*dev_id;
+	struct irqkit_action	*next;		/* READ_ONCE: walked without the lock */
+	unsigned int		irq;
+	unsigned int		flags;
+	const char		*name;
+	struct irqkit_action	*deferred_next;	/* on desc->deferred_free */
+	bool			warned_no_thread;
+	/* threaded handler */
+	irqkit_handler_fn	thread_fn;
+	struct irqkit_plat_thread *thread;
+	unsigned int		thread_flags;	/* IRQTF_*, atomic */
+	unsigned int		thread_seq;	/* the thread sleeps on it */
+	unsigned long		thread_mask;	/* its bit in desc->threads_oneshot */
+};
+
+/*
+ * struct irqkit_desc - one per line.  The fields touched by every interrupt
+ * come first and fit one cache line.
+ */
+struct irqkit_desc {
+	struct irqkit_spinlock	lock;		/* the descriptor lock */
+	unsigned int		istate;		/* IRQS_*, lock */
+	struct irqkit_irq_data	irq_data;	/* .state IRQD_*, lock */
+	irqkit_flow_fn		handle_irq;	/* lock to change */
+	struct irqkit_action	*action;	/* lock to change, READ_ONCE to walk */
+	unsigned int		depth;		/* disable nesting, lock */
+	unsigned int		irq_count;	/* spurious window, handler CPU */
+	unsigned int		irqs_unhandled;	/* spurious window, handler CPU */
+	unsigned long		last_unhandled;	/* jiffies, handler CPU */
+	/* cold */
+	unsigned int		settings;	/* IRQKIT_IRQ_*, lock */
+	unsigned int		request_mutex;	/* serialises request and free */
+	const char		*name;		/* flow name for /proc, or NULL */
+	struct irqkit_desc	*resend_next;	/* on the software resend list */
+	bool			resend_queued;	/* resend lock */
+	struct irqkit_action	*deferred_free;	/* freed by its own handler */
+	unsigned int		pending_merged;	/* arrivals folded into a PENDING one, lock */
+	unsigned int		threads_handled;	/* thread_fn returned HANDLED */
+	unsigned long		threads_oneshot;	/* ONESHOT threads still to run, atomic */
+	unsigned int		threads_active;		/* woken threads not yet done, atomic */
+	unsigned int		wait_for_threads;	/* synchronize_irq sleeps on it */
+	unsigned int		threads_handled_last;	/* spurious deferral (3.3) */
+	struct irqkit__fault	*fault;		/* fault injection (fault.c), lock */
+	uint64_t		raised_ns;	/* first raise not yet handled, histograms (observe.c) */
+	uint64_t		flow;		/* that raise's link, recorder (observe.c) */
+} __attribute__((aligned(64)));
+
+static inline struct irqkit_desc *irq_to_desc(unsigned int irq)
+{
+	if (unlikely(irq >= irqkit__rt.nr_irqs))
+		return NULL;
+	return &irqkit__rt.descs[irq];
+}
+
+static inline unsigned int irq_desc_get_irq(const struct irqkit_desc *desc)
+{
+	return desc->irq_data.irq;
+}
+
+/* irq_data.state accessors; writers hold the descriptor lock. */
+static inline unsigned int irqd_get(const struct irqkit_irq_data *d)
+{
+	return READ_ONCE(d->state);
+}
+static inline bool irqd_has(const struct irqkit_irq_data *d, unsigned int bits)
+{
+	return (irqd_get(d) & bits) != 0;
+}
+static inline void irqd_set(struct irqkit_irq_data *d, unsigned int bits)
+{
+	WRITE_ONCE(d->state, READ_ONCE(d->state) | bits);
+}
+static inline void irqd_clear(struct irqkit_irq_data *d, unsigned int bits)
+{
+	WRITE_ONCE(d->state, READ_ONCE(d->state) & ~bits);
+}
+static inline bool irqd_irq_disabled(const struct irqkit_irq_data *d)
+{
+	return irqd_has(d, IRQD_IRQ_DISABLED);
+}
+static inline bool irqd_irq_masked(const struct irqkit_irq_data *d)
+{
+	return irqd_has(d, IRQD_IRQ_MASKED);
+}
+static inline bool irqd_irq_inprogress(const struct irqkit_irq_data *d)
+{
+	return irqd_has(d, IRQD_IRQ_INPROGRESS);
+}
+static inline bool irqd_is_level_type(const struct irqkit_irq_data *d)
+{
+	return irqd_has(d, IRQD_LEVEL);
+}
+
+/* desc->istate accessors: written under the descriptor lock, read anywhere. */
+static inline unsigned int istate_get(const struct irqkit_desc *desc)
+{
+	return READ_ONCE(desc->istate);
+}
+static inline void istate_set(struct irqkit_desc *desc, unsigned int bits)
+{
+	WRITE_ONCE(desc->istate, READ_ONCE(desc->istate) | bits);
+}
+static inline void istate_clear(struct irqkit_desc *desc, unsigned int bits)
+{
+	WRITE_ONCE(desc->istate, READ_ONCE(desc->istate) & ~bits);
+}
+
+/*
+ * The descriptor lock.  As Linux's raw desc->lock it is held with interrupts
+ * off: flow handlers take it in hardirq context (interrupts already off),
+ * process-context paths with desc_lock_irqsave, so no delivery point (a
+ * local_irq_restore on a bound thread) is reached while it is held.
+ * Handlers run with it dropped.
+ */
+/* Checking build: a helper that needs the descriptor lock finds it taken. */
+#define desc_assert_locked(desc)	IRQKIT_ASSERT(READ_ONCE((desc)->lock.locked) != 0)
+
+static inline void desc_lock(struct irqkit_desc *desc)
+{
+	irqkit_spin_lock(&desc->lock);
+}
+static inline void desc_unlock(struct irqkit_desc *desc)
+{
+	irqkit_spin_unlock(&desc->lock);
+}
+static inline unsigned long desc_lock_irqsave(struct irqkit_desc *desc)
+{
+	return irqkit_spin_lock_irqsave(&desc->lock);
+}
+static inline void desc_unlock_irqrestore(struct irqkit_desc *desc, unsigned long flags)
+{
+	irqkit_spin_unlock_irqrestore(&desc->lock, flags);
+}
+
+static inline void irqkit__kstat_incr(struct irqkit_desc *desc)
+{
+	const struct irqkit_task *t = &irqkit_task_self;
+
+	irqkit__kstat_incr_on(t->cpu ? t->cpu : irqkit__rt.cpus, irq_desc_get_irq(desc));
+}
+
+/* irqdesc.c */
+HIDDEN unsigned int irqkit__kstat_sum(unsigned int irq);
+
+/* chip.c */
+HIDDEN int irqkit__irq_startup(struct irqkit_desc *desc, bool resend);
+HIDDEN void irqkit__irq_shutdown(struct irqkit_desc *desc);
+HIDDEN void irqkit__irq_enable(struct irqkit_desc *desc);
+HIDDEN void irqkit__irq_disable(struct irqkit_desc *desc);
+HIDDEN void irqkit__mask_irq(struct irqkit_desc *desc);
+HIDDEN void irqkit__unmask_irq(struct irqkit_desc *desc);
+HIDDEN int irqkit__irq_set_trigger(struct irqkit_desc *desc, unsigned int flags);
+
+/* handle.c */
+HIDDEN enum irqkit_irqreturn irqkit__handle_irq_event(struct irqkit_desc *desc);
+HIDDEN enum irqkit_irqreturn irqkit__handle_irq_event_poll(struct irqkit_desc *desc);
+HIDDEN enum irqkit_irqreturn irqkit__handle_irq_event_percpu(struct irqkit_desc *desc);
+HIDDEN enum irqkit_irqreturn irqkit__handle_actions(struct irqkit_desc *desc);
+HIDDEN void irqkit__free_deferred(struct irqkit_desc *desc);
+
+/* manage.c */
+HIDDEN void irqkit__enable_irq_locked(struct irqkit_desc *desc);
+HIDDEN void irqkit__irq_wake_thread(struct irqkit_desc *desc, struct irqkit_action *action);
+HIDDEN enum irqkit_irqreturn irqkit__default_primary_handler(int irq, void *dev_id);
+HIDDEN void irqkit__reap_action(struct irqkit_action *action);
+
+/* spurious.c; the window: 100,000 interrupts, as Linux's note_interrupt counts them */
+#define SPURIOUS_WINDOW		100000u
+HIDDEN void irqkit__note_interrupt(struct irqkit_desc *desc, enum irqkit_irqreturn ret);
+HIDDEN bool irqkit__irq_wait_for_poll(struct irqkit_desc *desc);
+HIDDEN void irqkit__print_handlers(struct irqkit_desc *desc);
+
+/* resend.c */
+HIDDEN int irqkit__check_irq_resend(struct irqkit_desc *desc, bool inject);
+/* Queue the line for the software resend, level lines too (fault injection). */
+HIDDEN int irqkit__irq_sw_resend(struct irqkit_desc *desc);
+HIDDEN bool irqkit__resend_queued(struct irqkit_desc *desc);
+HIDDEN void irqkit__clear_irq_resend(struct irqkit_desc *desc);
+
+#endif /* IRQKIT_CORE_IRQ_INTERNALS_H */

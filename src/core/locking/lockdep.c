@@ -1,0 +1,637 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The lock validator (Linux's lockdep, for spinlocks): code compiled with
+ * IRQKIT_LOCKDEP calls irqkit_lockdep_acquire() before it takes a lock and
+ * irqkit_lockdep_release() before it lets one go (<irqkit/spinlock.h>), so
+ * a deadlock is reported before it happens, in Linux's words.
+ *
+ *  - classes: a lock initialised by irqkit_spin_lock_init() (spin_lock_init)
+ *    belongs to the class of that call site; a lock never initialised so (a
+ *    static IRQKIT_SPINLOCK_INIT, DEFINE_SPINLOCK) is a class of its own;
+ *  - usage: each class remembers whether it was taken in hardirq context,
+ *    in softirq context, with hardirqs on, with softirqs on, and where first;
+ *    "inconsistent lock state" when a class is both IN-HARDIRQ and
+ *    HARDIRQ-ON (or the softirq pair): the interrupt can come while the
+ *    lock is held on its own CPU;
+ *  - order: taking B while holding A records A -> B; taking A while holding
+ *    B with a path B -> ... -> A recorded is "possible circular locking
+ *    dependency detected";
+ *  - the same class twice: "possible recursive locking detected"; the same
+ *    lock twice: "BUG: spinlock recursion", then the program stops (the
+ *    thread would spin for ever);
+ *  - releases: "BUG: spinlock already unlocked", "bad unlock balance".
+ *
+ * Each report is made once per class (or pair of classes).  The tables have
+ * fixed sizes; when one fills up the validator says so once and turns itself
+ * off, as lockdep does.  IRQKIT_LOCKDEP=0 in the environment turns it off
+ * (the platform calls irqkit_lockdep_off()).  Code compiled without
+ * IRQKIT_LOCKDEP calls nothing: no cost.
+ */
+/* the validator's own lock is not checked by itself */
+#undef IRQKIT_LOCKDEP
+#include "core.h"
+
+#define MAX_CLASSES	512
+#define MAX_LOCKS	16384		/* lock -> class map, open addressing */
+#define MAX_EDGES	32		/* "after" classes per class */
+#define MAX_DEPTH	48		/* held locks per thread, Linux's MAX_LOCK_DEPTH */
+#define STACK_MAX	8
+
+/* Usage states, for writers (and spinlocks) and for readers of reader-writer locks. */
+enum {
+	IN_HARDIRQ, IN_SOFTIRQ, HARDIRQ_ON, SOFTIRQ_ON,
+	IN_HARDIRQ_R, IN_SOFTIRQ_R, HARDIRQ_ON_R, SOFTIRQ_ON_R, NR_USAGE
+};
+#define READ_USAGE	(IN_HARDIRQ_R - IN_HARDIRQ)
+
+static const char *const usage_name[NR_USAGE] = {
+	"IN-HARDIRQ-W", "IN-SOFTIRQ-W", "HARDIRQ-ON-W", "SOFTIRQ-ON-W",
+	"IN-HARDIRQ-R", "IN-SOFTIRQ-R", "HARDIRQ-ON-R", "SOFTIRQ-ON-R",
+};
+
+struct stack {
+	void	*frames[STACK_MAX];
+	int	n;
+};
+
+/* The return address into the code that called the validator: stacks start there. */
+static _Thread_local const void *entry_ip;
+
+struct lock_class {
+	const void	*key;
+	const char	*name;
+	char		namebuf[64];
+	unsigned int	usage;			/* 1 << IN_HARDIRQ ... */
+	struct stack	usage_at[NR_USAGE];	/* where each usage was first seen */
+	unsigned short	after[MAX_EDGES];	/* classes taken while holding this one */
+	struct stack	after_at[MAX_EDGES];	/* where */
+	unsigned int	nr_after;
+	bool		reported;		/* one usage/recursion report per class */
+};
+
+struct lock_entry {
+	const void	*lock;
+	unsigned short	cls;			/* class index + 1; 0: empty */
+};
+
+struct held_lock {
+	const void	*lock;
+	unsigned int	cls;
+	const void	*ip;
+	bool		read;		/* a reader of a reader-writer lock */
+};
+
+/* Set by the first call from code built with IRQKIT_LOCKDEP: the core's mutexes join in. */
+bool irqkit__lockdep_active;
+
+static struct lock_class classes[MAX_CLASSES];
+static unsigned int nr_classes;
+static struct lock_entry lock_map[MAX_LOCKS];
+static unsigned int nr_locks;
+static struct irqkit_spinlock graph_lock = IRQKIT_SPINLOCK_INIT;	/* the validator's own state */
+static bool ld_off;
+static unsigned long nr_reports;	/* reports made (an exploration's failed runs) */
+static unsigned long long pair_reported[64];	/* circular reports made: hashed pairs */
+
+static _Thread_local struct held_lock held[MAX_DEPTH];
+static _Thread_local int depth;
+static _Thread_local bool inside;	/* the validator runs: a lock it takes is not checked */
+
+void irqkit_lockdep_off(void)
+{
+	WRITE_ONCE(ld_off, true);
+}
+
+bool irqkit_lockdep_enabled(void)
+{
+	return !READ_ONCE(ld_off);
+}
+
+unsigned long irqkit_lockdep_reports(void)
+{
+	return a_load_acquire(&nr_reports);
+}
+
+static void count_report(void)
+{
+	a_fetch_add(&nr_reports, 1);
+}
+
+/* Out of room: say so once, as lockdep ("BUG: MAX_LOCKDEP_KEYS too low!"), and stop. */
+static void table_full(const char *what, unsigned int max)
+{
+	if (READ_ONCE(ld_off))
+		return;
+	WRITE_ONCE(ld_off, true);
+	pr_err("BUG: irqkit lockdep: %s too low (%u)! turning off the locking correctness validator.",
+	       what, max);
+}
+
+/* The stack from the validator's caller outwards (this file's frames left out). */
+static void stack_save(struct stack *s)
+{
+	void *all[STACK_MAX + 8];
+	int n = irqkit_plat_backtrace(all, STACK_MAX + 8), from = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (all[i] == entry_ip) {
+			from = i;
+			break;
+		}
+	}
+	s->n = 0;
+	for (int i = from; i < n && s->n < STACK_MAX; i++)
+		s->frames[s->n++] = all[i];
+}
+
+static void stack_print(const struct stack *s)
+{
+	for (int i = 0; i < s->n; i++)
+		pr_warn("  %pS", s->frames[i]);
+	if (!s->n)
+		pr_warn("  (no stack)");
+}
+
+static void current_print(void)
+{
+	struct stack s;
+
+	pr_warn("stack backtrace:");
+	stack_save(&s);
+	stack_print(&s);
+}
+
+static const char *who(char *buf, size_t len)
+{
+	struct irqkit_task *t = irqkit_current();
+
+	irqkit__snprintf(buf, len, "%s/%d", t->comm, t->pid);
+	return buf;
+}
+
+static unsigned int map_slot(const void *lock)
+{
+	uintptr_t h = (uintptr_t)lock;
+
+	h ^= h >> 17;
+	h *= 0x9e3779b97f4a7c15ull;
+	return (unsigned int)(h >> 40) % MAX_LOCKS;
+}
+
+/* The class of @key, made with @name if new; MAX_CLASSES on overflow.  Graph lock held. */
+static unsigned int class_of_key(const void *key, const char *name, const void *lock)
+{
+	struct lock_class *c;
+
+	for (unsigned int i = 0; i < nr_classes; i++)
+		if (classes[i].key == key)
+			return i;
+	if (nr_classes == MAX_CLASSES) {
+		table_full("MAX_LOCKDEP_KEYS", MAX_CLASSES);
+		return MAX_CLASSES;
+	}
+	c = &classes[nr_classes];
+	c->key = key;
+	if (name) {
+		c->name = name;
+	} else {
+		/* a static lock: its own name, if the symbols know it */
+		unsigned long off = irqkit_plat_symbol(lock, c->namebuf, sizeof(c->namebuf));
+
+		if (!c->namebuf[0] || off)
+			irqkit__snprintf(c->namebuf, sizeof(c->namebuf), "lock#%u", nr_classes);
+		c->name = c->namebuf;
+	}
+	return nr_classes++;
+}
+
+/* The lock's entry in the map (found or made); NULL when full.  Graph lock held. */
+static struct lock_entry *map_entry(const void *lock, bool *fresh)
+{
+	unsigned int i = map_slot(lock);
+
+	for (unsigned int n = 0; n < MAX_LOCKS; n++, i = (i + 1) % MAX_LOCKS) {
+		if (lock_map[i].lock == lock) {
+			*fresh = false;
+			return &lock_map[i];
+		}
+		if (!lock_map[i].lock) {
+			if (nr_locks + 1 >= MAX_LOCKS * 3 / 4) {
+				table_full("MAX_LOCKDEP_ENTRIES", MAX_LOCKS * 3 / 4);
+				return NULL;
+			}
+			nr_locks++;
+			lock_map[i].lock = lock;
+			*fresh = true;
+			return &lock_map[i];
+		}
+	}
+	return NULL;
+}
+
+void irqkit_lockdep_init(const void *lock, const void *key, const char *name)
+{
+	struct lock_entry *e;
+	unsigned int cls;
+	bool fresh;
+
+	if (!READ_ONCE(irqkit__lockdep_active))
+		WRITE_ONCE(irqkit__lockdep_active, true);
+	if (READ_ONCE(ld_off) || inside)
+		return;
+	irqkit_spin_lock(&graph_lock);
+	cls = class_of_key(key, name, lock);
+	e = cls < MAX_CLASSES ? map_entry(lock, &fresh) : NULL;
+	if (e)
+		e->cls = (unsigned short)(cls + 1);
+	irqkit_spin_unlock(&graph_lock);
+}
+
+/* The class of @lock: its init site's, or its own.  Graph lock held; MAX_CLASSES if none. */
+static unsigned int class_of_lock(const void *lock)
+{
+	bool fresh;
+	struct lock_entry *e = map_entry(lock, &fresh);
+	unsigned int cls;
+
+	if (!e)
+		return MAX_CLASSES;
+	if (!fresh && e->cls)
+		return e->cls - 1u;
+	cls = class_of_key(lock, NULL, lock);
+	if (cls < MAX_CLASSES)
+		e->cls = (unsigned short)(cls + 1);
+	return cls;
+}
+
+static bool has_edge(const struct lock_class *c, unsigned int to)
+{
+	for (unsigned int i = 0; i < c->nr_after; i++)
+		if (c->after[i] == to)
+			return true;
+	return false;
+}
+
+/* Is there a path @from -> ... -> @to?  Depth-first, bounded by the class count. */
+static bool path_exists(unsigned int from, unsigned int to, unsigned char *seen)
+{
+	const struct lock_class *c = &classes[from];
+
+	if (from == to)
+		return true;
+	if (seen[from])
+		return false;
+	seen[from] = 1;
+	for (unsigned int i = 0; i < c->nr_after; i++)
+		if (path_exists(c->after[i], to, seen))
+			return true;
+	return false;
+}
+
+static bool pair_once(unsigned int a, unsigned int b)
+{
+	unsigned long long key = ((unsigned long long)a << 32) | b;
+	unsigned int slot = (a * 31u + b) % 64u;
+
+	if (pair_reported[slot] == key + 1)
+		return false;
+	pair_reported[slot] = key + 1;
+	return true;
+}
+
+static void header(const char *title)
+{
+	char line[80];
+	size_t n = 0;
+
+	count_report();
+	while (title[n] && n < sizeof(line) - 1)
+		n++;
+	for (size_t i = 0; i < n; i++)
+		line[i] = '=';
+	line[n] = '\0';
+	pr_warn("%s", line);
+	pr_warn("%s", title);
+	for (size_t i = 0; i < n; i++)
+		line[i] = '-';
+	pr_warn("%s", line);
+}
+
+/* The context letters of Linux's report: [HC0[0]:SC0[0]:HE1:SE1]. */
+static void context_line(const char *verb, const struct lock_class *c, const void *ip)
+{
+	struct irqkit_task *t = &irqkit_task_self;
+	char w[48];
+
+	pr_warn("%s [HC%u[%u]:SC%u[%u]:HE%u:SE%u] %s:", who(w, sizeof(w)),
+		(t->preempt_count & IRQKIT_HARDIRQ_MASK) ? 1u : 0u,
+		(t->preempt_count & IRQKIT_HARDIRQ_MASK) >> 16,
+		(t->preempt_count & IRQKIT_SOFTIRQ_OFFSET) ? 1u : 0u,
+		(t->preempt_count & IRQKIT_SOFTIRQ_MASK) >> 8,
+		irqkit_irqs_disabled() ? 0u : 1u, irqkit_in_softirq() ? 0u : 1u, verb);
+	pr_warn(" (%s), at: %pS", c->name, ip);
+}
+
+/*
+ * Mark @u on @c; report a conflict with the states of @bad (a mask): a
+ * writer in an interrupt against any holder with that interrupt on, a
+ * reader in an interrupt against a writer with it on.  Readers with readers
+ * are no conflict (they share the lock).  Graph lock held.
+ */
+static void mark_usage(struct lock_class *c, int u, unsigned int bad, const void *ip)
+{
+	unsigned int conflict;
+	int b;
+
+	if (!(c->usage & (1u << u))) {
+		c->usage |= 1u << u;
+		stack_save(&c->usage_at[u]);
+	}
+	conflict = c->usage & bad;
+	if (!conflict || c->reported)
+		return;
+	c->reported = true;
+	b = __builtin_ctz(conflict);
+	header("WARNING: inconsistent lock state");
+	pr_warn("inconsistent {%s} -> {%s} usage.", usage_name[b], usage_name[u]);
+	context_line("takes", c, ip);
+	pr_warn("{%s} state was registered at:", usage_name[b]);
+	stack_print(&c->usage_at[b]);
+	pr_warn("%s", "");
+	pr_warn("other info that might help us debug this:");
+	pr_warn(" Possible unsafe locking scenario:");
+	pr_warn("       CPU0");
+	pr_warn("       ----");
+	pr_warn("  lock(%s);", c->name);
+	pr_warn("  <Interrupt>");
+	pr_warn("    lock(%s);", c->name);
+	pr_warn("%s", "");
+	pr_warn(" *** DEADLOCK ***");
+	current_print();
+}
+
+#define BIT(u)	(1u << (u))
+
+static void usage_check(struct lock_class *c, bool read, const void *ip)
+{
+	struct irqkit_task *t = &irqkit_task_self;
+	int r = read ? READ_USAGE : 0;
+
+	/* as Linux: the ON states only with hardirqs on (off, no softirq runs either) */
+	if (t->preempt_count & IRQKIT_HARDIRQ_MASK)
+		mark_usage(c, IN_HARDIRQ + r, read ? BIT(HARDIRQ_ON) : BIT(HARDIRQ_ON) | BIT(HARDIRQ_ON_R), ip);
+	if (t->preempt_count & IRQKIT_SOFTIRQ_OFFSET)
+		mark_usage(c, IN_SOFTIRQ + r, read ? BIT(SOFTIRQ_ON) : BIT(SOFTIRQ_ON) | BIT(SOFTIRQ_ON_R), ip);
+	if (irqkit_irqs_disabled())
+		return;
+	mark_usage(c, HARDIRQ_ON + r, read ? BIT(IN_HARDIRQ) : BIT(IN_HARDIRQ) | BIT(IN_HARDIRQ_R), ip);
+	if (!(t->preempt_count & IRQKIT_SOFTIRQ_MASK))
+		mark_usage(c, SOFTIRQ_ON + r, read ? BIT(IN_SOFTIRQ) : BIT(IN_SOFTIRQ) | BIT(IN_SOFTIRQ_R), ip);
+}
+
+static void report_recursive(const struct held_lock *h, unsigned int cls, const void *ip)
+{
+	char w[48];
+
+	if (classes[cls].reported)
+		return;
+	classes[cls].reported = true;
+	header("WARNING: possible recursive locking detected");
+	pr_warn("%s is trying to acquire lock:", who(w, sizeof(w)));
+	pr_warn(" (%s), at: %pS", classes[cls].name, ip);
+	pr_warn("%s", "");
+	pr_warn("but task is already holding lock:");
+	pr_warn(" (%s), at: %pS", classes[h->cls].name, h->ip);
+	pr_warn("%s", "");
+	pr_warn(" May be due to missing lock nesting notation");
+	current_print();
+}
+
+/* @prev held, @next taken: a new edge, unless it closes a circle.  Graph lock held. */
+static void add_dependency(const struct held_lock *prev, unsigned int next, const void *ip)
+{
+	static unsigned char seen[MAX_CLASSES];
+	struct lock_class *p = &classes[prev->cls];
+	char w[48];
+
+	if (prev->cls == next || has_edge(p, next))
+		return;
+	for (unsigned int i = 0; i < nr_classes; i++)
+		seen[i] = 0;
+	if (path_exists(next, prev->cls, seen)) {
+		if (!pair_once(prev->cls, next))
+			return;
+		header("WARNING: possible circular locking dependency detected");
+		pr_warn("%s is trying to acquire lock:", who(w, sizeof(w)));
+		pr_warn(" (%s), at: %pS", classes[next].name, ip);
+		pr_warn("%s", "");
+		pr_warn("but task is already holding lock:");
+		pr_warn(" (%s), at: %pS", p->name, prev->ip);
+		pr_warn("%s", "");
+		pr_warn("which lock already depends on the new lock.");
+		pr_warn("%s", "");
+		pr_warn("the existing dependency chain (in reverse order) is:");
+		for (unsigned int i = 0; i < classes[next].nr_after; i++) {
+			if (classes[next].after[i] != prev->cls)
+				continue;
+			pr_warn("-> #1 (%s):", p->name);
+			stack_print(&classes[next].after_at[i]);
+		}
+		pr_warn("-> #0 (%s):", classes[next].name);
+		current_print();
+		pr_warn("%s", "");
+		pr_warn(" Possible unsafe locking scenario:");
+		pr_warn("       CPU0                    CPU1");
+		pr_warn("       ----                    ----");
+		pr_warn("  lock(%s);", p->name);
+		pr_warn("                               lock(%s);", classes[next].name);
+		pr_warn("                               lock(%s);", p->name);
+		pr_warn("  lock(%s);", classes[next].name);
+		pr_warn("%s", "");
+		pr_warn(" *** DEADLOCK ***");
+		return;
+	}
+	if (p->nr_after == MAX_EDGES) {
+		table_full("MAX_LOCKDEP_EDGES per class", MAX_EDGES);
+		return;
+	}
+	stack_save(&p->after_at[p->nr_after]);
+	p->after[p->nr_after++] = (unsigned short)next;
+}
+
+static void acquire(const void *lock, bool trylock, bool read, bool rw, const void *ip)
+{
+	unsigned int cls;
+	char w[48];
+
+	if (!READ_ONCE(irqkit__lockdep_active))
+		WRITE_ONCE(irqkit__lockdep_active, true);
+	if (READ_ONCE(ld_off) || inside)
+		return;
+	entry_ip = ip;
+	inside = true;
+	irqkit_spin_lock(&graph_lock);
+	cls = class_of_lock(lock);
+	if (cls >= MAX_CLASSES)
+		goto out;
+	for (int i = 0; i < depth; i++) {
+		bool readers = read && held[i].read;	/* readers share: no deadlock */
+
+		if (held[i].lock == lock && !trylock && !readers) {
+			irqkit_spin_unlock(&graph_lock);
+			pr_emerg("BUG: %s recursion on CPU#%d, %s", rw ? "rwlock" : "spinlock",
+				 irqkit_smp_processor_id(), who(w, sizeof(w)));
+			pr_emerg(" lock: %s, first taken at %pS, again at %pS", classes[cls].name,
+				 held[i].ip, ip);
+			current_print();
+			irqkit_plat_oops();	/* it would spin for ever */
+		}
+		if (held[i].cls == cls && !trylock && !readers)
+			report_recursive(&held[i], cls, ip);
+	}
+	usage_check(&classes[cls], read, ip);
+	if (depth && !trylock)
+		add_dependency(&held[depth - 1], cls, ip);
+	if (depth == MAX_DEPTH) {
+		table_full("MAX_LOCK_DEPTH", MAX_DEPTH);
+		goto out;
+	}
+	held[depth++] = (struct held_lock){ .lock = lock, .cls = cls, .ip = ip, .read = read };
+out:
+	irqkit_spin_unlock(&graph_lock);
+	inside = false;
+}
+
+void irqkit_lockdep_acquire(const void *lock, bool trylock)
+{
+	irqkit__point("spin_lock", __builtin_return_address(0));
+	acquire(lock, trylock, false, false, __builtin_return_address(0));
+}
+
+void irqkit_lockdep_acquire_rw(const void *lock, bool trylock, bool read)
+{
+	irqkit__point(read ? "read_lock" : "write_lock", __builtin_return_address(0));
+	acquire(lock, trylock, read, true, __builtin_return_address(0));
+}
+
+static void release(const void *lock, bool locked, bool rw, const void *ip)
+{
+	char w[48];
+	int i;
+
+	if (READ_ONCE(ld_off) || inside)
+		return;
+	entry_ip = ip;
+	if (!locked) {
+		count_report();
+		pr_emerg("BUG: %s already unlocked on CPU#%d, %s", rw ? "rwlock" : "spinlock",
+			 irqkit_smp_processor_id(), who(w, sizeof(w)));
+		pr_emerg(" lock: %p, at %pS", lock, ip);
+		current_print();
+	}
+	for (i = depth - 1; i >= 0; i--)
+		if (held[i].lock == lock)
+			break;
+	if (i < 0) {
+		if (locked) {
+			header("WARNING: bad unlock balance detected!");
+			pr_warn("%s is trying to release lock (%p) at:", who(w, sizeof(w)), lock);
+			pr_warn("%pS", ip);
+			pr_warn("but there are no more locks to release!");
+			current_print();
+		}
+		return;
+	}
+	for (; i < depth - 1; i++)
+		held[i] = held[i + 1];
+	depth--;
+}
+
+void irqkit_lockdep_release(const void *lock, bool locked)
+{
+	irqkit__point("spin_unlock", __builtin_return_address(0));
+	release(lock, locked, false, __builtin_return_address(0));
+}
+
+void irqkit_lockdep_release_rw(const void *lock, bool locked)
+{
+	irqkit__point("rw_unlock", __builtin_return_address(0));
+	release(lock, locked, true, __builtin_return_address(0));
+}
+
+/* The library's own locks (a build with IRQKIT_LOCKDEP_CORE): checked, not points. */
+void irqkit__lockdep_acquire_own(const void *lock, bool trylock, bool read, bool rw)
+{
+	acquire(lock, trylock, read, rw, __builtin_return_address(0));
+}
+
+void irqkit__lockdep_release_own(const void *lock, bool locked, bool rw)
+{
+	release(lock, locked, rw, __builtin_return_address(0));
+}
+
+/*
+ * struct mutex (semaphore.c), once the program uses the validator: a class
+ * per mutex_init() call site, named after it; order and usage as a lock.
+ */
+void irqkit__lockdep_mutex_init(const void *lock, const void *site)
+{
+	struct lock_entry *e;
+	unsigned int cls;
+	bool fresh;
+
+	if (READ_ONCE(ld_off) || inside)
+		return;
+	irqkit_spin_lock(&graph_lock);
+	cls = class_of_key(site, "", lock);
+	if (cls < MAX_CLASSES && !classes[cls].name[0]) {
+		irqkit__snprintf(classes[cls].namebuf, sizeof(classes[cls].namebuf), "mutex@%pS", site);
+		classes[cls].name = classes[cls].namebuf;
+	}
+	e = cls < MAX_CLASSES ? map_entry(lock, &fresh) : NULL;
+	if (e)
+		e->cls = (unsigned short)(cls + 1);
+	irqkit_spin_unlock(&graph_lock);
+}
+
+void irqkit__lockdep_mutex_acquire(const void *lock, bool trylock, const void *ip)
+{
+	acquire(lock, trylock, false, false, ip);
+}
+
+/* (a mutex taken before the validator came into use is released quietly) */
+void irqkit__lockdep_mutex_release(const void *lock, const void *ip)
+{
+	if (irqkit_lockdep_is_held(lock))
+		release(lock, true, false, ip);
+}
+
+bool irqkit_lockdep_is_held(const void *lock)
+{
+	for (int i = 0; i < depth; i++)
+		if (held[i].lock == lock)
+			return true;
+	return false;
+}
+
+void irqkit_lockdep_assert_held(const void *lock)
+{
+	entry_ip = __builtin_return_address(0);
+	if (READ_ONCE(ld_off) || irqkit_lockdep_is_held(lock))
+		return;
+	count_report();
+	pr_warn("WARNING: lockdep_assert_held() failed: lock %p not held at %pS", lock,
+		__builtin_return_address(0));
+	current_print();
+}
+
+void irqkit_lockdep_assert_irqs_disabled(void)
+{
+	entry_ip = __builtin_return_address(0);
+	if (READ_ONCE(ld_off) || irqkit_irqs_disabled())
+		return;
+	count_report();
+	pr_warn("WARNING: lockdep_assert_irqs_disabled() failed: interrupts on at %pS",
+		__builtin_return_address(0));
+	current_print();
+}

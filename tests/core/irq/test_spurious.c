@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: MIT
+/* Tests of src/core/irq/spurious.c: note_interrupt, "nobody cared", the poll, and the ways back. */
+#include "../../harness.h"
+#include "../../testchip.h"
+
+#include <unistd.h>
+
+#define MS	1000000ull
+
+static struct tdev a, b;
+
+static int setup(void **state)
+{
+	tdev_init(&a);
+	tdev_init(&b);
+	return det_setup(state);
+}
+
+static int level_of(const char *needle)
+{
+	int i = log_find(needle, 0);
+
+	return i < 0 ? -1 : logcap.levels[i];
+}
+
+/* ---- 3.2 bogus return values ----------------------------------------------------------- */
+
+static void test_bogus_return_value_is_reported_and_not_counted(void **state)
+{
+	(void)state;
+	a.ret = 7;
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_fixed_handler, 0, "a", &a), 0);
+	irqkit_sw_raise(T_EDGE(1));
+	assert_log_contains("irq event 1: bogus return value 7");
+	assert_log_contains("handlers:");
+	assert_log_contains("] tdev_fixed_handler");
+	assert_log_contains("Call Trace:");
+	assert_int_equal(info_of(T_EDGE(1)).irq_count, 0);
+	assert_int_equal(info_of(T_EDGE(1)).irqs_unhandled, 0);
+	/* 3 (HANDLED | WAKE_THREAD) is the largest value that is not bogus */
+	a.ret = 4;
+	irqkit_sw_raise(T_EDGE(1));
+	assert_log_contains("irq event 1: bogus return value 4");
+}
+
+static void test_bogus_reports_are_capped_at_100_in_all(void **state)
+{
+	(void)state;
+	a.ret = 0x10;
+	b.ret = 0x20;
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_fixed_handler, 0, "a", &a), 0);
+	assert_int_equal(irqkit_request_irq(T_EDGE(2), tdev_fixed_handler, 0, "b", &b), 0);
+	for (int i = 0; i < 60; i++) {
+		irqkit_sw_raise(T_EDGE(1));
+		irqkit_sw_raise(T_EDGE(2));
+	}
+	assert_int_equal(atomic_load(&a.calls) + atomic_load(&b.calls), 120);
+	assert_int_equal(log_count("bogus return value"), 100);
+	assert_int_equal(info_of(T_EDGE(1)).irq_count, 0);
+}
+
+/* ---- 3.3 deferral of WAKE_THREAD ----------------------------------------------------------- */
+
+static void test_pure_wake_thread_verdict_is_deferred_to_next_interrupt(void **state)
+{
+	(void)state;
+	a.ret = IRQKIT_WAKE_THREAD;
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_fixed_handler, 0, "a", &a), 0);
+	irqkit_sw_raise(T_EDGE(1));
+	/* first: deferred, not counted */
+	assert_int_equal(info_of(T_EDGE(1)).irq_count, 0);
+	irqkit_sw_raise(T_EDGE(1));
+	/* second: no thread handled anything since: unhandled */
+	assert_int_equal(info_of(T_EDGE(1)).irq_count, 1);
+	assert_int_equal(info_of(T_EDGE(1)).irqs_unhandled, 1);
+	/* WAKE_THREAD | HANDLED: handled, deferral cleared */
+	a.ret = IRQKIT_WAKE_THREAD | IRQKIT_HANDLED;
+	irqkit_sw_raise(T_EDGE(1));
+	assert_int_equal(info_of(T_EDGE(1)).irq_count, 2);
+	assert_int_equal(info_of(T_EDGE(1)).irqs_unhandled, 1);
+	a.ret = IRQKIT_WAKE_THREAD;
+	irqkit_sw_raise(T_EDGE(1));
+	assert_int_equal(info_of(T_EDGE(1)).irq_count, 2);	/* deferred again */
+}
+
+/* ---- 3.4 the 100 ms reset ------------------------------------------------------------------ */
+
+static void test_unhandled_count_restarts_at_1_after_100ms(void **state)
+{
+	(void)state;
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_fixed_handler, 0, "a", &a), 0);
+	irqkit_sw_raise(T_EDGE(1));
+	assert_int_equal(info_of(T_EDGE(1)).irqs_unhandled, 1);
+	irqkit_clock_advance(100 * MS);		/* exactly HZ/10 later: not after */
+	irqkit_sw_raise(T_EDGE(1));
+	assert_int_equal(info_of(T_EDGE(1)).irqs_unhandled, 2);
+	irqkit_clock_advance(101 * MS);		/* more than HZ/10: restart at 1 */
+	irqkit_sw_raise(T_EDGE(1));
+	assert_int_equal(info_of(T_EDGE(1)).irqs_unhandled, 1);
+	assert_int_equal(info_of(T_EDGE(1)).last_unhandled, IRQKIT_INITIAL_JIFFIES(irqkit_hz()) + 201);
+	assert_int_equal(info_of(T_EDGE(1)).irq_count, 3);
+}
+
+/* ---- 3.6 / 3.7 window and threshold ------------------------------------------------------------ */
+
+/* NONE for the first @unhandled interrupts, HANDLED after. */
+static int unhandled_quota;
+
+static void quota_hook(struct tdev *dev, int irq)
+{
+	(void)irq;
+	dev->ret = atomic_load(&dev->calls) <= unhandled_quota ? IRQKIT_NONE : IRQKIT_HANDLED;
+}
+
+static void run_window(int unhandled)
+{
+	unhandled_quota = unhandled;
+	a.hook = quota_hook;
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_fixed_handler, IRQKIT_F_SHARED, "a", &a),
+			 0);
+	for (int i = 0; i < 100000; i++)
+		irqkit_sw_raise(T_EDGE(1));
+	assert_int_equal(atomic_load(&a.calls), 100000);
+}
+
+static void test_99900_unhandled_in_100000_is_not_stuck(void **state)
+{
+	struct irqkit_irq_info info;
+
+	(void)state;
+	run_window(99900);
+	info = info_of(T_EDGE(1));
+	assert_false(info.spurious_disabled);
+	assert_false(info.disabled);
+	assert_int_equal(info.irq_count, 0);		/* the window restarted */
+	assert_int_equal(info.irqs_unhandled, 0);
+	assert_log_lacks("nobody cared");
+	atomic_store(&a.status, 1);
+	irqkit_sw_raise(T_EDGE(1));
+	assert_int_equal(atomic_load(&a.calls), 100001);
+}
+
+static void test_99901_unhandled_in_100000_disables_the_line(void **state)
+{
+	struct irqkit_irq_info info;
+
+	(void)state;
+	run_window(99901);
+	info = info_of(T_EDGE(1));
+	assert_true(info.spurious_disabled);
+	assert_true(info.disabled);
+	assert_int_equal(info.depth, 1);
+	assert_int_equal(info.irqs_unhandled, 0);
+	assert_log_contains("irq 1: nobody cared (try booting with the \"irqpoll\" option)");
+	assert_int_equal(level_of("nobody cared"), IRQKIT_LOG_ERR);
+	assert_true(log_find("handlers:", log_find("nobody cared", 0)) > 0);
+	assert_log_contains("] tdev_fixed_handler");
+	assert_log_contains("Disabling IRQ #1");
+	assert_int_equal(level_of("Disabling IRQ #1"), IRQKIT_LOG_EMERG);
+	irqkit_sw_raise(T_EDGE(1));
+	assert_int_equal(atomic_load(&a.calls), 100000);
+	assert_true(info_of(T_EDGE(1)).pending);
+}
+
+static void test_window_counts_handled_interrupts_too(void **state)
+{
+	(void)state;
+	/* 1 unhandled then 99,999 handled: every interrupt moves the window */
+	run_window(1);
+	assert_int_equal(info_of(T_EDGE(1)).irq_count, 0);
+	assert_int_equal(info_of(T_EDGE(1)).irqs_unhandled, 0);
+	irqkit_sw_raise(T_EDGE(1));
+	assert_int_equal(info_of(T_EDGE(1)).irq_count, 1);
+}
+
+static void test_stuck_level_line_is_disabled_and_others_still_served(void **state)
+{
+	(void)state;
+	/* the device holds its level line asserted; nobody claims it */
+	assert_int_equal(irqkit_request_irq(T_LEVEL(1), tdev_fixed_handler, 0, "stuck", &a), 0);
+	assert_int_equal(irqkit_request_irq(T_EDGE(2), tdev_handler, 0, "good", &b), 0);
+	irqkit_sw_set_level(T_LEVEL(1), true);
+	assert_int_equal(atomic_load(&a.calls), 100000);
+	assert_true(info_of(T_LEVEL(1)).spurious_disabled);
+	assert_true(info_of(T_LEVEL(1)).masked);
+	assert_log_contains("irq 17: nobody cared");
+	assert_log_contains("Disabling IRQ #17");
+	atomic_store(&b.status, 1);
+	irqkit_sw_raise(T_EDGE(2));
+	assert_int_equal(atomic_load(&b.handled), 1);
+}
+
+/* ---- 3.8 the poll ----------------------------------------------------------------------------------- */
+
+static void note_context(struct tdev *dev, int irq)
+{
+	(void)irq;
+	if (irqkit_in_serving_softirq())
+		dev->arg = (void *)1;
+}
+
+static void disable_as_spurious(unsigned int irq, struct tdev *dev, unsigned long flags)
+{
+	assert_int_equal(irqkit_request_irq(irq, tdev_fixed_handler, flags, "a", dev), 0);
+	for (int i = 0; i < 100000; i++)
+		irqkit_sw_raise(irq);
+	assert_true(info_of(irq).spurious_disabled);
+}
+
+static void test_poll_runs_spurious_disabled_shared_line_every_100ms(void **state)
+{
+	int calls, bcalls;
+
+	(void)state;
+	b.hook = note_context;
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_fixed_handler, IRQKIT_F_SHARED, "b", &b),
+			 0);
+	disable_as_spurious(T_EDGE(1), &a, IRQKIT_F_SHARED);
+	b.ret = IRQKIT_HANDLED;		/* the poll finds b's device: still not counted */
+	calls = atomic_load(&a.calls);
+	bcalls = atomic_load(&b.calls);
+	irqkit_clock_advance(99 * MS);
+	assert_int_equal(atomic_load(&a.calls), calls);
+	irqkit_clock_advance(1 * MS);
+	assert_int_equal(atomic_load(&a.calls), calls + 1);
+	assert_int_equal(atomic_load(&b.calls), bcalls + 1);
+	assert_ptr_equal(b.arg, (void *)1);		/* from the timer: softirq context */
+	/* it re-arms itself and never re-enables the line */
+	irqkit_clock_advance(300 * MS);
+	assert_int_equal(atomic_load(&a.calls), calls + 4);
+	assert_true(info_of(T_EDGE(1)).disabled);
+	assert_true(info_of(T_EDGE(1)).spurious_disabled);
+	/* polling does not count toward the window */
+	assert_int_equal(info_of(T_EDGE(1)).irq_count, 0);
+}
+
+static void test_poll_skips_lines_that_are_not_shared(void **state)
+{
+	int calls;
+
+	(void)state;
+	disable_as_spurious(T_EDGE(1), &a, 0);
+	calls = atomic_load(&a.calls);
+	irqkit_clock_advance(500 * MS);
+	assert_int_equal(atomic_load(&a.calls), calls);
+}
+
+/*
+ * 2.2: a flow that finds the line in progress because the poll runs it waits
+ * for the poll (irq_wait_for_poll), then finds the line disabled and leaves
+ * it pending.
+ */
+static atomic_int helper_done;
+static atomic_int poll_returned;
+
+static void *cpu1_takes_the_line(void *arg)
+{
+	(void)arg;
+	assert_int_equal(irqkit_cpu_run(1), 0);
+	atomic_store(&helper_done, atomic_load(&poll_returned) ? 1 : 2);
+	return NULL;
+}
+
+static pthread_t helper;
+
+static void signal_cpu1_during_poll(struct tdev *dev, int irq)
+{
+	if (!irqkit_in_serving_softirq() || dev->arg)
+		return;
+	dev->arg = (void *)1;
+	irqkit_cpu_signal(1, (unsigned int)irq);
+	pthread_create(&helper, NULL, cpu1_takes_the_line, NULL);
+	usleep(50000);
+	/* CPU 1 found the line in progress: it must still be waiting */
+	assert_int_equal(atomic_load(&helper_done), 0);
+	atomic_store(&poll_returned, 1);	/* from here on CPU 1 may go */
+}
+
+static void test_flow_waits_for_a_running_poll(void **state)
+{
+	(void)state;
+	atomic_store(&helper_done, 0);
+	atomic_store(&poll_returned, 0);
+	/* a chip without a claim: CPU 1 runs the flow whatever the line's state */
+	testchip_attach(T_NOCHIP, &tchip_plain, irqkit_handle_edge_irq);
+	b.hook = signal_cpu1_during_poll;
+	assert_int_equal(irqkit_request_irq(T_NOCHIP, tdev_fixed_handler, IRQKIT_F_SHARED, "b", &b),
+			 0);
+	assert_int_equal(irqkit_request_irq(T_NOCHIP, tdev_fixed_handler, IRQKIT_F_SHARED, "a", &a),
+			 0);
+	for (int i = 0; i < 100000; i++)
+		testchip_fire(T_NOCHIP);
+	assert_true(info_of(T_NOCHIP).spurious_disabled);
+	irqkit_clock_advance(100 * MS);
+	pthread_join(helper, NULL);
+	assert_int_equal(atomic_load(&helper_done), 1);
+	assert_true(info_of(T_NOCHIP).pending);	/* disabled: left pending */
+}
+
+/* ---- 3.9 the three ways back -------------------------------------------------------------------------- */
+
+static void test_back_a_another_shared_request_reenables(void **state)
+{
+	struct irqkit_irq_info info;
+
+	(void)state;
+	disable_as_spurious(T_EDGE(1), &a, IRQKIT_F_SHARED);
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, IRQKIT_F_SHARED, "b", &b), 0);
+	info = info_of(T_EDGE(1));
+	assert_false(info.spurious_disabled);
+	assert_false(info.disabled);
+	assert_int_equal(info.depth, 0);
+	atomic_store(&b.status, 1);
+	irqkit_sw_raise(T_EDGE(1));
+	assert_int_equal(atomic_load(&b.handled), 1);
+}
+
+static void test_back_b_free_all_and_request_again(void **state)
+{
+	struct irqkit_irq_info info;
+
+	(void)state;
+	disable_as_spurious(T_EDGE(1), &a, 0);
+	irqkit_free_irq(T_EDGE(1), &a);
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, 0, "b", &b), 0);
+	info = info_of(T_EDGE(1));
+	assert_false(info.spurious_disabled);
+	assert_int_equal(info.depth, 0);
+	atomic_store(&b.status, 1);
+	irqkit_sw_raise(T_EDGE(1));
+	assert_int_equal(atomic_load(&b.handled), 1);
+}
+
+static void test_back_c_enable_irq_reenables_but_keeps_the_flag(void **state)
+{
+	struct irqkit_irq_info info;
+	int calls;
+
+	(void)state;
+	disable_as_spurious(T_EDGE(1), &a, 0);
+	calls = atomic_load(&a.calls);
+	irqkit_enable_irq(T_EDGE(1));
+	info = info_of(T_EDGE(1));
+	assert_int_equal(info.depth, 0);
+	assert_false(info.disabled);
+	assert_true(info.spurious_disabled);
+	irqkit_sw_raise(T_EDGE(1));
+	assert_true(atomic_load(&a.calls) > calls);
+}
+
+/* ---- 3.1 lines that are not accounted, 3.10 ----------------------------------------------------------- */
+
+static void test_noirqdebug_turns_detection_off(void **state)
+{
+	(void)state;
+	det_teardown(NULL);
+	assert_int_equal(det_setup_flags(IRQKIT_CFG_NOIRQDEBUG), 0);
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_fixed_handler, 0, "a", &a), 0);
+	for (int i = 0; i < 100001; i++)
+		irqkit_sw_raise(T_EDGE(1));
+	assert_false(info_of(T_EDGE(1)).spurious_disabled);
+	assert_int_equal(info_of(T_EDGE(1)).irq_count, 0);
+	assert_int_equal(atomic_load(&a.calls), 100001);
+}
+
+static void test_polled_line_is_not_accounted(void **state)
+{
+	(void)state;
+	irqkit_irq_modify_status(T_EDGE(1), 0, IRQKIT_IRQ_IS_POLLED);
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_fixed_handler, 0, "a", &a), 0);
+	irqkit_sw_raise(T_EDGE(1));
+	assert_int_equal(info_of(T_EDGE(1)).irq_count, 0);
+	assert_int_equal(info_of(T_EDGE(1)).irqs_unhandled, 0);
+}
+
+static void test_no_debug_percpu_line_is_not_accounted(void **state)
+{
+	(void)state;
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_fixed_handler,
+					    IRQKIT_F_PERCPU | IRQKIT_F_NO_DEBUG, "a", &a), 0);
+	assert_int_equal(irqkit_request_irq(T_EDGE(2), tdev_fixed_handler, IRQKIT_F_NO_DEBUG, "b",
+					    &b), 0);
+	irqkit_sw_raise(T_EDGE(1));
+	irqkit_sw_raise(T_EDGE(2));
+	assert_int_equal(info_of(T_EDGE(1)).irq_count, 0);
+	/* NO_DEBUG only counts on a per-CPU line */
+	assert_int_equal(info_of(T_EDGE(2)).irq_count, 1);
+}
+
+static void test_spurious_file_format(void **state)
+{
+	char buf[128], want[128];
+
+	(void)state;
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_fixed_handler, 0, "a", &a), 0);
+	irqkit_clock_advance(250 * MS);
+	irqkit_sw_raise(T_EDGE(1));
+	irqkit_sw_raise(T_EDGE(1));
+	assert_true(irqkit_show_spurious_buf(T_EDGE(1), buf, sizeof(buf)) > 0);
+	/* as Linux: jiffies_to_msecs() of the jiffies value, INITIAL_JIFFIES included */
+	snprintf(want, sizeof(want), "count 2\nunhandled 2\nlast_unhandled %u ms\n",
+		 irqkit_jiffies_to_msecs(IRQKIT_INITIAL_JIFFIES(irqkit_hz()) + 250));
+	assert_string_equal(buf, want);
+	assert_int_equal(irqkit_show_spurious_buf(T_NR_IRQS, buf, sizeof(buf)), -IRQKIT_EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, det_teardown)
+		T(test_bogus_return_value_is_reported_and_not_counted),
+		T(test_bogus_reports_are_capped_at_100_in_all),
+		T(test_pure_wake_thread_verdict_is_deferred_to_next_interrupt),
+		T(test_unhandled_count_restarts_at_1_after_100ms),
+		T(test_99900_unhandled_in_100000_is_not_stuck),
+		T(test_99901_unhandled_in_100000_disables_the_line),
+		T(test_window_counts_handled_interrupts_too),
+		T(test_stuck_level_line_is_disabled_and_others_still_served),
+		T(test_poll_runs_spurious_disabled_shared_line_every_100ms),
+		T(test_poll_skips_lines_that_are_not_shared),
+		T(test_flow_waits_for_a_running_poll),
+		T(test_back_a_another_shared_request_reenables),
+		T(test_back_b_free_all_and_request_again),
+		T(test_back_c_enable_irq_reenables_but_keeps_the_flag),
+		T(test_noirqdebug_turns_detection_off),
+		T(test_polled_line_is_not_accounted),
+		T(test_no_debug_percpu_line_is_not_accounted),
+		T(test_spurious_file_format),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
