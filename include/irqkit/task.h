@@ -31,6 +31,21 @@ extern "C" {
 
 struct irqkit_cpu;
 
+/* private: a lock the lock validator saw taken (Linux's struct held_lock) */
+struct irqkit__held_lock {
+	const void		*lock;
+	unsigned int		cls;
+	const void		*ip;
+	bool			read;		/* a reader of a reader-writer lock */
+};
+#define IRQKIT__LOCKDEP_DEPTH	48	/* held locks per task, Linux's MAX_LOCK_DEPTH */
+struct irqkit__task_lockdep {
+	const void		*entry_ip;	/* where the validator was called: stacks start there */
+	int			depth;
+	bool			inside;		/* the validator runs: a lock it takes is not checked */
+	struct irqkit__held_lock held[IRQKIT__LOCKDEP_DEPTH];
+};
+
 /*
  * struct irqkit_task - interrupt state of the calling thread.
  *
@@ -59,6 +74,7 @@ struct irqkit_task {
 	bool			kthread;	/* private: a thread of the runtime itself */
 	bool			nodeliver;	/* private: never a delivery point (deterministic) */
 	unsigned int		direct_irq;	/* private: irq + 1 while a chip's direct path delivers it */
+	unsigned int		chip_claimed;	/* private: irq + 1 a chip's claim took, until the flow's ack */
 	struct irqkit__tbuf	*trace;		/* private: its ring of the timeline recorder */
 	unsigned int		trace_gen;	/* private: of that recording */
 	/* Linux's task_struct fields that drivers read (see <irqkit/sched.h>) */
@@ -66,19 +82,15 @@ struct irqkit_task {
 	unsigned int		wake_seq;	/* private: bumped by each wake-up */
 	int			pid;		/* read-only: thread id, once irqkit_current() ran */
 	char			comm[16];	/* read-only: thread name, likewise */
+	/* private: state of the core's that Linux keeps in task_struct too */
+	void			*irq_thread_desc;	/* the line whose irq thread this is */
+	void			*irq_thread_action;	/* and its action */
+	void			*worker;		/* the kworker this thread is, or NULL */
+	bool			in_point;		/* an exploration's hook runs */
+	struct irqkit__task_lockdep	lockdep;	/* the lock validator's held locks */
 };
 
-#ifdef __cplusplus
-#define IRQKIT_THREAD_LOCAL	thread_local
-#else
-#define IRQKIT_THREAD_LOCAL	_Thread_local
-#endif
-IRQKIT_API extern IRQKIT_THREAD_LOCAL struct irqkit_task irqkit_task_self
-	__attribute__((tls_model("initial-exec")));
-
-/* Slow paths of the inline functions below: a thread bound to a virtual CPU. */
-IRQKIT_API void irqkit_local_irq_disable_slow(struct irqkit_task *t);
-IRQKIT_API void irqkit_local_irq_enable_slow(struct irqkit_task *t);
+/* Slow paths of the inline bottom-half functions below: a thread bound to a virtual CPU. */
 IRQKIT_API void irqkit_local_bh_disable_slow(struct irqkit_task *t);
 IRQKIT_API void irqkit_local_bh_enable_slow(struct irqkit_task *t);
 
@@ -98,6 +110,13 @@ IRQKIT_API void irqkit_sim_point_irq(const char *what);
 #define IRQKIT__IRQ_POINT(what)	((void)0)
 #endif
 
+/*
+ * The port's current task and interrupt flag (Linux's <asm/current.h> and
+ * <asm/irqflags.h>): the build installs its port's <irqkit/arch/...>.
+ */
+#include <irqkit/arch/current.h>
+#include <irqkit/arch/irqflags.h>
+
 /**
  * irqkit_local_irq_save - disable local interrupts, returning the old state
  *
@@ -107,19 +126,7 @@ IRQKIT_API void irqkit_sim_point_irq(const char *what);
  */
 IRQKIT__IRQFN unsigned long irqkit_local_irq_save(void)
 {
-	struct irqkit_task *t = &irqkit_task_self;
-	unsigned int s = t->irqflags;
-
-	/* unbound with interrupts on, the common case: one load, one store */
-	if (__builtin_expect(s == 0, 1)) {
-		t->irqflags = IRQKIT_TASK_IRQS_OFF;
-		return 0;
-	}
-	if (s & IRQKIT_TASK_IRQS_OFF)
-		return 1;
-	IRQKIT__IRQ_POINT("local_irq_save");
-	irqkit_local_irq_disable_slow(t);
-	return 0;
+	return irqkit_arch_local_irq_save();
 }
 
 /**
@@ -131,22 +138,7 @@ IRQKIT__IRQFN unsigned long irqkit_local_irq_save(void)
  */
 IRQKIT__IRQFN void irqkit_local_irq_restore(unsigned long flags)
 {
-	struct irqkit_task *t = &irqkit_task_self;
-	unsigned int s = t->irqflags;
-	unsigned int off = flags != 0;
-
-	if (__builtin_expect(!(s & IRQKIT_TASK_BOUND), 1)) {
-		t->irqflags = off;
-		return;
-	}
-	if (off == (s & IRQKIT_TASK_IRQS_OFF))
-		return;
-	if (off) {
-		irqkit_local_irq_disable_slow(t);
-	} else {
-		irqkit_local_irq_enable_slow(t);
-		IRQKIT__IRQ_POINT("local_irq_restore");
-	}
+	irqkit_arch_local_irq_restore(flags);
 }
 
 /** irqkit_local_irq_disable - disable local interrupts unconditionally.  Context: any. */
@@ -167,42 +159,9 @@ IRQKIT__IRQFN void irqkit_local_irq_enable(void)
 }
 
 #ifdef IRQKIT_BUILD
-/*
- * The interrupt state of irqkit's own irqsave locks: the thread's flag only,
- * without holding its CPU, and no delivery point at the end.  Interrupts
- * off there means what a lock taken in interrupt context needs, that no
- * handler interrupts the holder: those sections reach no delivery point,
- * and a handler of the same CPU runs on another thread and waits for the
- * lock.  They need not keep that CPU's handlers out meanwhile (the lock
- * guards their data), so a kworker pays no atomic on its CPU's word per
- * item, and mod_timer or flush_work runs no handler on a deterministic
- * test's thread.  irqkit's explicit local_irq_save sections, which run
- * handlers (the poll, resends, forced threads), hold the CPU as a
- * program's do.
- */
-static inline unsigned long irqkit__lock_irq_save(void)
-{
-	struct irqkit_task *t = &irqkit_task_self;
-
-	if (t->irqflags & IRQKIT_TASK_IRQS_OFF)
-		return 1;
-	t->irqflags |= IRQKIT_TASK_IRQS_OFF;
-	return 0;
-}
-
-static inline void irqkit__lock_irq_restore(unsigned long flags)
-{
-	struct irqkit_task *t = &irqkit_task_self;
-
-	if (flags)
-		return;
-	if (__builtin_expect(t->slot & IRQKIT__TASK_SLOT_IRQOFF, 0))
-		irqkit_local_irq_enable_slow(t);	/* an unlock_irq inside a held section */
-	else
-		t->irqflags &= ~IRQKIT_TASK_IRQS_OFF;
-}
-#define IRQKIT__LOCK_IRQ_SAVE()		irqkit__lock_irq_save()
-#define IRQKIT__LOCK_IRQ_RESTORE(f)	irqkit__lock_irq_restore(f)
+/* irqkit's own irqsave locks: the flag alone (see <irqkit/arch/irqflags.h>). */
+#define IRQKIT__LOCK_IRQ_SAVE()		irqkit_arch_lock_irq_save()
+#define IRQKIT__LOCK_IRQ_RESTORE(f)	irqkit_arch_lock_irq_restore(f)
 #else
 #define IRQKIT__LOCK_IRQ_SAVE()		irqkit_local_irq_save()
 #define IRQKIT__LOCK_IRQ_RESTORE(f)	irqkit_local_irq_restore(f)
@@ -211,28 +170,28 @@ static inline void irqkit__lock_irq_restore(unsigned long flags)
 /** irqkit_local_save_flags - the local interrupt state, unchanged.  Context: any. */
 static inline unsigned long irqkit_local_save_flags(void)
 {
-	return irqkit_task_self.irqflags & IRQKIT_TASK_IRQS_OFF;
+	return irqkit_arch_local_save_flags();
 }
 
 /** irqkit_irqs_disabled - true when local interrupts are off.  Context: any. */
 static inline bool irqkit_irqs_disabled(void)
 {
-	return irqkit_task_self.irqflags & IRQKIT_TASK_IRQS_OFF;
+	return irqkit_arch_irqs_disabled_flags(irqkit_arch_local_save_flags());
 }
 
 static inline unsigned int irqkit_preempt_count(void)
 {
-	return irqkit_task_self.preempt_count;
+	return irqkit_arch_current()->preempt_count;
 }
 
 static inline void irqkit_preempt_disable(void)
 {
-	irqkit_task_self.preempt_count += IRQKIT_PREEMPT_OFFSET;
+	irqkit_arch_current()->preempt_count += IRQKIT_PREEMPT_OFFSET;
 }
 
 static inline void irqkit_preempt_enable(void)
 {
-	irqkit_task_self.preempt_count -= IRQKIT_PREEMPT_OFFSET;
+	irqkit_arch_current()->preempt_count -= IRQKIT_PREEMPT_OFFSET;
 }
 
 /**
@@ -245,7 +204,7 @@ static inline void irqkit_preempt_enable(void)
  */
 static inline void irqkit_local_bh_disable(void)
 {
-	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_task *t = irqkit_arch_current();
 
 	if (__builtin_expect(t->irqflags & IRQKIT_TASK_BOUND, 0))
 		irqkit_local_bh_disable_slow(t);
@@ -262,7 +221,7 @@ static inline void irqkit_local_bh_disable(void)
  */
 IRQKIT__IRQFN void irqkit_local_bh_enable(void)
 {
-	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_task *t = irqkit_arch_current();
 	unsigned int pc = t->preempt_count - IRQKIT_SOFTIRQ_DISABLE_OFFSET;
 
 	if (__builtin_expect(t->irqflags || (pc & IRQKIT_HARDIRQ_MASK), 0)) {
@@ -276,33 +235,33 @@ IRQKIT__IRQFN void irqkit_local_bh_enable(void)
 /* Context predicates, for the calling thread. */
 static inline bool irqkit_in_nmi(void)
 {
-	return irqkit_task_self.preempt_count & IRQKIT_NMI_MASK;
+	return irqkit_arch_current()->preempt_count & IRQKIT_NMI_MASK;
 }
 static inline bool irqkit_in_hardirq(void)
 {
-	return irqkit_task_self.preempt_count & IRQKIT_HARDIRQ_MASK;
+	return irqkit_arch_current()->preempt_count & IRQKIT_HARDIRQ_MASK;
 }
 static inline bool irqkit_in_softirq(void)
 {
-	return irqkit_task_self.preempt_count & IRQKIT_SOFTIRQ_MASK;
+	return irqkit_arch_current()->preempt_count & IRQKIT_SOFTIRQ_MASK;
 }
 static inline bool irqkit_in_serving_softirq(void)
 {
-	return irqkit_task_self.preempt_count & IRQKIT_SOFTIRQ_OFFSET;
+	return irqkit_arch_current()->preempt_count & IRQKIT_SOFTIRQ_OFFSET;
 }
 static inline bool irqkit_in_interrupt(void)
 {
-	return irqkit_task_self.preempt_count &
+	return irqkit_arch_current()->preempt_count &
 	       (IRQKIT_NMI_MASK | IRQKIT_HARDIRQ_MASK | IRQKIT_SOFTIRQ_MASK);
 }
 static inline bool irqkit_in_task(void)
 {
-	return !(irqkit_task_self.preempt_count &
+	return !(irqkit_arch_current()->preempt_count &
 		 (IRQKIT_NMI_MASK | IRQKIT_HARDIRQ_MASK | IRQKIT_SOFTIRQ_OFFSET));
 }
 static inline bool irqkit_in_atomic(void)
 {
-	return irqkit_task_self.preempt_count != 0;
+	return irqkit_arch_current()->preempt_count != 0;
 }
 
 /**
@@ -314,7 +273,7 @@ static inline bool irqkit_in_atomic(void)
  */
 static inline int irqkit_smp_processor_id(void)
 {
-	return irqkit_task_self.cpu_id;
+	return irqkit_arch_smp_processor_id();
 }
 
 #ifdef __cplusplus

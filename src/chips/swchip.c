@@ -46,16 +46,19 @@ struct sw_line {
 	uint64_t		cur;		/* of which that delivery stands for */
 } __attribute__((aligned(64)));
 
-/* irq + 1 from a claim that took the edge out of the latch until the flow's ack */
-static _Thread_local unsigned int sw_claimed;
-
-/* The flow's ack for an edge the direct path or a claim took: nothing to clear. */
+/*
+ * The flow's ack for an edge the direct path or a claim took: nothing to
+ * clear.  A claim that took the edge out of the latch marks it on the task
+ * (irq + 1) until that ack.
+ */
 static bool sw_edge_taken(struct irqkit_irq_data *d)
 {
+	struct irqkit_task *t = irqkit_arch_current();
+
 	if (irqkit__irq_taken_direct(d))
 		return true;
-	if (sw_claimed == d->irq + 1) {
-		sw_claimed = 0;
+	if (t->chip_claimed == d->irq + 1) {
+		t->chip_claimed = 0;
 		return true;
 	}
 	return false;
@@ -189,7 +192,7 @@ static bool sw_claim(struct irqkit_irq_data *d)
 		return (s & SW_LEVEL) != 0;
 	if (!(s & SW_LATCH) || !(a_fetch_and(&l->state, ~SW_LATCH) & SW_LATCH))
 		return false;
-	sw_claimed = d->irq + 1;
+	irqkit_arch_current()->chip_claimed = d->irq + 1;
 	/* the raises that met this latch are this delivery's */
 	now = READ_ONCE(l->coalesced);
 	WRITE_ONCE(l->cur, now - a_xchg(&l->seen, now));

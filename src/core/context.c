@@ -2,8 +2,6 @@
 /* Per-thread interrupt context: the local interrupt flag and bottom halves of bound threads, might_sleep. */
 #include "core.h"
 
-_Thread_local struct irqkit_task irqkit_task_self;
-
 /*
  * Join the holders of CPU @c that keep interrupt context out (@one is
  * SLOT_IRQOFF_ONE or SLOT_BHOFF_ONE): wait while a hardirq runs, or a softirq
@@ -143,7 +141,7 @@ void irqkit_local_bh_enable_slow(struct irqkit_task *t)
 void irqkit__might_sleep(const char *file, int line)
 {
 	unsigned long *prev_jiffy = &irqkit__rt.might_sleep_prev;
-	const struct irqkit_task *t = &irqkit_task_self;
+	const struct irqkit_task *t = irqkit_arch_current();
 	unsigned long now, prev;
 	char comm[32];
 

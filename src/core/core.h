@@ -9,6 +9,7 @@
 #define IRQKIT_CORE_CORE_H
 
 #include <irqkit-core/irqchip.h>	/* what chips may use: the atomics, the log, the platform */
+#include <irqkit-core/tracering.h>
 #include <irqkit/softirq.h>
 #include <irqkit/timer.h>
 #include <irqkit/wait.h>
@@ -219,7 +220,7 @@ HIDDEN extern unsigned int irqkit__run;
 static inline void spin_step(unsigned int *spins)
 {
 	if (++*spins < 64)
-		irqkit_plat_cpu_relax();
+		irqkit_arch_cpu_relax();
 	else
 		irqkit_plat_yield();
 }
@@ -390,7 +391,7 @@ HIDDEN struct irqkit_cpu *irqkit__this_cpu_slow(struct irqkit_task *t);
  */
 static inline struct irqkit_cpu *irqkit__this_cpu(void)
 {
-	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_task *t = irqkit_arch_current();
 
 	if (likely(t->cpu && t->run == READ_ONCE(irqkit__run)))
 		return t->cpu;

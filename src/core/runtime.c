@@ -140,7 +140,7 @@ void irqkit__core_started(void)
  */
 bool irqkit__core_stop_refused(void)
 {
-	const struct irqkit_task *t = &irqkit_task_self;
+	const struct irqkit_task *t = irqkit_arch_current();
 
 	if (!t->kthread && !(t->preempt_count & (IRQKIT_HARDIRQ_MASK | IRQKIT_SOFTIRQ_OFFSET)))
 		return false;
@@ -170,13 +170,16 @@ bool irqkit__core_stopping(void)
  */
 static void task_reset_self(void)
 {
-	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_task *t = irqkit_arch_current();
 
 	if (t->preempt_count || (t->irqflags & IRQKIT_TASK_IRQS_OFF))
 		irqkit__warn(__FILE__, __LINE__,
 			     "irqkit_stop() with preempt_count %08x and interrupts %s: a lock or section is still open; reset",
 			     t->preempt_count, (t->irqflags & IRQKIT_TASK_IRQS_OFF) ? "off" : "on");
-	*t = (struct irqkit_task){ .kthread = t->kthread };
+	/* the lock validator's view outlives a run, as it did when it was its own */
+	struct irqkit__task_lockdep ld = t->lockdep;
+
+	*t = (struct irqkit_task){ .kthread = t->kthread, .lockdep = ld };
 }
 
 /* irqkit__core_exit - free everything.  Context: the platform's threads have stopped. */

@@ -165,7 +165,7 @@ void irqkit_raise_softirq_irqoff(unsigned int nr)
 
 	if (nr >= IRQKIT_NR_SOFTIRQS || !(c = irqkit__this_cpu()))
 		return;
-	raise_softirq_here(&irqkit_task_self, c, nr);
+	raise_softirq_here(irqkit_arch_current(), c, nr);
 }
 
 void irqkit_raise_softirq(unsigned int nr)
@@ -240,7 +240,7 @@ static __always_inline void tasklet_queue(struct irqkit_cpu *c, struct irqkit_ta
 	 * The watched test was made by the caller: not again.
 	 */
 	irqkit__raise_softirq_as(c, nr, observed);
-	softirq_raised_here(&irqkit_task_self, c);
+	softirq_raised_here(irqkit_arch_current(), c);
 }
 
 /* The same, the tasklet stamped for the histograms first (a copy out of line). */
@@ -393,7 +393,7 @@ static __always_inline int tasklet_try_run(struct irqkit_task *task, struct irqk
 /* tasklet_action_common, a copy in each vector's action (no frame between). */
 static __always_inline void tasklet_action_common(int idx, unsigned int nr)
 {
-	struct irqkit_task *task = &irqkit_task_self;
+	struct irqkit_task *task = irqkit_arch_current();
 	struct irqkit_cpu *c = task->cpu;
 	struct irqkit_tasklet *list = tasklet_take(c, idx);
 
@@ -435,7 +435,7 @@ static bool tasklet_unlock_wait(struct irqkit_tasklet *t, const char *what)
 {
 	unsigned int spins = 0;
 
-	if (irqkit_task_self.running_bh == t) {
+	if (irqkit_arch_current()->running_bh == t) {
 		irqkit__warn(__FILE__, __LINE__,
 			     "%s() called from the tasklet itself: it would wait for itself forever; not waiting",
 			     what);
@@ -476,7 +476,7 @@ void irqkit_tasklet_enable(struct irqkit_tasklet *t)
  */
 static bool det_player(void)
 {
-	const struct irqkit_task *t = &irqkit_task_self;
+	const struct irqkit_task *t = irqkit_arch_current();
 
 	return irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC && t->cpu && !t->nodeliver;
 }
@@ -500,7 +500,7 @@ void irqkit_tasklet_kill(struct irqkit_tasklet *t)
 
 	if (irqkit_in_interrupt())
 		irqkit_printk(IRQKIT_LOG_NOTICE, "Attempt to kill tasklet from interrupt");
-	if (irqkit_task_self.running_bh == t) {
+	if (irqkit_arch_current()->running_bh == t) {
 		irqkit__warn(__FILE__, __LINE__,
 			     "tasklet_kill() called from the tasklet itself: it would wait for itself forever; not waiting");
 		return;
@@ -534,7 +534,7 @@ void irqkit_tasklet_kill(struct irqkit_tasklet *t)
 static void ksoftirqd_main(void *arg)
 {
 	struct irqkit_cpu *c = arg;
-	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_task *t = irqkit_arch_current();
 
 	if (irqkit__kthread_bind((int)c->id))
 		irqkit_plat_fatal("ksoftirqd cannot bind to its CPU");
@@ -638,12 +638,12 @@ static int softirq_holders_stop(uint64_t limit_ns)
 }
 
 /*
- * irqkit__softirq_stop - end every ksoftirqd/N, waiting at most @limit_ns for
+ * irqkit__core_softirq_stop - end every ksoftirqd/N, waiting at most @limit_ns for
  * each (0: no limit).  One that does not end is stuck in a softirq callback
  * that does not return: it is reported and left, for a later call.
  * Context: process context (irqkit_stop).  Return: 0 or -ETIMEDOUT.
  */
-int irqkit__softirq_stop(uint64_t limit_ns)
+int irqkit__core_softirq_stop(uint64_t limit_ns)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;
 	int ret = 0;
@@ -673,7 +673,7 @@ int irqkit__softirq_stop(uint64_t limit_ns)
 
 void irqkit__softirq_exit(void)
 {
-	(void)irqkit__softirq_stop(0);
+	(void)irqkit__core_softirq_stop(0);
 }
 
 /* At stop: tasklets still queued are dropped (their memory is the caller's). */

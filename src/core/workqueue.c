@@ -130,7 +130,11 @@ static struct {
 	struct irqkit_workqueue	*system_wq, *system_highpri_wq, *system_unbound_wq;
 } wq_rt;
 
-static _Thread_local struct irqkit_worker *current_worker;
+/* The kworker the calling thread is (Linux's current_wq_worker()), or NULL. */
+static inline struct irqkit_worker *current_wq_worker(void)
+{
+	return irqkit_arch_current()->worker;
+}
 
 static inline unsigned long work_data(const struct irqkit_work *work)
 {
@@ -638,7 +642,7 @@ static struct irqkit_work *worker_take(struct irqkit_worker *w)
 /* Run the worker's current item, pool lock dropped; report what it leaked (Linux's words). */
 static void worker_run(struct irqkit_worker *w, struct irqkit_work *work)
 {
-	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_task *t = irqkit_arch_current();
 	irqkit_work_fn fn = work->func;
 
 	t->running_bh = work;
@@ -845,9 +849,9 @@ static void worker_main(void *arg)
 
 	if (irqkit__kthread_bind(pool->cpu))
 		irqkit_plat_fatal("kworker cannot bind to its CPU");
-	current_worker = w;
+	irqkit_arch_current()->worker = w;
 	irqkit_spin_lock_irq(&pool->lock);
-	w->tid = irqkit_task_self.tid;	/* pool lock: the watchdog reads it under it */
+	w->tid = irqkit_arch_current()->tid;	/* pool lock: the watchdog reads it under it */
 	if (!worker_idle(w)) {		/* create_worker() made it idle: the spare */
 		irqkit_spin_unlock_irq(&pool->lock);
 		goto out;
@@ -887,7 +891,7 @@ static void worker_main(void *arg)
 	pool->nr_workers--;
 	irqkit_spin_unlock_irq(&pool->lock);
 out:
-	current_worker = NULL;
+	irqkit_arch_current()->worker = NULL;
 	if (pool->cpu >= 0)
 		irqkit_thread_unbind();
 }
@@ -991,7 +995,7 @@ static struct irqkit_wq_pool *unbound_pool(bool highpri)
 /* Is the caller a worker running an item of @wq?  (Chained work may queue while draining.) */
 static bool is_chained_work(const struct irqkit_workqueue *wq)
 {
-	struct irqkit_worker *w = current_worker;
+	struct irqkit_worker *w = current_wq_worker();
 
 	return w && w->current_pwq && w->current_pwq->wq == wq;
 }
@@ -1232,7 +1236,7 @@ static bool wait_running(struct irqkit_work *work)
 /* A wait on @work from @work itself never ends: report it. */
 static bool waits_for_itself(const struct irqkit_work *work, const char *what)
 {
-	if (likely(irqkit_task_self.running_bh != work))
+	if (likely(irqkit_arch_current()->running_bh != work))
 		return false;
 	irqkit__warn(__FILE__, __LINE__,
 		     "%s() called from the work item itself: it would wait for itself forever; not waiting",
@@ -1368,7 +1372,7 @@ void irqkit_flush_workqueue(struct irqkit_workqueue *wq)
 	/* the caller's own item, of the old colour, is not waited for */
 	irqkit__seq_wait_event(&wq->flush_seq,
 			       wq_in_flight(wq, old) -
-			       (self && current_worker->current->color == old) <= 0,
+			       (self && current_wq_worker()->current->color == old) <= 0,
 			       "flush_workqueue", WAIT_WORKQUEUE, wq->name, 0);
 	a_store_seq(&wq->flushing, 0);
 	irqkit__mutex_unlock(&wq->flush_mutex);

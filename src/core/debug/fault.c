@@ -150,7 +150,7 @@ static void fault_take(struct irqkit_cpu *c, struct irqkit_desc *desc)
 	}
 	desc_unlock(desc);
 	while (deadline && irqkit_plat_now_ns() < deadline)
-		irqkit_plat_cpu_relax();
+		irqkit_arch_cpu_relax();
 	READ_ONCE(desc->handle_irq)(desc);
 	if (kind == IRQKIT_FAULT_STUCK) {
 		irqkit__fault_resent(desc);

@@ -270,7 +270,7 @@ static int track_of(const struct irqkit_task *t)
 void irqkit__trace_event(unsigned int kind, uint64_t ts, uint64_t end, const void *what,
 			 uint64_t flow, uint32_t arg)
 {
-	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_task *t = irqkit_arch_current();
 	struct irqkit__tbuf *b;
 	struct irqkit__tev *e;
 	uint64_t head;
@@ -365,7 +365,7 @@ static void ring_read(const struct irqkit__tbuf *b, unsigned int gen,
 	fn(b, from, head, arg);
 }
 
-void irqkit__trace_for_each(void (*fn)(const struct irqkit__tbuf *b, uint64_t from, uint64_t to,
+void irqkit__core_trace_for_each(void (*fn)(const struct irqkit__tbuf *b, uint64_t from, uint64_t to,
 				       void *arg), void *arg)
 {
 	unsigned int gen = a_load_acquire(&obs.gen);

@@ -25,15 +25,14 @@
 
 HIDDEN irqkit__point_fn irqkit__point_hook;
 
-void irqkit__explore_hook_set(irqkit__point_fn fn)
+void irqkit__core_explore_hook_set(irqkit__point_fn fn)
 {
 	WRITE_ONCE(irqkit__point_hook, fn);
 }
 
 void irqkit__point_slow(const char *what, const void *ip)
 {
-	struct irqkit_task *t = &irqkit_task_self;
-	static _Thread_local bool inside;
+	struct irqkit_task *t = irqkit_arch_current();
 	irqkit__point_fn fn = READ_ONCE(irqkit__point_hook);
 
 	/* the simulator: every point of every thread may switch to another thread */
@@ -43,13 +42,13 @@ void irqkit__point_slow(const char *what, const void *ip)
 		return;
 	}
 	/* interrupts raised by the hook reach points of their own: not points */
-	if (!fn || inside || irqkit__rt.mode != IRQKIT_MODE_DETERMINISTIC || !t->cpu ||
+	if (!fn || t->in_point || irqkit__rt.mode != IRQKIT_MODE_DETERMINISTIC || !t->cpu ||
 	    !irqkit__may_deliver_here(t, (unsigned int)t->cpu_id))
 		return;
-	inside = true;
+	t->in_point = true;
 	fn(what, ip);
 	irqkit__deliver_pending_slow(t);
-	inside = false;
+	t->in_point = false;
 }
 
 /*

@@ -88,7 +88,7 @@ void irqkit__cpu_kick(struct irqkit_cpu *c)
 {
 	if (a_load_seq(&c->idle)) {
 		a_fetch_add(&c->kick_seq, 1);
-		irqkit_plat_cpu_wake(c->id, &c->kick_seq);
+		irqkit_arch_cpu_wake(c->id, &c->kick_seq);
 	}
 }
 
@@ -99,7 +99,7 @@ void irqkit__cpu_kick(struct irqkit_cpu *c)
 void irqkit__slot_wait(struct irqkit_cpu *c, unsigned int seen, unsigned int *spins)
 {
 	if (++*spins < 64) {
-		irqkit_plat_cpu_relax();
+		irqkit_arch_cpu_relax();
 		return;
 	}
 	a_fetch_add(&c->slot_waiters, 1);
@@ -293,6 +293,29 @@ void irqkit__cpu_deliver_hardirqs(struct irqkit_task *t, struct irqkit_cpu *c)
 }
 
 /*
+ * The trap entry (arch.h): the caller plays a CPU with interrupts on, outside
+ * hardirq context; the hardirq hold makes it that CPU's interrupt context, as
+ * a trap does, for @root and the flows it runs.
+ */
+int irqkit__core_handle_arch_irq(void (*root)(void *arg), void *arg)
+{
+	struct irqkit_task *t = irqkit_arch_current();
+	struct irqkit_cpu *c;
+
+	if (task_stale(t) || !t->cpu)
+		return -IRQKIT_EINVAL;
+	c = t->cpu;
+	if (task_irqs_off(t) || (t->preempt_count & IRQKIT_HARDIRQ_MASK) ||
+	    !irqkit__cpu_claim_hardirq(t, c))
+		return -IRQKIT_EBUSY;
+	root(arg);
+	irq_exit_and_release(t, c);
+	if (irqkit__cpu_pending(c) && !t->nodeliver)
+		irqkit__cpu_deliver(t, c);
+	return 0;
+}
+
+/*
  * May the calling thread take @cpu's interrupts now?  It must play that CPU
  * with interrupts on, outside hardirq context, and be a delivery point: in
  * deterministic mode the kworkers and irq threads are not (interrupts come
@@ -368,7 +391,7 @@ void irqkit_cpu_signal(unsigned int cpu, unsigned int irq)
 static __always_inline int cpu_run_now(unsigned int cpu, unsigned int irq, bool claim, bool rest,
 					const bool chip_direct)
 {
-	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_task *t = irqkit_arch_current();
 	struct irqkit_desc *desc;
 	struct irqkit_cpu *c;
 
@@ -446,7 +469,7 @@ int irqkit__cpu_handle_now(unsigned int irq, unsigned int cpu, int (*not_taken)(
 
 void irqkit_deliver_pending(void)
 {
-	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_task *t = irqkit_arch_current();
 
 	if (irqkit__rt.cpus && !task_stale(t) && t->cpu)
 		irqkit__deliver_pending_slow(t);
@@ -471,7 +494,7 @@ static int task_may_move(struct irqkit_task *t)
 
 int irqkit_thread_bind(unsigned int cpu)
 {
-	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_task *t = irqkit_arch_current();
 
 	if (!irqkit__rt.cpus || cpu >= irqkit__rt.nr_cpus)
 		return -IRQKIT_EINVAL;
@@ -512,7 +535,7 @@ static int thread_act_for(struct irqkit_task *t, unsigned int cpu)
  */
 int irqkit__kthread_bind(int cpu)
 {
-	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_task *t = irqkit_arch_current();
 
 	t->kthread = true;
 	WRITE_ONCE(t->tid, irqkit_plat_thread_id());
@@ -525,7 +548,7 @@ int irqkit__kthread_bind(int cpu)
 
 int irqkit_thread_unbind(void)
 {
-	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_task *t = irqkit_arch_current();
 
 	if (task_may_move(t))
 		return -IRQKIT_EBUSY;
@@ -537,7 +560,7 @@ int irqkit_thread_unbind(void)
 
 int irqkit_cpu_run(unsigned int cpu)
 {
-	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_task *t = irqkit_arch_current();
 	struct irqkit_cpu *saved;
 	int saved_id;
 	bool saved_nodeliver;
@@ -580,22 +603,22 @@ static bool dispatcher_must_run(const struct irqkit_cpu *c)
 }
 
 /* Ask CPU @cpu's dispatcher to end (it finishes the handler it runs). */
-void irqkit__dispatcher_stop(unsigned int cpu)
+void irqkit__core_dispatcher_stop(unsigned int cpu)
 {
 	struct irqkit_cpu *c = &irqkit__rt.cpus[cpu];
 
 	a_store_seq(&c->stop, 1);
 	a_fetch_add(&c->kick_seq, 1);
-	irqkit_plat_cpu_wake(cpu, &c->kick_seq);
+	irqkit_arch_cpu_wake(cpu, &c->kick_seq);
 }
 
-void irqkit__dispatcher_external(unsigned int cpu)
+void irqkit__core_dispatcher_external(unsigned int cpu)
 {
 	a_store_seq(&irqkit__rt.cpus[cpu].idle, 1);	/* a sleeper that never wakes by itself */
 }
 
 /* What CPU @cpu's hardirq holder runs now, or NULL. */
-const void *irqkit__dispatcher_running_fn(unsigned int cpu)
+const void *irqkit__core_dispatcher_running_fn(unsigned int cpu)
 {
 	return cpu_hold_running_fn(&irqkit__rt.cpus[cpu], HOLD_HARDIRQ);
 }
@@ -604,11 +627,11 @@ const void *irqkit__dispatcher_running_fn(unsigned int cpu)
  * The dispatcher of a virtual CPU (threaded mode): deliver, then sleep on the
  * CPU's eventcount until a signal kicks it or one of the platform's own
  * sources (file descriptors on posix) becomes ready; the platform delivers
- * those in irqkit_plat_cpu_poll(), with the CPU awake.
+ * those in irqkit_arch_cpu_poll(), with the CPU awake.
  */
-void irqkit__dispatcher_loop(unsigned int cpu)
+void irqkit__core_dispatcher_loop(unsigned int cpu)
 {
-	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_task *t = irqkit_arch_current();
 	struct irqkit_cpu *c = &irqkit__rt.cpus[cpu];
 	unsigned int spins = 0;
 
@@ -635,10 +658,10 @@ void irqkit__dispatcher_loop(unsigned int cpu)
 			a_store_seq(&c->idle, 0);
 			continue;
 		}
-		irqkit_plat_cpu_idle(cpu, &c->kick_seq, seq);
+		irqkit_arch_cpu_idle(cpu, &c->kick_seq, seq);
 		a_store_seq(&c->idle, 0);
 		irqkit__jiffies_touch();	/* a wake-up: the jiffies objects, for their readers */
-		irqkit_plat_cpu_poll(cpu);
+		irqkit_arch_cpu_poll(cpu);
 	}
 	*t = (struct irqkit_task){ 0 };
 }

@@ -18,7 +18,7 @@ void irqkit__warn_no_thread(unsigned int irq, struct irqkit_action *action)
  */
 __attribute__((cold)) void irqkit__handler_left_state(unsigned int irq, unsigned int pc)
 {
-	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_task *t = irqkit_arch_current();
 	const void *fn = READ_ONCE(t->running_fn);
 
 	if (WARN_ONCE(!task_irqs_off(t), "irq %u handler %pS enabled interrupts", irq, fn))

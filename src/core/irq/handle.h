@@ -32,7 +32,7 @@ HIDDEN void irqkit__handle_edge_irq_turns(struct irqkit_desc *desc);
 static __always_inline enum irqkit_irqreturn
 handle_actions_as(struct irqkit_desc *desc, const bool observed)
 {
-	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_task *t = irqkit_arch_current();
 	const void *prev_running = t->running;
 	const void *prev_fn = t->running_fn;
 	unsigned int irq = irq_desc_get_irq(desc);

@@ -206,7 +206,7 @@ static inline void desc_unlock_irqrestore(struct irqkit_desc *desc, unsigned lon
 
 static inline void irqkit__kstat_incr(struct irqkit_desc *desc)
 {
-	const struct irqkit_task *t = &irqkit_task_self;
+	const struct irqkit_task *t = irqkit_arch_current();
 
 	irqkit__kstat_incr_on(t->cpu ? t->cpu : irqkit__rt.cpus, irq_desc_get_irq(desc));
 }

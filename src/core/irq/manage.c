@@ -19,7 +19,7 @@
  */
 static bool self_deadlock(struct irqkit_desc *desc, const char *what, const char *instead)
 {
-	if (likely(irqkit_task_self.running != desc))
+	if (likely(irqkit_arch_current()->running != desc))
 		return false;
 	irqkit__warn(__FILE__, __LINE__,
 		     "%s(%u) called from a handler of irq %u: it would wait for itself forever; not waiting (use %s)",
@@ -61,13 +61,21 @@ static void __synchronize_hardirq(struct irqkit_desc *desc)
 }
 
 /* The line whose threaded handler the calling thread runs (irq/N-name), or NULL. */
-static _Thread_local struct irqkit_desc *thread_desc;
-static _Thread_local struct irqkit_action *thread_action;
+static inline struct irqkit_desc *thread_desc(void)
+{
+	return irqkit_arch_current()->irq_thread_desc;
+}
+
+/* That thread's action, or NULL. */
+static inline struct irqkit_action *thread_action(void)
+{
+	return irqkit_arch_current()->irq_thread_action;
+}
 
 /* Sleep until no threaded handler of the line is active. */
 static void wait_for_threads(struct irqkit_desc *desc)
 {
-	if (thread_desc == desc) {
+	if (thread_desc() == desc) {
 		irqkit__warn(__FILE__, __LINE__,
 			     "waiting for the threads of irq %u from its own thread: it would wait for itself forever; not waiting",
 			     irq_desc_get_irq(desc));
@@ -145,7 +153,7 @@ int irqkit_wait_delivered(unsigned int irq, unsigned int timeout_ms)
 		return -IRQKIT_EINVAL;
 	if (self_deadlock(desc, "irqkit_wait_delivered", "nothing: it is being delivered"))
 		return -IRQKIT_EDEADLK;
-	if (thread_desc == desc) {
+	if (thread_desc() == desc) {
 		irqkit__warn(__FILE__, __LINE__,
 			     "irqkit_wait_delivered(%u) from the line's own irq thread: it would wait for itself; not waiting",
 			     irq);
@@ -275,11 +283,11 @@ static void irq_thread_main(void *arg)
 {
 	struct irqkit_action *action = arg;
 	struct irqkit_desc *desc = irq_to_desc(action->irq);
-	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_task *t = irqkit_arch_current();
 	int cpu = -1;
 
-	thread_desc = desc;
-	thread_action = action;
+	t->irq_thread_desc = desc;
+	t->irq_thread_action = action;
 	t->kthread = true;
 	for (;;) {
 		unsigned int seq = a_load_seq(&action->thread_seq);
@@ -317,8 +325,8 @@ static void irq_thread_main(void *arg)
 		irq_finalize_oneshot(desc, action);
 		wake_threads_waitq(desc);
 	}
-	thread_desc = NULL;
-	thread_action = NULL;
+	t->irq_thread_desc = NULL;
+	t->irq_thread_action = NULL;
 	if (t->cpu)
 		irqkit_thread_unbind();
 	/* freed from its own thread_fn: nobody else holds it any more */
@@ -729,7 +737,7 @@ static struct irqkit_action *unlink_action(struct irqkit_desc *desc, void *dev_i
 		WRITE_ONCE(desc->settings, desc->settings & ~IRQKIT_IRQ_DISABLE_UNLAZY);
 		irqkit__irq_shutdown(desc);
 	}
-	*deferred = irqkit_task_self.running == desc;
+	*deferred = irqkit_arch_current()->running == desc;
 	if (*deferred) {
 		action->deferred_next = desc->deferred_free;
 		desc->deferred_free = action;
@@ -794,7 +802,7 @@ const char *irqkit_free_irq(unsigned int irq, void *dev_id)
 		return NULL;
 	WARN(from_irq, "Trying to free IRQ %u from IRQ context!", irq);
 	might_sleep();
-	if (!from_irq && thread_action == NULL)
+	if (!from_irq && thread_action() == NULL)
 		irqkit__reap_irq_threads();
 	/*
 	 * From interrupt context the request mutex is not taken: its holder may
@@ -810,7 +818,7 @@ const char *irqkit_free_irq(unsigned int irq, void *dev_id)
 	devname = action->name;
 	if (deferred)
 		;			/* freed when the handler returns */
-	else if (thread_action == action)
+	else if (thread_action() == action)
 		free_from_own_thread(desc, action);
 	else
 		free_action(desc, action);

@@ -277,7 +277,7 @@ int irqkit_show_hist_buf(char *buf, size_t size)
  * characters escaped; @put gets the text in pieces (runs of plain characters
  * whole).  The platform's trace-file writer uses it too.
  */
-void irqkit__json_string(const char *s, void (*put)(void *arg, const char *p, size_t n), void *arg)
+void irqkit__core_json_string(const char *s, void (*put)(void *arg, const char *p, size_t n), void *arg)
 {
 	put(arg, "\"", 1);
 	while (s && *s) {
@@ -308,7 +308,7 @@ static void sb_put(void *arg, const char *p, size_t n)
 
 static void sb_json_string(struct sbuf *sb, const char *s)
 {
-	irqkit__json_string(s, sb_put, sb);
+	irqkit__core_json_string(s, sb_put, sb);
 }
 
 static void json_line(struct sbuf *sb, struct irqkit_desc *desc, unsigned int irq, bool first)

@@ -34,7 +34,7 @@
 #define MAX_CLASSES	512
 #define MAX_LOCKS	16384		/* lock -> class map, open addressing */
 #define MAX_EDGES	32		/* "after" classes per class */
-#define MAX_DEPTH	48		/* held locks per thread, Linux's MAX_LOCK_DEPTH */
+#define MAX_DEPTH	IRQKIT__LOCKDEP_DEPTH	/* held locks per task, Linux's MAX_LOCK_DEPTH */
 #define STACK_MAX	8
 
 /* Usage states, for writers (and spinlocks) and for readers of reader-writer locks. */
@@ -54,8 +54,15 @@ struct stack {
 	int	n;
 };
 
-/* The return address into the code that called the validator: stacks start there. */
-static _Thread_local const void *entry_ip;
+/*
+ * The calling task's part of the validator (Linux keeps it in task_struct):
+ * the locks it holds, in order, and the return address into the code that
+ * called the validator (stacks start there).
+ */
+static inline struct irqkit__task_lockdep *ld_task(void)
+{
+	return &irqkit_arch_current()->lockdep;
+}
 
 struct lock_class {
 	const void	*key;
@@ -74,12 +81,7 @@ struct lock_entry {
 	unsigned short	cls;			/* class index + 1; 0: empty */
 };
 
-struct held_lock {
-	const void	*lock;
-	unsigned int	cls;
-	const void	*ip;
-	bool		read;		/* a reader of a reader-writer lock */
-};
+#define held_lock irqkit__held_lock	/* in struct irqkit_task, <irqkit/task.h> */
 
 /* Set by the first call from code built with IRQKIT_LOCKDEP: the core's mutexes join in. */
 bool irqkit__lockdep_active;
@@ -93,9 +95,6 @@ static bool ld_off;
 static unsigned long nr_reports;	/* reports made (an exploration's failed runs) */
 static unsigned long long pair_reported[64];	/* circular reports made: hashed pairs */
 
-static _Thread_local struct held_lock held[MAX_DEPTH];
-static _Thread_local int depth;
-static _Thread_local bool inside;	/* the validator runs: a lock it takes is not checked */
 
 void irqkit_lockdep_off(void)
 {
@@ -130,11 +129,12 @@ static void table_full(const char *what, unsigned int max)
 /* The stack from the validator's caller outwards (this file's frames left out). */
 static void stack_save(struct stack *s)
 {
+	struct irqkit__task_lockdep *lt = ld_task();
 	void *all[STACK_MAX + 8];
 	int n = irqkit_plat_backtrace(all, STACK_MAX + 8), from = 0;
 
 	for (int i = 0; i < n; i++) {
-		if (all[i] == entry_ip) {
+		if (all[i] == lt->entry_ip) {
 			from = i;
 			break;
 		}
@@ -231,13 +231,14 @@ static struct lock_entry *map_entry(const void *lock, bool *fresh)
 
 void irqkit_lockdep_init(const void *lock, const void *key, const char *name)
 {
+	struct irqkit__task_lockdep *lt = ld_task();
 	struct lock_entry *e;
 	unsigned int cls;
 	bool fresh;
 
 	if (!READ_ONCE(irqkit__lockdep_active))
 		WRITE_ONCE(irqkit__lockdep_active, true);
-	if (READ_ONCE(ld_off) || inside)
+	if (READ_ONCE(ld_off) || lt->inside)
 		return;
 	irqkit_spin_lock(&graph_lock);
 	cls = class_of_key(key, name, lock);
@@ -320,7 +321,7 @@ static void header(const char *title)
 /* The context letters of Linux's report: [HC0[0]:SC0[0]:HE1:SE1]. */
 static void context_line(const char *verb, const struct lock_class *c, const void *ip)
 {
-	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_task *t = irqkit_arch_current();
 	char w[48];
 
 	pr_warn("%s [HC%u[%u]:SC%u[%u]:HE%u:SE%u] %s:", who(w, sizeof(w)),
@@ -374,7 +375,7 @@ static void mark_usage(struct lock_class *c, int u, unsigned int bad, const void
 
 static void usage_check(struct lock_class *c, bool read, const void *ip)
 {
-	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_task *t = irqkit_arch_current();
 	int r = read ? READ_USAGE : 0;
 
 	/* as Linux: the ON states only with hardirqs on (off, no softirq runs either) */
@@ -461,45 +462,46 @@ static void add_dependency(const struct held_lock *prev, unsigned int next, cons
 
 static void acquire(const void *lock, bool trylock, bool read, bool rw, const void *ip)
 {
+	struct irqkit__task_lockdep *lt = ld_task();
 	unsigned int cls;
 	char w[48];
 
 	if (!READ_ONCE(irqkit__lockdep_active))
 		WRITE_ONCE(irqkit__lockdep_active, true);
-	if (READ_ONCE(ld_off) || inside)
+	if (READ_ONCE(ld_off) || lt->inside)
 		return;
-	entry_ip = ip;
-	inside = true;
+	lt->entry_ip = ip;
+	lt->inside = true;
 	irqkit_spin_lock(&graph_lock);
 	cls = class_of_lock(lock);
 	if (cls >= MAX_CLASSES)
 		goto out;
-	for (int i = 0; i < depth; i++) {
-		bool readers = read && held[i].read;	/* readers share: no deadlock */
+	for (int i = 0; i < lt->depth; i++) {
+		bool readers = read && lt->held[i].read;	/* readers share: no deadlock */
 
-		if (held[i].lock == lock && !trylock && !readers) {
+		if (lt->held[i].lock == lock && !trylock && !readers) {
 			irqkit_spin_unlock(&graph_lock);
 			pr_emerg("BUG: %s recursion on CPU#%d, %s", rw ? "rwlock" : "spinlock",
 				 irqkit_smp_processor_id(), who(w, sizeof(w)));
 			pr_emerg(" lock: %s, first taken at %pS, again at %pS", classes[cls].name,
-				 held[i].ip, ip);
+				 lt->held[i].ip, ip);
 			current_print();
 			irqkit_plat_oops();	/* it would spin for ever */
 		}
-		if (held[i].cls == cls && !trylock && !readers)
-			report_recursive(&held[i], cls, ip);
+		if (lt->held[i].cls == cls && !trylock && !readers)
+			report_recursive(&lt->held[i], cls, ip);
 	}
 	usage_check(&classes[cls], read, ip);
-	if (depth && !trylock)
-		add_dependency(&held[depth - 1], cls, ip);
-	if (depth == MAX_DEPTH) {
+	if (lt->depth && !trylock)
+		add_dependency(&lt->held[lt->depth - 1], cls, ip);
+	if (lt->depth == MAX_DEPTH) {
 		table_full("MAX_LOCK_DEPTH", MAX_DEPTH);
 		goto out;
 	}
-	held[depth++] = (struct held_lock){ .lock = lock, .cls = cls, .ip = ip, .read = read };
+	lt->held[lt->depth++] = (struct held_lock){ .lock = lock, .cls = cls, .ip = ip, .read = read };
 out:
 	irqkit_spin_unlock(&graph_lock);
-	inside = false;
+	lt->inside = false;
 }
 
 void irqkit_lockdep_acquire(const void *lock, bool trylock)
@@ -516,12 +518,13 @@ void irqkit_lockdep_acquire_rw(const void *lock, bool trylock, bool read)
 
 static void release(const void *lock, bool locked, bool rw, const void *ip)
 {
+	struct irqkit__task_lockdep *lt = ld_task();
 	char w[48];
 	int i;
 
-	if (READ_ONCE(ld_off) || inside)
+	if (READ_ONCE(ld_off) || lt->inside)
 		return;
-	entry_ip = ip;
+	lt->entry_ip = ip;
 	if (!locked) {
 		count_report();
 		pr_emerg("BUG: %s already unlocked on CPU#%d, %s", rw ? "rwlock" : "spinlock",
@@ -529,8 +532,8 @@ static void release(const void *lock, bool locked, bool rw, const void *ip)
 		pr_emerg(" lock: %p, at %pS", lock, ip);
 		current_print();
 	}
-	for (i = depth - 1; i >= 0; i--)
-		if (held[i].lock == lock)
+	for (i = lt->depth - 1; i >= 0; i--)
+		if (lt->held[i].lock == lock)
 			break;
 	if (i < 0) {
 		if (locked) {
@@ -542,9 +545,9 @@ static void release(const void *lock, bool locked, bool rw, const void *ip)
 		}
 		return;
 	}
-	for (; i < depth - 1; i++)
-		held[i] = held[i + 1];
-	depth--;
+	for (; i < lt->depth - 1; i++)
+		lt->held[i] = lt->held[i + 1];
+	lt->depth--;
 }
 
 void irqkit_lockdep_release(const void *lock, bool locked)
@@ -576,11 +579,12 @@ void irqkit__lockdep_release_own(const void *lock, bool locked, bool rw)
  */
 void irqkit__lockdep_mutex_init(const void *lock, const void *site)
 {
+	struct irqkit__task_lockdep *lt = ld_task();
 	struct lock_entry *e;
 	unsigned int cls;
 	bool fresh;
 
-	if (READ_ONCE(ld_off) || inside)
+	if (READ_ONCE(ld_off) || lt->inside)
 		return;
 	irqkit_spin_lock(&graph_lock);
 	cls = class_of_key(site, "", lock);
@@ -608,15 +612,19 @@ void irqkit__lockdep_mutex_release(const void *lock, const void *ip)
 
 bool irqkit_lockdep_is_held(const void *lock)
 {
-	for (int i = 0; i < depth; i++)
-		if (held[i].lock == lock)
+	struct irqkit__task_lockdep *lt = ld_task();
+
+	for (int i = 0; i < lt->depth; i++)
+		if (lt->held[i].lock == lock)
 			return true;
 	return false;
 }
 
 void irqkit_lockdep_assert_held(const void *lock)
 {
-	entry_ip = __builtin_return_address(0);
+	struct irqkit__task_lockdep *lt = ld_task();
+
+	lt->entry_ip = __builtin_return_address(0);
 	if (READ_ONCE(ld_off) || irqkit_lockdep_is_held(lock))
 		return;
 	count_report();
@@ -627,7 +635,9 @@ void irqkit_lockdep_assert_held(const void *lock)
 
 void irqkit_lockdep_assert_irqs_disabled(void)
 {
-	entry_ip = __builtin_return_address(0);
+	struct irqkit__task_lockdep *lt = ld_task();
+
+	lt->entry_ip = __builtin_return_address(0);
 	if (READ_ONCE(ld_off) || irqkit_irqs_disabled())
 		return;
 	count_report();

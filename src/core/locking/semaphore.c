@@ -144,7 +144,7 @@ static bool mutex_self_deadlock(struct irqkit_mutex *lock, const char *what)
 		return false;
 	irqkit__warn(__FILE__, __LINE__, "%s(): this task (%s/%d) already holds mutex %p: "
 		     "it would wait for itself for ever; not taken", what,
-		     irqkit_task_self.comm, irqkit_task_self.pid, (void *)lock);
+		     irqkit_arch_current()->comm, irqkit_arch_current()->pid, (void *)lock);
 	return true;
 }
 

@@ -14,7 +14,7 @@
 
 struct irqkit_task *irqkit_current(void)
 {
-	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_task *t = irqkit_arch_current();
 
 	if (unlikely(!t->pid)) {
 		irqkit_plat_thread_name(t->comm, sizeof(t->comm));
@@ -25,12 +25,12 @@ struct irqkit_task *irqkit_current(void)
 
 void irqkit_set_current_state(unsigned int state)
 {
-	a_store_seq(&irqkit_task_self.state, state);
+	a_store_seq(&irqkit_arch_current()->state, state);
 }
 
 void irqkit___set_current_state(unsigned int state)
 {
-	WRITE_ONCE(irqkit_task_self.state, state);
+	WRITE_ONCE(irqkit_arch_current()->state, state);
 }
 
 int irqkit_wake_up_state(struct irqkit_task *p, unsigned int mode)
@@ -118,7 +118,7 @@ static bool sleep_until(struct irqkit_task *t, uint64_t deadline)
 
 void irqkit_schedule(void)
 {
-	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_task *t = irqkit_arch_current();
 
 	if (READ_ONCE(t->state) == IRQKIT_TASK_RUNNING) {
 		schedule_debug(t);
@@ -131,7 +131,7 @@ void irqkit_schedule(void)
 
 long irqkit_schedule_timeout(long timeout)
 {
-	struct irqkit_task *t = &irqkit_task_self;
+	struct irqkit_task *t = irqkit_arch_current();
 	unsigned long expire;
 	long left;
 
@@ -170,7 +170,7 @@ long irqkit_schedule_timeout_uninterruptible(long timeout)
 
 void irqkit_cpu_relax(void)
 {
-	irqkit_plat_cpu_relax();
+	irqkit_arch_cpu_relax();
 	irqkit__jiffies_touch();
 }
 
@@ -185,7 +185,7 @@ void irqkit_ndelay(unsigned long ns)
 	}
 	end = irqkit_plat_now_ns() + ns;
 	while (irqkit_plat_now_ns() < end)
-		irqkit_plat_cpu_relax();
+		irqkit_arch_cpu_relax();
 	irqkit__jiffies_touch();
 }
 

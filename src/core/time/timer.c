@@ -355,7 +355,7 @@ static void program(void)
 	any = (rt->flags & IRQKIT_CFG_PERIODIC_TICK) || READ_ONCE(tick_on);
 	if (any)
 		when = (unsigned long)jiffies_publish() + 1;	/* the next tick */
-	irqkit_plat_timer_program(any ? rt->start_ns + irqkit__jiffies_to_ns(when) : UINT64_MAX);
+	irqkit_arch_timer_program(any ? rt->start_ns + irqkit__jiffies_to_ns(when) : UINT64_MAX);
 }
 
 /* Once the platform runs: the periodic tick, if asked for, starts ticking. */
@@ -397,7 +397,7 @@ static uint64_t tell_due_cpus(unsigned long now)
  * TIMER_SOFTIRQ, run by their ksoftirqd (the timer is not an interrupt of
  * theirs, so no irq_exit runs it).
  */
-void irqkit__timer_interrupt(void)
+void irqkit__core_timer_interrupt(void)
 {
 	unsigned long flags;
 
@@ -452,7 +452,7 @@ static void timer_armed(struct irqkit_cpu *c)
 /* TIMER_SOFTIRQ: run this CPU's expired timers, one at a time, lock dropped. */
 void irqkit__run_timers(void)
 {
-	struct irqkit_task *task = &irqkit_task_self;
+	struct irqkit_task *task = irqkit_arch_current();
 	struct irqkit_cpu *c = irqkit__this_cpu();
 	struct irqkit__timer_base *b = &c->timers;
 	unsigned long now = irqkit_jiffies();
@@ -585,7 +585,7 @@ int irqkit_del_timer_sync(struct irqkit_timer_list *timer)
 		WARN_ON(irqkit_in_hardirq());
 		might_sleep();
 	}
-	if (irqkit_task_self.running_bh == timer) {
+	if (irqkit_arch_current()->running_bh == timer) {
 		irqkit__warn(__FILE__, __LINE__,
 			     "del_timer_sync() called from the timer's own callback: it would wait for itself forever; not waiting");
 		return irqkit_del_timer(timer);

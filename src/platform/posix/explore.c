@@ -132,9 +132,9 @@ static int run_here(int (*body)(void *), void *arg)
 		.steps = plan.steps, .verbose = plan.verbose, .tail = &plan.sh->tail,
 		.fail = sim_fail,
 	};
-	irqkit__explore_hook_set(point_hook);
+	irqkit__core_explore_hook_set(point_hook);
 	rc = body(arg);
-	irqkit__explore_hook_set(NULL);
+	irqkit__core_explore_hook_set(NULL);
 	if (irqkit_started())
 		irqkit_stop();
 	if (plan.sh->tail.active) {

@@ -6,7 +6,7 @@
  * dispatcher sleeps in epoll_wait() on the CPU's epoll instance instead; an
  * eventfd in that instance (edge-triggered, so it is never read) carries the
  * core's kicks.  The events epoll returns are kept and handed to the
- * registered client (the fd chip) by irqkit_plat_cpu_poll(), once the CPU is awake: no thread besides the
+ * registered client (the fd chip) by irqkit_arch_cpu_poll(), once the CPU is awake: no thread besides the
  * dispatcher, and no hop.
  *
  * Lost wake-ups.  The kicker changes the eventcount and then reads in_epoll;
@@ -87,7 +87,7 @@ void irqkit__posix_cpus_exit(void)
 	nr_pcpus = 0;
 }
 
-void irqkit_plat_cpu_idle(unsigned int cpu, unsigned int *kick, unsigned int seen)
+void irqkit_arch_cpu_idle(unsigned int cpu, unsigned int *kick, unsigned int seen)
 {
 	struct posix_cpu *pc = &pcpus[cpu];
 	int n;
@@ -110,7 +110,7 @@ void irqkit_plat_cpu_idle(unsigned int cpu, unsigned int *kick, unsigned int see
 	pc->nev = n > 0 ? n : 0;
 }
 
-void irqkit_plat_cpu_wake(unsigned int cpu, unsigned int *kick)
+void irqkit_arch_cpu_wake(unsigned int cpu, unsigned int *kick)
 {
 	static const uint64_t one = 1;
 	struct posix_cpu *pc = &pcpus[cpu];
@@ -124,7 +124,7 @@ void irqkit_plat_cpu_wake(unsigned int cpu, unsigned int *kick)
 }
 
 /* Hand the events of the last wait to the fd chip: the dispatcher, awake, interrupts on. */
-void irqkit_plat_cpu_poll(unsigned int cpu)
+void irqkit_arch_cpu_poll(unsigned int cpu)
 {
 	struct posix_cpu *pc = &pcpus[cpu];
 	int n = pc->nev;
@@ -147,7 +147,7 @@ static int cpu_collect(unsigned int cpu)
 	int n = epoll_wait(pc->epfd, pc->ev, EVENTS_MAX, 0);
 
 	pc->nev = n > 0 ? n : 0;
-	irqkit_plat_cpu_poll(cpu);
+	irqkit_arch_cpu_poll(cpu);
 	return n > 0 ? n : 0;
 }
 
@@ -213,7 +213,7 @@ void irqkit_plat_fd_quiesce(unsigned int key)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	for (unsigned int i = 0; i < nr_pcpus; i++)
 		while (__atomic_load_n(&pcpus[i].reading, __ATOMIC_ACQUIRE) == key + 1)
-			irqkit_plat_cpu_relax();
+			irqkit_arch_cpu_relax();
 }
 
 /* ---- a CPU inside another event loop ------------------------------------------ */
@@ -230,7 +230,7 @@ int irqkit_loop_run(void)
 	unsigned int cpu = (unsigned int)irqkit_smp_processor_id();
 	int n;
 
-	if (!irqkit_started() || !(irqkit_task_self.irqflags & IRQKIT_TASK_BOUND) ||
+	if (!irqkit_started() || !(irqkit_arch_current()->irqflags & IRQKIT_TASK_BOUND) ||
 	    !(irqkit__core_loop_cpus() & (1ull << cpu)))
 		return -IRQKIT_EINVAL;
 	if (irqkit_irqs_disabled() || irqkit_in_interrupt())

@@ -79,7 +79,7 @@ uint64_t irqkit_plat_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-void irqkit_plat_cpu_relax(void)
+void irqkit_arch_cpu_relax(void)
 {
 	if (simulated() && irqkit__sim_spin(__builtin_return_address(0), false))
 		return;

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* timer.c: the thread behind irqkit_plat_timer_program(). */
+/* timer.c: the thread behind irqkit_arch_timer_program(). */
 int irqkit__posix_timer_start(void);
 void irqkit__posix_timer_stop(void);
 

@@ -30,7 +30,7 @@ static void dispatcher_main(void *arg)
 		CPU_SET(cpu % (online > 0 ? (unsigned int)online : 1u), &set);
 		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	}
-	irqkit__dispatcher_loop(cpu);
+	irqkit__core_dispatcher_loop(cpu);
 }
 
 /*
@@ -45,7 +45,7 @@ static int stop_dispatchers(uint64_t limit_ns)
 
 	for (unsigned int i = 0; i < nr_dispatchers; i++)
 		if (dispatchers[i])
-			irqkit__dispatcher_stop(i);
+			irqkit__core_dispatcher_stop(i);
 	for (unsigned int i = 0; i < nr_dispatchers; i++) {
 		if (!dispatchers[i])
 			continue;
@@ -54,7 +54,7 @@ static int stop_dispatchers(uint64_t limit_ns)
 		} else if (irqkit_plat_thread_join_timeout(dispatchers[i], limit_ns)) {
 			irqkit_printk(IRQKIT_LOG_ERR,
 				      "irqkit_stop: vcpu/%u did not stop: CPU#%u is stuck in %ps; the runtime is left as it is (call irqkit_stop() again once it returns)",
-				      i, i, irqkit__dispatcher_running_fn(i));
+				      i, i, irqkit__core_dispatcher_running_fn(i));
 			ret = -IRQKIT_ETIMEDOUT;
 			continue;
 		}
@@ -161,7 +161,7 @@ int irqkit_start(const struct irqkit_config *cfg)
 		if (irqkit__core_loop_cpus() & (1ull << i)) {
 			/* a program's loop plays it: no thread, every signal wakes the loop */
 			irqkit__posix_cpu_loop(i);
-			irqkit__dispatcher_external(i);
+			irqkit__core_dispatcher_external(i);
 			continue;
 		}
 		snprintf(name, sizeof(name), "vcpu/%u", i);
@@ -212,7 +212,7 @@ void irqkit_stop(void)
 	 * each gets twice its threshold to end.
 	 */
 	limit = 2 * irqkit__core_watchdog_ns();
-	if (stop_dispatchers(limit) || irqkit__softirq_stop(limit)) {
+	if (stop_dispatchers(limit) || irqkit__core_softirq_stop(limit)) {
 		__atomic_store_n(&wedged, true, __ATOMIC_RELEASE);
 		pthread_mutex_unlock(&stop_lock);
 		return;

@@ -29,7 +29,7 @@
  * decide whether an interrupt can be taken.
  *
  * Waits are the platform's: irqkit_plat_wait() parks the thread until the
- * word changes or a wake names it; a spin (irqkit_plat_cpu_relax()) gives
+ * word changes or a wake names it; a spin (irqkit_arch_cpu_relax()) gives
  * way to every other thread that can run and costs a microsecond of
  * virtual time (a long spin's yield, 100 microseconds).  Time is virtual: it moves by spins and, when no thread can
  * run, jumps to the earliest timed wait.  When nothing can run and no wait
@@ -593,7 +593,7 @@ void irqkit__sim_thread_enter(struct sim_thread *t)
 {
 	self = t;
 	park(t);
-	t->task = &irqkit_task_self;
+	t->task = irqkit_arch_current();
 }
 
 /* Last thing in a thread: it ends, and the baton goes on. */
@@ -695,9 +695,9 @@ int irqkit__sim_begin(const struct irqkit_config *cfg)
 			fclose(sim.log);
 		return -IRQKIT_ENOMEM;
 	}
-	self->task = &irqkit_task_self;
+	self->task = irqkit_arch_current();
 	sim.cur = self;
-	irqkit__explore_hook_set(point_hook);
+	irqkit__core_explore_hook_set(point_hook);
 	__atomic_store_n(&irqkit__sim_active, true, __ATOMIC_RELEASE);
 	if (sim.log)
 		fprintf(sim.log, "seed %" PRIu64 " depth %u\n", sim.seed, depth);
@@ -722,7 +722,7 @@ void irqkit__sim_end(void)
 	if (!__atomic_load_n(&irqkit__sim_active, __ATOMIC_ACQUIRE))
 		return;
 	last = stats_now();
-	irqkit__explore_hook_set(NULL);
+	irqkit__core_explore_hook_set(NULL);
 	__atomic_store_n(&irqkit__sim_active, false, __ATOMIC_RELEASE);
 	for (unsigned int i = 0; i < sim.nr; i++) {
 		struct sim_thread *t = sim.t[i];

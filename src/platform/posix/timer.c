@@ -23,7 +23,7 @@ static unsigned int seq;		/* bumped by each programming and by stop */
 static uint64_t deadline = UINT64_MAX;
 static bool stopping, running;
 
-void irqkit_plat_timer_program(uint64_t deadline_ns)
+void irqkit_arch_timer_program(uint64_t deadline_ns)
 {
 	if (!__atomic_load_n(&running, __ATOMIC_ACQUIRE))
 		return;
@@ -41,7 +41,7 @@ void irqkit_plat_timer_program(uint64_t deadline_ns)
 static void timer_main(void *arg)
 {
 	(void)arg;
-	irqkit_task_self.kthread = true;	/* irqkit_stop() from here is refused */
+	irqkit_arch_current()->kthread = true;	/* irqkit_stop() from here is refused */
 	for (;;) {
 		unsigned int s = __atomic_load_n(&seq, __ATOMIC_SEQ_CST);
 		uint64_t d = __atomic_load_n(&deadline, __ATOMIC_ACQUIRE);
@@ -61,7 +61,7 @@ static void timer_main(void *arg)
 		/* due: unless it was programmed again meanwhile, fire once */
 		if (__atomic_compare_exchange_n(&deadline, &d, UINT64_MAX, false, __ATOMIC_ACQ_REL,
 						__ATOMIC_ACQUIRE))
-			irqkit__timer_interrupt();
+			irqkit__core_timer_interrupt();
 	}
 }
 

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include <irqkit-core/platform.h>
+#include <irqkit-core/tracering.h>
 #include "posix.h"
 
 #define PID_CPUS	1
@@ -56,7 +57,7 @@ static void file_put(void *arg, const char *p, size_t n)
 
 static void put_string(FILE *f, const char *s)
 {
-	irqkit__json_string(s, file_put, f);
+	irqkit__core_json_string(s, file_put, f);
 }
 
 /* Microseconds with the nanoseconds, as the format's ts and dur want them. */
@@ -225,7 +226,7 @@ long irqkit_trace_write(const char *path)
 	if (!path)
 		return -IRQKIT_EINVAL;
 	irqkit_trace_stop();
-	irqkit__trace_for_each(note_any, &any);
+	irqkit__core_trace_for_each(note_any, &any);
 	if (!any)
 		return -ENODATA;
 	w.f = fopen(path, "w");
@@ -237,7 +238,7 @@ long irqkit_trace_write(const char *path)
 	}
 	w.names = calloc(NAMES_CACHED, sizeof(*w.names));	/* slower without, no less right */
 	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", w.f);
-	irqkit__trace_for_each(write_ring, &w);
+	irqkit__core_trace_for_each(write_ring, &w);
 	write_names(&w);
 	fprintf(w.f, "\n],\"otherData\":{\"producer\":\"irqkit\",\"events_overwritten\":\"%" PRIu64
 		"\"}}\n", w.lost);

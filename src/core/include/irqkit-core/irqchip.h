@@ -63,7 +63,7 @@ HIDDEN int irqkit__cpu_handle_now(unsigned int irq, unsigned int cpu,
  */
 static inline bool irqkit__irq_taken_direct(const struct irqkit_irq_data *d)
 {
-	return irqkit_task_self.direct_irq == d->irq + 1;
+	return irqkit_arch_current()->direct_irq == d->irq + 1;
 }
 
 #endif /* IRQKIT_CORE_IRQCHIP_H */

@@ -1,9 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * THE contract a platform provides to the core.  Every hook below is required
- * unless marked optional; each says from which context the core calls it.
- * The core is freestanding: this header and the compiler's freestanding
- * headers are all it includes.
+ * The host half of the port contract: the services a platform provides to
+ * the core (memory, the clock, the log, threads and futex-style waits,
+ * diagnostics, file descriptors where the host has them), and what the core
+ * offers a platform in return (irqkit__core_*).  The CPU half (the
+ * interrupt flag, the current task, idle and wake, the trap entry, the
+ * timer) is arch.h.  Every hook is required unless marked optional; an
+ * optional one has a default in the core (a weak definition,
+ * src/core/hooks.c), so a port writes only what it has.  Each hook says
+ * from which context the core calls it.  The core is freestanding: these
+ * headers and the compiler's freestanding headers are all it includes.
+ * docs/porting.md follows them hook by hook.
  */
 #ifndef IRQKIT_CORE_PLATFORM_H
 #define IRQKIT_CORE_PLATFORM_H
@@ -12,6 +19,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "arch.h"
 
 /*
  * Memory.  irqkit_plat_alloc returns zeroed memory aligned to 64 bytes, or
@@ -24,9 +33,6 @@ void irqkit_plat_free(void *p, size_t size);
 
 /* A monotonic clock in nanoseconds.  Any context. */
 uint64_t irqkit_plat_now_ns(void);
-
-/* Inside a spin loop: a pause instruction or nothing.  Any context. */
-void irqkit_plat_cpu_relax(void);
 
 /*
  * A long spin lets others run: on a host where threads are preempted this
@@ -89,15 +95,6 @@ void irqkit_plat_thread_name_of(int tid, char *buf, size_t len);
 int irqkit_plat_backtrace_of(int tid, void **frames, int max);
 
 /*
- * The one-shot platform timer: call irqkit__timer_interrupt() on some thread
- * bound to a CPU, at or after @deadline_ns of irqkit_plat_now_ns();
- * UINT64_MAX cancels.  Reprogramming replaces the previous deadline.  Not used
- * in deterministic mode, where irqkit_clock_advance() drives the timers.
- * Called with the core's timer lock held: must not call back into the core.
- */
-void irqkit_plat_timer_program(uint64_t deadline_ns);
-
-/*
  * Threads of the core: ksoftirqd/N, kworkers, irq/N-name.  @fn(@arg) runs in
  * a new thread named @name; irqkit_plat_thread_join waits for it to return
  * and frees the handle.  Process context.  Return: 0 or -ENOMEM.
@@ -113,30 +110,17 @@ void irqkit_plat_thread_join(struct irqkit_plat_thread *th);
 int irqkit_plat_thread_join_timeout(struct irqkit_plat_thread *th, uint64_t ns);
 
 /*
- * The idle wait of CPU @cpu's dispatcher: block while *@kick == @seen (it may
- * return early or spuriously).  A platform with interrupt sources of its own
- * (posix: lines bound to file descriptors) also returns when one of @cpu's is
- * ready, and delivers it in irqkit_plat_cpu_poll(), which the dispatcher calls
- * after every idle wait, awake, with interrupts on, outside any handler.
- * irqkit_plat_cpu_wake() ends the wait; the core calls it after changing
- * *@kick, from any context.  A platform without such sources: a futex wait,
- * a futex wake and an empty poll.
- */
-void irqkit_plat_cpu_idle(unsigned int cpu, unsigned int *kick, unsigned int seen);
-void irqkit_plat_cpu_wake(unsigned int cpu, unsigned int *kick);
-void irqkit_plat_cpu_poll(unsigned int cpu);
-
-/*
  * File descriptors (optional; a host that has them: posix).  Each CPU's idle
- * wait (irqkit_plat_cpu_idle) also watches a set of descriptors, so that a
+ * wait (irqkit_arch_cpu_idle) also watches a set of descriptors, so that a
  * chip can take a descriptor's readiness as an interrupt source (the fd
  * chip) with no thread of its own.  One client registers, once per run, on
- * its first use; the platform then calls @event from irqkit_plat_cpu_poll()
+ * its first use; the platform then calls @event from irqkit_arch_cpu_poll()
  * (or from a program's loop that plays the CPU) for each descriptor of
  * @cpu's set that reported @events, with the @key it was added with.
  * @events and @want are the host's poll bits (EPOLLIN, EPOLLET, ...).
- * A platform without descriptors leaves these out: no chip of its build
- * calls them.
+ * Optional, without a default: only a chip that a host with descriptors
+ * builds (the fd chip) calls them, so a platform without descriptors
+ * leaves them out.
  */
 struct irqkit_plat_fd_client {
 	void	(*event)(unsigned int cpu, unsigned int key, uint32_t events);
@@ -178,11 +162,8 @@ void irqkit_plat_oops(void) __attribute__((noreturn));
  * ---- What the core offers a platform ----------------------------------------
  *
  * The platform implements irqkit_start()/irqkit_stop() and the threads that
- * play the CPUs with these, and touches no field of the core.
- *
- * Thread-local storage is required: each thread's interrupt state
- * (irqkit_task_self: preempt_count, the interrupt flag, its CPU) is a
- * _Thread_local object, read on every local_irq_save.
+ * play the CPUs with these, and touches no field of the core.  Every name
+ * here begins irqkit__core_.
  */
 struct irqkit_config;
 
@@ -197,14 +178,14 @@ void irqkit__core_started(void);
 /*
  * Stop, in three steps: irqkit__core_stopping() (true for exactly one
  * caller, false and a report from interrupt context or a thread of the
- * runtime); the platform ends its CPU threads (irqkit__dispatcher_stop) and
- * ksoftirqd (irqkit__softirq_stop); irqkit__core_exit() frees everything.
+ * runtime); the platform ends its CPU threads (irqkit__core_dispatcher_stop) and
+ * ksoftirqd (irqkit__core_softirq_stop); irqkit__core_exit() frees everything.
  */
 bool irqkit__core_stopping(void);
 void irqkit__core_exit(void);
 /* True, with a report, when the caller may not stop the runtime (before any wait). */
 bool irqkit__core_stop_refused(void);
-int irqkit__softirq_stop(uint64_t limit_ns);
+int irqkit__core_softirq_stop(uint64_t limit_ns);
 
 /* The run being started or stopped: its CPUs, mode, flags, watchdog threshold (0: off). */
 unsigned int irqkit__core_nr_cpus(void);
@@ -222,72 +203,27 @@ uint64_t irqkit__core_loop_cpus(void);
  * interrupts: they are delivered before the point returns.  NULL: no hook.
  */
 typedef void (*irqkit__point_fn)(const char *what, const void *ip);
-void irqkit__explore_hook_set(irqkit__point_fn fn);
+void irqkit__core_explore_hook_set(irqkit__point_fn fn);
 
 /*
  * The body of CPU @cpu's thread in threaded mode: deliver, sleep, until
- * irqkit__dispatcher_stop(@cpu).  irqkit__dispatcher_running_fn() names what
+ * irqkit__core_dispatcher_stop(@cpu).  irqkit__core_dispatcher_running_fn() names what
  * that CPU's hardirq holder runs now (for a report about a stuck one).
  */
-void irqkit__dispatcher_loop(unsigned int cpu);
+void irqkit__core_dispatcher_loop(unsigned int cpu);
 /*
  * CPU @cpu has no dispatcher: a program's loop plays it.  Every signal to it
- * then ends in irqkit_plat_cpu_wake(), which makes the loop's descriptor
+ * then ends in irqkit_arch_cpu_wake(), which makes the loop's descriptor
  * readable.  Before irqkit__core_started().
  */
-void irqkit__dispatcher_external(unsigned int cpu);
-void irqkit__dispatcher_stop(unsigned int cpu);
-const void *irqkit__dispatcher_running_fn(unsigned int cpu);
-
-/*
- * The timeline recorder's rings (observe.c), for the platform's writer of
- * the trace file: irqkit__trace_for_each() calls @fn for each ring (each
- * CPU context's, each thread's) of the last recording, which must be stopped, with the events to read,
- * [from, to) modulo its size.  The core frees them at irqkit__core_exit().
- */
-/* A recorded event: a slice [ts, ts + dur] or, dur 0, an instant. */
-enum {
-	IRQKIT__TEV_HANDLER,	/* what: action name; arg: irq | ret << 24 */
-	IRQKIT__TEV_THREAD_FN,	/* what: action name; arg: irq */
-	IRQKIT__TEV_SOFTIRQ,	/* what: vector name; arg: vector */
-	IRQKIT__TEV_TASKLET,	/* what: function; arg: vector */
-	IRQKIT__TEV_TIMER,	/* what: function */
-	IRQKIT__TEV_WORK,	/* what: function */
-	IRQKIT__TEV_RAISE,	/* instant; arg: irq */
-	IRQKIT__TEV_QUEUE,	/* instant; what: the item's function */
-};
-
-struct irqkit__tev {
-	uint64_t		ts;
-	uint64_t		dur;
-	const void		*what;
-	uint64_t		flow;		/* 0, or the link from a raise or queue_work */
-	uint32_t		kind;
-	uint32_t		arg;
-	int32_t			track;		/* CPU n's hardirq 2n, softirq 2n + 1; -1: the thread */
-};
-
-/* A CPU context's ring (tid -1) or a thread's; written by one thread at a time. */
-struct irqkit__tbuf {
-	struct irqkit__tbuf	*next;
-	unsigned int		gen;		/* the recording its events belong to */
-	uint64_t		head;		/* events ever written in it; release */
-	size_t			size;
-	int			tid;		/* the thread's, or -1 */
-	char			name[32];
-	struct irqkit__tev	ev[];
-};
-#define IRQKIT__TBUF_SLACK	4
-void irqkit__trace_for_each(void (*fn)(const struct irqkit__tbuf *b, uint64_t from, uint64_t to,
-				       void *arg), void *arg);
+void irqkit__core_dispatcher_external(unsigned int cpu);
+void irqkit__core_dispatcher_stop(unsigned int cpu);
+const void *irqkit__core_dispatcher_running_fn(unsigned int cpu);
 
 /*
  * @s as a JSON string, in its quotes (quotes, backslashes and control
  * characters escaped), handed to @put in pieces.  Any context.
  */
-void irqkit__json_string(const char *s, void (*put)(void *arg, const char *p, size_t n), void *arg);
-
-/* The platform timer fired (see irqkit_plat_timer_program).  The timer's thread. */
-void irqkit__timer_interrupt(void);
+void irqkit__core_json_string(const char *s, void (*put)(void *arg, const char *p, size_t n), void *arg);
 
 #endif /* IRQKIT_CORE_PLATFORM_H */

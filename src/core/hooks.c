@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The defaults of the optional hooks of the port contract (platform.h): weak
+ * definitions that a port's own replace at link time, so that a port writes
+ * only what its host has.  Each default is what the core does without the
+ * service.
+ */
+#include "core.h"
+
+/* No asymmetric barrier: the core keeps full barriers on the hot side. */
+__attribute__((weak)) bool irqkit_plat_barrier_heavy_init(void)
+{
+	return false;
+}
+
+/* Never called while irqkit_plat_barrier_heavy_init() says false. */
+__attribute__((weak)) void irqkit_plat_barrier_heavy(void)
+{
+}
+
+/* No stacks in reports. */
+__attribute__((weak)) int irqkit_plat_backtrace(void **frames, int max)
+{
+	return 0;
+}
+
+/* No names for addresses: reports print them as numbers. */
+__attribute__((weak)) unsigned long irqkit_plat_symbol(const void *addr, char *buf, size_t len)
+{
+	if (len)
+		buf[0] = '\0';
+	return 0;
+}
+
+/* Another thread's name and stack are unknown. */
+__attribute__((weak)) void irqkit_plat_thread_name_of(int tid, char *buf, size_t len)
+{
+	if (len)
+		buf[0] = '\0';
+}
+
+__attribute__((weak)) int irqkit_plat_backtrace_of(int tid, void **frames, int max)
+{
+	return 0;
+}
