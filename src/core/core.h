@@ -176,11 +176,30 @@ static inline const void *cpu_hold_running_fn(const struct irqkit_cpu *c, int wh
 #define IRQKIT__HZ_DEFAULT	((unsigned int)IRQKIT_HZ)
 
 
+/*
+ * A run mode as the core sees it (mode.c): how it differs from the threaded
+ * mode, which is all zero.  Read through the mode_*() helpers below.
+ */
+struct irqkit__mode {
+	const char	*name;
+	bool		virtual_clock;		/* time moves only in irqkit_clock_advance() */
+	bool		player_delivers;	/* no CPU threads: a CPU's player takes its interrupts */
+	bool		switch_at_points;	/* the simulator may switch threads at each point */
+	bool		watchdog_off;		/* no watchdog thread */
+	bool		timer_duty_off;		/* no idle kworker is its CPU's timer */
+	bool		workers_kept;		/* idle kworkers never end */
+	bool		loop_cpus_off;		/* no CPU played by a program's own loop */
+};
+
+/* The helpers of mode @mode (enum irqkit_mode), or NULL for no such mode. */
+HIDDEN const struct irqkit__mode *irqkit__mode_of(unsigned int mode);
+
 struct irqkit__runtime {
 	unsigned int		nr_irqs;	/* 0 when stopped */
 	unsigned int		nr_cpus;	/* 0 when stopped */
 	unsigned int		stopping;	/* irqkit_stop() has begun */
 	enum irqkit_mode	mode;
+	struct irqkit__mode	m;		/* its helpers (mode.c); threaded: zero */
 	unsigned int		hz;
 	unsigned int		flags;
 	irqkit_cpumask		loop_cpus;	/* CPUs a program's loop plays: no dispatcher */
@@ -215,6 +234,36 @@ struct irqkit__runtime {
 HIDDEN extern struct irqkit__runtime irqkit__rt;
 /* runtime.c: the number of the current run, from 1 */
 HIDDEN extern unsigned int irqkit__run;
+
+/*
+ * What the run's mode does differently (mode.c).  Each answers for the run
+ * being started, running, or last stopped.
+ */
+/* Time is virtual: it moves only in irqkit_clock_advance() and the player's sleeps. */
+static inline bool mode_virtual_clock(void)
+{
+	return irqkit__rt.m.virtual_clock;
+}
+/*
+ * No thread of its own delivers for a CPU (no dispatcher, ksoftirqd or
+ * platform timer): the thread that plays the CPU takes its interrupts and
+ * runs its softirqs at its interrupt points, and the runtime's threads act
+ * for a CPU instead of binding to it.
+ */
+static inline bool mode_player_delivers(void)
+{
+	return irqkit__rt.m.player_delivers;
+}
+/* The simulator schedules: every interrupt point may switch to another thread. */
+static inline bool mode_switch_at_points(void)
+{
+	return irqkit__rt.m.switch_at_points;
+}
+/* An idle kworker may be its CPU's timer (workqueue.c, timer.c). */
+static inline bool mode_timer_duty(void)
+{
+	return !irqkit__rt.m.timer_duty_off;
+}
 
 /* One step of a wait loop: pause a while, then let the host run others. */
 static inline void spin_step(unsigned int *spins)

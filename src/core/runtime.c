@@ -50,6 +50,7 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;
 	struct irqkit_config c = cfg ? *cfg : (struct irqkit_config){ 0 };
+	const struct irqkit__mode *mode;
 	unsigned int stopped = RT_STOPPED;
 	int ret;
 
@@ -61,13 +62,12 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 		c.nr_cpus = 1;
 	if (!c.hz)
 		c.hz = IRQKIT__HZ_DEFAULT;
-	if (c.nr_irqs > NR_IRQS_MAX || c.nr_cpus > IRQKIT_NR_CPUS_MAX || c.hz > HZ_MAX ||
-	    (c.mode != IRQKIT_MODE_THREADED && c.mode != IRQKIT_MODE_DETERMINISTIC &&
-	     c.mode != IRQKIT_MODE_SIM) ||
+	mode = irqkit__mode_of(c.mode);
+	if (c.nr_irqs > NR_IRQS_MAX || c.nr_cpus > IRQKIT_NR_CPUS_MAX || c.hz > HZ_MAX || !mode ||
 	    (c.flags & ~(IRQKIT_CFG_NOIRQDEBUG | IRQKIT_CFG_DEBUG_SHIRQ | IRQKIT_CFG_PIN_CPUS |
 			 IRQKIT_CFG_THREADIRQS | IRQKIT_CFG_PERIODIC_TICK |
 			 IRQKIT_CFG_PUBLISH)) ||
-	    (c.loop_cpus && (c.mode != IRQKIT_MODE_THREADED ||
+	    (c.loop_cpus && (mode->loop_cpus_off ||
 			     (c.nr_cpus < 64 && (c.loop_cpus >> c.nr_cpus))))) {
 		a_store_seq(&rt_state, RT_STOPPED);
 		return -IRQKIT_EINVAL;
@@ -77,6 +77,7 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 		.nr_irqs	= c.nr_irqs,
 		.nr_cpus	= c.nr_cpus,
 		.mode		= c.mode,
+		.m		= *mode,
 		.hz		= c.hz,
 		.flags		= c.flags,
 		.loop_cpus	= c.loop_cpus,
@@ -246,7 +247,7 @@ unsigned int irqkit__core_nr_cpus(void)
 
 bool irqkit__core_deterministic(void)
 {
-	return irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC;
+	return mode_player_delivers();
 }
 
 unsigned int irqkit__core_flags(void)

@@ -107,7 +107,7 @@ static __always_inline void softirq_round(struct irqkit_task *t, struct irqkit_c
  */
 static __attribute__((noinline)) void softirq_restart(struct irqkit_task *t, struct irqkit_cpu *c)
 {
-	bool timed = irqkit__rt.mode != IRQKIT_MODE_DETERMINISTIC;
+	bool timed = !mode_virtual_clock();
 	uint64_t end = timed ? irqkit_plat_now_ns() + MAX_SOFTIRQ_TIME_NS : 0;
 	int restart = MAX_SOFTIRQ_RESTART - 1;
 
@@ -478,7 +478,7 @@ static bool det_player(void)
 {
 	const struct irqkit_task *t = irqkit_arch_current();
 
-	return irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC && t->cpu && !t->nodeliver;
+	return mode_player_delivers() && t->cpu && !t->nodeliver;
 }
 
 static bool det_run_softirqs(void)
@@ -589,7 +589,7 @@ int irqkit__softirq_init(void)
 
 	irqkit_open_softirq(IRQKIT_TASKLET_SOFTIRQ, tasklet_action);
 	irqkit_open_softirq(IRQKIT_HI_SOFTIRQ, tasklet_hi_action);
-	if (rt->mode == IRQKIT_MODE_DETERMINISTIC)
+	if (mode_player_delivers())
 		return 0;
 	for (unsigned int i = 0; i < rt->nr_cpus; i++) {
 		char name[24];

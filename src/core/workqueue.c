@@ -711,7 +711,7 @@ static struct irqkit_cpu *duty_take(struct irqkit_worker *w)
 	struct irqkit_cpu *c;
 
 	spin_assert_locked(&pool->lock);
-	if (irqkit__rt.mode != IRQKIT_MODE_THREADED || pool->cpu < 0 || pool->highpri ||
+	if (!mode_timer_duty() || pool->cpu < 0 || pool->highpri ||
 	    pool->stopping)
 		return NULL;
 	c = &irqkit__rt.cpus[pool->cpu];

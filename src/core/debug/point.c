@@ -9,7 +9,7 @@
  * free_irq, every delivery point (the end of request_irq and enable_irq,
  * local_bh_enable, irqkit_deliver_pending) and irqkit_sim_point().
  *
- * In simulator mode (IRQKIT_MODE_SIM) the same calls are the places where
+ * In simulator mode (mode_switch_at_points()) the same calls are the places where
  * the running thread may give way to another: every thread's, in any
  * context, go to the platform's hook.
  *
@@ -36,13 +36,13 @@ void irqkit__point_slow(const char *what, const void *ip)
 	irqkit__point_fn fn = READ_ONCE(irqkit__point_hook);
 
 	/* the simulator: every point of every thread may switch to another thread */
-	if (irqkit__rt.mode == IRQKIT_MODE_SIM) {
+	if (mode_switch_at_points()) {
 		if (fn)
 			fn(what, ip);
 		return;
 	}
 	/* interrupts raised by the hook reach points of their own: not points */
-	if (!fn || t->in_point || irqkit__rt.mode != IRQKIT_MODE_DETERMINISTIC || !t->cpu ||
+	if (!fn || t->in_point || !mode_player_delivers() || !t->cpu ||
 	    !irqkit__may_deliver_here(t, (unsigned int)t->cpu_id))
 		return;
 	t->in_point = true;
@@ -60,7 +60,7 @@ void irqkit__sim_switch(const char *what, const void *ip)
 {
 	irqkit__point_fn fn = READ_ONCE(irqkit__point_hook);
 
-	if (fn && irqkit__rt.mode == IRQKIT_MODE_SIM)
+	if (fn && mode_switch_at_points())
 		fn(what, ip);
 }
 

@@ -320,7 +320,7 @@ void irqkit__watchdog_config(const struct irqkit_config *c)
 	unsigned int wd = c->watchdog_ms ? c->watchdog_ms : WATCHDOG_MS_DEFAULT;
 	unsigned int idle = c->worker_idle_ms ? c->worker_idle_ms : WORKER_IDLE_MS_DEFAULT;
 
-	rt->watchdog_ns = (c->mode != IRQKIT_MODE_THREADED || c->watchdog_ms == IRQKIT_WATCHDOG_OFF)
+	rt->watchdog_ns = (rt->m.watchdog_off || c->watchdog_ms == IRQKIT_WATCHDOG_OFF)
 			  ? 0 : (uint64_t)wd * NSEC_PER_MSEC;
-	rt->worker_idle_ns = c->mode == IRQKIT_MODE_DETERMINISTIC ? 0 : (uint64_t)idle * NSEC_PER_MSEC;
+	rt->worker_idle_ns = rt->m.workers_kept ? 0 : (uint64_t)idle * NSEC_PER_MSEC;
 }

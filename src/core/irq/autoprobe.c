@@ -87,7 +87,7 @@ static void probe_settle(void)
 		struct irqkit_cpu *c = &rt->cpus[i];
 
 		while ((hardirq_pending(c) || (a_load_seq(&c->slot) & SLOT_HARDIRQ)) &&
-		       rt->mode != IRQKIT_MODE_DETERMINISTIC && irqkit_plat_now_ns() < end)
+		       !mode_virtual_clock() && irqkit_plat_now_ns() < end)
 			irqkit_plat_sleep_ns(20000);
 	}
 }

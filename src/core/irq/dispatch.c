@@ -541,7 +541,7 @@ int irqkit__kthread_bind(int cpu)
 	WRITE_ONCE(t->tid, irqkit_plat_thread_id());
 	if (cpu < 0)
 		return 0;
-	if (irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC)
+	if (mode_player_delivers())
 		return thread_act_for(t, (unsigned int)cpu);
 	return irqkit_thread_bind((unsigned int)cpu);
 }

@@ -159,7 +159,7 @@ int irqkit_wait_delivered(unsigned int irq, unsigned int timeout_ms)
 			     irq);
 		return -IRQKIT_EDEADLK;
 	}
-	if (irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC) {
+	if (mode_player_delivers()) {
 		/* nothing moves unless the test moves it: deliver what this CPU has */
 		irqkit_deliver_pending();
 		return has_undelivered(desc, irq) ? -IRQKIT_EAGAIN : 0;

@@ -71,7 +71,7 @@ static void schedule_debug(struct irqkit_task *t)
 /* Is the caller the thread that plays its CPU in deterministic mode (it may move the clock)? */
 static bool det_clock_owner(const struct irqkit_task *t)
 {
-	return irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC && irqkit_started() &&
+	return mode_virtual_clock() && irqkit_started() &&
 	       t->cpu && !t->nodeliver;
 }
 
@@ -179,7 +179,7 @@ void irqkit_ndelay(unsigned long ns)
 {
 	uint64_t end;
 
-	if (irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC && irqkit_started()) {
+	if (mode_virtual_clock() && irqkit_started()) {
 		irqkit_clock_advance(ns);
 		return;
 	}

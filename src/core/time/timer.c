@@ -22,7 +22,7 @@ static struct irqkit_spinlock timer_lock = IRQKIT_SPINLOCK_INIT;
 
 uint64_t irqkit__now_ns(void)
 {
-	if (irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC)
+	if (mode_virtual_clock())
 		return a_load_acquire(&irqkit__rt.virt_ns);
 	return irqkit_plat_now_ns() - irqkit__rt.start_ns;
 }
@@ -118,8 +118,7 @@ static void tick_activity(uint64_t now)
 	unsigned int off = 0;
 	unsigned long flags;
 
-	if (!READ_ONCE(irqkit__jiffies_readers) || irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC ||
-	    !irqkit_started())
+	if (!READ_ONCE(irqkit__jiffies_readers) || mode_virtual_clock() || !irqkit_started())
 		return;
 	/* one store a millisecond at most: callers on many threads share the line */
 	if (now - READ_ONCE(tick_last_activity) > 1000000)
@@ -345,8 +344,8 @@ static void program(void)
 	bool any;
 
 	spin_assert_locked(&timer_lock);
-	if (rt->mode == IRQKIT_MODE_DETERMINISTIC)
-		return;
+	if (mode_player_delivers())
+		return;		/* no ksoftirqd to time, no platform timer */
 	/*
 	 * Each CPU's ksoftirqd sleeps until its own earliest expiry (see
 	 * irqkit__timers_sleep), so an expiry wakes one thread, as a timerfd
@@ -440,7 +439,7 @@ uint64_t irqkit__timers_sleep(struct irqkit_cpu *c)
  */
 static void timer_armed(struct irqkit_cpu *c)
 {
-	if (irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC)
+	if (mode_player_delivers())
 		return;
 	a_fence();		/* the new base->next, then who times (Dekker with both sleepers) */
 	if (a_load_seq(&c->timer_duty))
@@ -608,7 +607,7 @@ int irqkit_del_timer_sync(struct irqkit_timer_list *timer)
 void irqkit__sleep_ns(uint64_t ns)
 {
 	might_sleep();
-	if (irqkit__rt.mode == IRQKIT_MODE_DETERMINISTIC && irqkit_started())
+	if (mode_virtual_clock() && irqkit_started())
 		irqkit_clock_advance(ns);
 	else
 		irqkit_plat_sleep_ns(ns);
@@ -660,7 +659,7 @@ int irqkit_clock_advance(uint64_t ns)
 	uint64_t target;
 	unsigned long flags;
 
-	if (!irqkit_started() || rt->mode != IRQKIT_MODE_DETERMINISTIC)
+	if (!irqkit_started() || !mode_virtual_clock())
 		return -IRQKIT_EINVAL;
 	target = a_load_acquire(&rt->virt_ns);
 	if (ns > UINT64_MAX - target) {
