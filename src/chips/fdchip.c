@@ -795,7 +795,7 @@ static bool cpu_waits(unsigned int cpu)
 }
 
 static void fdchip_exit(void);
-static struct irqkit__exit_hook fd_exit_hook = { .fn = fdchip_exit };
+static struct irqkit__core_exit_hook fd_exit_hook = { .fn = fdchip_exit };
 static const struct irqkit_plat_fd_client fd_client = { .event = fdchip_event };
 
 /* The first bind of a run: the lines, the host's descriptor service, the end of the run. */
@@ -810,7 +810,7 @@ static int lines_init(void)
 		return -IRQKIT_ENOMEM;
 	nr_lines = nr;
 	irqkit_plat_fd_register(&fd_client);
-	irqkit__exit_hook_add(&fd_exit_hook);
+	irqkit__core_exit_hook_add(&fd_exit_hook);
 	return 0;
 }
 

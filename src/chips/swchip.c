@@ -18,7 +18,7 @@
  * handler's ack then has nothing to clear, and must not clear a latch that
  * another thread's raise set meanwhile (that raise is delivered on its own).
  * The core's edge flow does not call the ack for it; another flow's ack,
- * mask_ack and get_events know it by irqkit__irq_taken_direct().
+ * mask_ack and get_events know it by irqkit__core_irq_taken_direct().
  *
  * The signalled path: the target CPU's claim takes the edge out of the latch
  * with one atomic step, so an edge signalled to two CPUs (the line moved
@@ -55,7 +55,7 @@ static bool sw_edge_taken(struct irqkit_irq_data *d)
 {
 	struct irqkit_task *t = irqkit_arch_current();
 
-	if (irqkit__irq_taken_direct(d))
+	if (irqkit__core_irq_taken_direct(d))
 		return true;
 	if (t->chip_claimed == d->irq + 1) {
 		t->chip_claimed = 0;
@@ -74,7 +74,7 @@ static void sw_exit(void)
 	sw_nr_lines = 0;
 }
 
-static struct irqkit__exit_hook sw_exit_hook = { .fn = sw_exit };
+static struct irqkit__core_exit_hook sw_exit_hook = { .fn = sw_exit };
 
 static inline struct sw_line *sw_line(struct irqkit_irq_data *d)
 {
@@ -209,7 +209,7 @@ static void sw_get_events(struct irqkit_irq_data *d, struct irqkit_irq_events *e
 
 	if (total)
 		ev->coalesced = READ_ONCE(l->coalesced);
-	else if (!irqkit__irq_taken_direct(d))
+	else if (!irqkit__core_irq_taken_direct(d))
 		ev->coalesced = READ_ONCE(l->cur);
 }
 
@@ -253,7 +253,7 @@ int irqkit_swchip_add(unsigned int first, unsigned int count, unsigned int type)
 		if (!sw_lines)
 			return -IRQKIT_ENOMEM;
 		sw_nr_lines = nr;
-		irqkit__exit_hook_add(&sw_exit_hook);
+		irqkit__core_exit_hook_add(&sw_exit_hook);
 	}
 	for (unsigned int irq = first; irq < first + count; irq++) {
 		struct sw_line *l = &sw_lines[irq];
@@ -289,7 +289,7 @@ static struct sw_line *line_of(unsigned int irq, struct irqkit_irq_data **dp)
 /* An arrival on a masked line: say so if nobody could ever take it (irqkit's own message). */
 static void note_masked_arrival(unsigned int irq)
 {
-	if (!irqkit_irq_has_action(irq) && irqkit__printk_ratelimit())
+	if (!irqkit_irq_has_action(irq) && irqkit__core_printk_ratelimit())
 		pr_warn("irq %u: raised with no handler installed; latched until one is requested",
 			irq);
 }
@@ -344,7 +344,7 @@ int irqkit_sw_raise(unsigned int irq)
 			return -IRQKIT_EINVAL;
 		return sw_raise_latched(&sw_lines[irq], d);
 	}
-	return irqkit__cpu_handle_now(irq, READ_ONCE(d->cpu), sw_raise_refound);
+	return irqkit__core_cpu_handle_now(irq, READ_ONCE(d->cpu), sw_raise_refound);
 }
 
 int irqkit_sw_set_level(unsigned int irq, bool asserted)

@@ -222,7 +222,7 @@ struct irqkit__runtime {
 	/* spurious poll */
 	struct irqkit_timer_list poll_timer;
 	unsigned int		poll_active;
-	struct irqkit__exit_hook *exit_hooks;
+	struct irqkit__core_exit_hook *exit_hooks;
 	unsigned long		might_sleep_prev;	/* jiffies of the last report */
 	/* bogus return values: at most 100 reports in all */
 	int			bad_irq_reports;
@@ -673,7 +673,7 @@ HIDDEN void irqkit__timers_exit(void);
 #define time_after(a, b)	irqkit_time_after(a, b)
 
 /* point.c: the interrupt points of an exploration (platform.h) */
-HIDDEN extern irqkit__point_fn irqkit__point_hook;
+HIDDEN extern irqkit__core_point_fn irqkit__point_hook;
 HIDDEN void irqkit__point_slow(const char *what, const void *ip);
 HIDDEN void irqkit__sim_switch(const char *what, const void *ip);
 static inline void irqkit__point(const char *what, const void *ip)

@@ -352,7 +352,7 @@ void irqkit__warn(const char *file, int line, const char *fmt, ...)
  * printk_ratelimit(): Linux's default of 10 messages per 5 seconds, shared by
  * all callers.
  */
-bool irqkit__printk_ratelimit(void)
+bool irqkit__core_printk_ratelimit(void)
 {
 	static struct irqkit_spinlock lock = IRQKIT_SPINLOCK_INIT;
 	static uint64_t begin;

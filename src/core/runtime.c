@@ -197,7 +197,7 @@ void irqkit__core_exit(void)
 	irqkit__free_all();
 	irqkit__reap_irq_threads();
 	while (irqkit__rt.exit_hooks) {
-		struct irqkit__exit_hook *hook = irqkit__rt.exit_hooks;
+		struct irqkit__core_exit_hook *hook = irqkit__rt.exit_hooks;
 
 		irqkit__rt.exit_hooks = hook->next;
 		hook->registered = false;
@@ -211,7 +211,7 @@ void irqkit__core_exit(void)
 }
 
 /* Register @hook once per run.  Context: process context, runtime started. */
-void irqkit__exit_hook_add(struct irqkit__exit_hook *hook)
+void irqkit__core_exit_hook_add(struct irqkit__core_exit_hook *hook)
 {
 	if (hook->registered)
 		return;

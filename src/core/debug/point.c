@@ -23,9 +23,9 @@
 
 #include <irqkit/explore.h>
 
-HIDDEN irqkit__point_fn irqkit__point_hook;
+HIDDEN irqkit__core_point_fn irqkit__point_hook;
 
-void irqkit__core_explore_hook_set(irqkit__point_fn fn)
+void irqkit__core_explore_hook_set(irqkit__core_point_fn fn)
 {
 	WRITE_ONCE(irqkit__point_hook, fn);
 }
@@ -33,7 +33,7 @@ void irqkit__core_explore_hook_set(irqkit__point_fn fn)
 void irqkit__point_slow(const char *what, const void *ip)
 {
 	struct irqkit_task *t = irqkit_arch_current();
-	irqkit__point_fn fn = READ_ONCE(irqkit__point_hook);
+	irqkit__core_point_fn fn = READ_ONCE(irqkit__point_hook);
 
 	/* the simulator: every point of every thread may switch to another thread */
 	if (mode_switch_at_points()) {
@@ -58,7 +58,7 @@ void irqkit__point_slow(const char *what, const void *ip)
  */
 void irqkit__sim_switch(const char *what, const void *ip)
 {
-	irqkit__point_fn fn = READ_ONCE(irqkit__point_hook);
+	irqkit__core_point_fn fn = READ_ONCE(irqkit__point_hook);
 
 	if (fn && mode_switch_at_points())
 		fn(what, ip);

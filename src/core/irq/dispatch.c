@@ -367,7 +367,7 @@ void irqkit_cpu_signal(unsigned int cpu, unsigned int irq)
 	if (unlikely(irq >= rt->nr_irqs || cpu >= rt->nr_cpus)) {
 		/* a stray vector: x86 counts it in ERR and says so */
 		a_fetch_add(&rt->irq_err_count, 1);
-		if (irqkit__printk_ratelimit())
+		if (irqkit__core_printk_ratelimit())
 			irqkit_printk(IRQKIT_LOG_CRIT, "unexpected IRQ trap at vector %02x", irq);
 		return;
 	}
@@ -382,11 +382,11 @@ void irqkit_cpu_signal(unsigned int cpu, unsigned int irq)
  * Take @irq on @cpu now, on the calling thread, if it plays that CPU and the
  * CPU is free.  @claim: ask the chip first whether the line still requests.
  * @rest: then deliver what else became pending (and run softirqs).
- * @chip_direct: a chip's direct path (irqkit__cpu_handle_now): @irq is a
+ * @chip_direct: a chip's direct path (irqkit__core_cpu_handle_now): @irq is a
  * line of that chip, so a line of the runtime, and the chip latched nothing
  * of this arrival, so the edge flow does not acknowledge it.
  * Return: 0 if not taken; else 1, or for @chip_direct 2 when something is
- * pending on the CPU after it (irqkit__cpu_handle_now's answer).
+ * pending on the CPU after it (irqkit__core_cpu_handle_now's answer).
  */
 static __always_inline int cpu_run_now(unsigned int cpu, unsigned int irq, bool claim, bool rest,
 					const bool chip_direct)
@@ -455,7 +455,7 @@ bool irqkit_cpu_handle_now(unsigned int cpu, unsigned int irq)
 	return cpu_run_now(cpu, irq, false, false, false) != 0;
 }
 
-int irqkit__cpu_handle_now(unsigned int irq, unsigned int cpu, int (*not_taken)(unsigned int irq))
+int irqkit__core_cpu_handle_now(unsigned int irq, unsigned int cpu, int (*not_taken)(unsigned int irq))
 {
 	int taken = cpu_run_now(cpu, irq, false, false, true);
 

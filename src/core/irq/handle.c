@@ -109,7 +109,7 @@ void irqkit_handle_bad_irq(struct irqkit_desc *desc)
 {
 	unsigned int irq = irq_desc_get_irq(desc);
 
-	if (irqkit__printk_ratelimit()) {
+	if (irqkit__core_printk_ratelimit()) {
 		struct irqkit_action *action;
 
 		desc_lock(desc);
@@ -128,6 +128,6 @@ void irqkit_handle_bad_irq(struct irqkit_desc *desc)
 	}
 	irqkit__kstat_incr(desc);
 	a_fetch_add(&irqkit__rt.irq_err_count, 1);
-	if (irqkit__printk_ratelimit())
+	if (irqkit__core_printk_ratelimit())
 		irqkit_printk(IRQKIT_LOG_CRIT, "unexpected IRQ trap at vector %02x", irq);
 }

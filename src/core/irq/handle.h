@@ -224,7 +224,7 @@ static __always_inline bool edge_irq_again(struct irqkit_desc *desc)
  * CPU its thread holds (NULL: found again) and then the line's number; that
  * the chip latched nothing of this arrival, taken straight from its raise on
  * the CPU's own thread, so there is nothing to acknowledge (a chip's direct
- * path, irqkit__cpu_handle_now); and that observation is off.
+ * path, irqkit__core_cpu_handle_now); and that observation is off.
  */
 struct flow_known {
 	struct irqkit_cpu	*cpu;

@@ -31,37 +31,37 @@
 #define pr_info(...)	irqkit_printk(IRQKIT_LOG_INFO, __VA_ARGS__)
 
 /* printk_ratelimit(): at most 10 messages in 5 s, as Linux's default. */
-HIDDEN bool irqkit__printk_ratelimit(void);
+HIDDEN bool irqkit__core_printk_ratelimit(void);
 
 /* Tear-down of a part outside the core (a chip's state), run by irqkit__core_exit. */
-struct irqkit__exit_hook {
+struct irqkit__core_exit_hook {
 	void			(*fn)(void);
-	struct irqkit__exit_hook *next;
+	struct irqkit__core_exit_hook *next;
 	bool			registered;
 };
 
 /* Register @hook once per run.  Context: process context, runtime started. */
-HIDDEN void irqkit__exit_hook_add(struct irqkit__exit_hook *hook);
+HIDDEN void irqkit__core_exit_hook_add(struct irqkit__core_exit_hook *hook);
 
 /*
  * A chip's direct path: irqkit_cpu_handle_now() for an arrival the chip
  * never latched.  The edge flow does not call its irq_ack (other flows, and
  * mask_ack when the line cannot be handled now, still reach the chip, which
- * knows the arrival by irqkit__irq_taken_direct()).  If the flow ran, what
+ * knows the arrival by irqkit__core_irq_taken_direct()).  If the flow ran, what
  * became pending on the CPU meanwhile is delivered too and the return is 0;
  * if the CPU could not take it, the return is @not_taken(@irq), the chip's
  * latched path, called so that the chip keeps nothing across the call
  * (@irq first: it is already where that call wants it).
  */
-HIDDEN int irqkit__cpu_handle_now(unsigned int irq, unsigned int cpu,
+HIDDEN int irqkit__core_cpu_handle_now(unsigned int irq, unsigned int cpu,
 				  int (*not_taken)(unsigned int irq));
 
 /*
- * Is the arrival on @d one that irqkit__cpu_handle_now() is delivering on
+ * Is the arrival on @d one that irqkit__core_cpu_handle_now() is delivering on
  * this thread (the chip latched nothing of it)?  For the chip's callbacks
  * the flow calls meanwhile: mask_ack, a flow's ack, get_events.
  */
-static inline bool irqkit__irq_taken_direct(const struct irqkit_irq_data *d)
+static inline bool irqkit__core_irq_taken_direct(const struct irqkit_irq_data *d)
 {
 	return irqkit_arch_current()->direct_irq == d->irq + 1;
 }

@@ -202,8 +202,8 @@ uint64_t irqkit__core_loop_cpus(void);
  * ("spin_lock", "queue_work", ...) and the program's call site.  It may raise
  * interrupts: they are delivered before the point returns.  NULL: no hook.
  */
-typedef void (*irqkit__point_fn)(const char *what, const void *ip);
-void irqkit__core_explore_hook_set(irqkit__point_fn fn);
+typedef void (*irqkit__core_point_fn)(const char *what, const void *ip);
+void irqkit__core_explore_hook_set(irqkit__core_point_fn fn);
 
 /*
  * The body of CPU @cpu's thread in threaded mode: deliver, sleep, until
