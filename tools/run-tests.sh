@@ -4,8 +4,9 @@
 #   - AddressSanitizer + UndefinedBehaviorSanitizer (gcc);
 #   - ThreadSanitizer (clang);
 #   - without libdw (gcc): reports name functions through dladdr;
-#   - the lock validator on irqkit's own locks (gcc, IRQKIT_LOCKDEP_CORE):
-#     the examples' tests fail on any report;
+#   - the lock validator on irqkit's own locks (gcc, IRQKIT_LOCKDEP_CORE,
+#     with the checking build's assertions, so that "lock held" contracts
+#     check the calling task holds it): the examples' tests fail on any report;
 # each running the whole ctest suite (unit, stress, compile tests, the
 # freestanding build of src/core/, exported symbols, the replay of the fuzz
 # corpus and of every input that ever failed), then the install check
@@ -39,7 +40,7 @@ configure_build_test gcc-asan-ubsan -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=De
 configure_build_test gcc-no-libdw -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Debug \
 	-DIRQKIT_LIBDW=OFF -DIRQKIT_BUILD_BENCH=OFF -DIRQKIT_BUILD_EXAMPLES=OFF
 configure_build_test gcc-lockdep-core -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Debug \
-	-DIRQKIT_LOCKDEP_CORE=ON -DIRQKIT_BUILD_BENCH=OFF
+	-DIRQKIT_LOCKDEP_CORE=ON -DIRQKIT_DEBUG=ON -DIRQKIT_BUILD_BENCH=OFF
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
 	configure_build_test clang-tsan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
 	-DIRQKIT_SANITIZE=thread

@@ -22,18 +22,13 @@
 #endif
 
 /*
- * Checking build (IRQKIT_DEBUG): internal lock contracts become assertions.
- * ALWAYS()/NEVER() mark defensive branches, as SQLite does: in the checking
- * build a branch that should never be taken stops the program.
+ * Checking build (IRQKIT_DEBUG): internal contracts become assertions (the
+ * assert_*() macros below, at the entry of each helper that has one).
  */
 #ifdef IRQKIT_DEBUG
 #define IRQKIT_ASSERT(c) do { if (!(c)) irqkit_plat_fatal("assertion failed: " #c); } while (0)
-#define ALWAYS(c)	((c) ? 1 : (irqkit_plat_fatal("ALWAYS failed: " #c), 0))
-#define NEVER(c)	((c) ? (irqkit_plat_fatal("NEVER failed: " #c), 1) : 0)
 #else
 #define IRQKIT_ASSERT(c) ((void)0)
-#define ALWAYS(c)	(c)
-#define NEVER(c)	(c)
 #endif
 
 struct irqkit_desc;
@@ -274,8 +269,39 @@ static inline void spin_step(unsigned int *spins)
 		irqkit_plat_yield();
 }
 
-/* Checking build: a helper that needs @lock finds it taken. */
+/*
+ * Contracts at entry, checked in the checking build (IRQKIT_DEBUG) as
+ * Linux's lockdep_assert_held() and lockdep_assert_irqs_disabled() are: a
+ * helper whose comment says "Pool lock held", "interrupts off", "hardirq
+ * holder" or "process context" says it at its first line too.
+ *
+ * spin_assert_locked(lock): @lock is held, and, where the lock validator
+ * tracks the core's own locks (a build with IRQKIT_LOCKDEP_CORE), held by
+ * the calling task; elsewhere the lock word can say only "by someone".
+ */
+HIDDEN bool irqkit__lockdep_holds(const void *lock);
+#ifdef IRQKIT_LOCKDEP
+#define spin_assert_locked(lock)					\
+	IRQKIT_ASSERT(READ_ONCE((lock)->locked) != 0 && irqkit__lockdep_holds(lock))
+#else
 #define spin_assert_locked(lock)	IRQKIT_ASSERT(READ_ONCE((lock)->locked) != 0)
+#endif
+/* The calling task holds some spinlock (the caller's, not named here). */
+#define assert_a_lock_held()						\
+	IRQKIT_ASSERT(irqkit_arch_current()->preempt_count & IRQKIT_PREEMPT_MASK)
+/* Local interrupts are off on the calling task. */
+#define assert_irqs_disabled()						\
+	IRQKIT_ASSERT(irqkit_arch_current()->irqflags & IRQKIT_TASK_IRQS_OFF)
+/* The calling task holds CPU @c for hardirq handling (so it is in hardirq context). */
+#define assert_hardirq_holder(c)					\
+	IRQKIT_ASSERT((irqkit_arch_current()->slot & TASK_SLOT_HARDIRQ) &&	\
+		      irqkit_arch_current()->cpu == (c))
+/* The calling task holds CPU @c for softirq processing. */
+#define assert_softirq_holder(c)					\
+	IRQKIT_ASSERT((irqkit_arch_current()->slot & TASK_SLOT_SOFTIRQ) &&	\
+		      irqkit_arch_current()->cpu == (c))
+/* Process context: no hardirq, NMI or softirq being served. */
+#define assert_process_context()	IRQKIT_ASSERT(irqkit_in_task())
 
 /*
  * A thread bound to a CPU in an earlier run of the runtime holds a pointer to

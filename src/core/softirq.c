@@ -127,6 +127,7 @@ static __attribute__((noinline)) void softirq_restart(struct irqkit_task *t, str
  */
 void irqkit__handle_softirqs(struct irqkit_task *t, struct irqkit_cpu *c)
 {
+	assert_softirq_holder(c);
 	t->preempt_count += IRQKIT_SOFTIRQ_OFFSET;
 	softirq_round(t, c);
 	if (unlikely(irqkit__softirq_pending(c)))
@@ -587,6 +588,7 @@ int irqkit__softirq_init(void)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;
 
+	assert_process_context();
 	irqkit_open_softirq(IRQKIT_TASKLET_SOFTIRQ, tasklet_action);
 	irqkit_open_softirq(IRQKIT_HI_SOFTIRQ, tasklet_hi_action);
 	if (mode_player_delivers())

@@ -250,6 +250,7 @@ static void complete_instance(const struct irqkit_work *work, unsigned long seq)
 {
 	struct flush_req **pp;
 
+	assert_a_lock_held();	/* the pool lock of the instance's worker */
 	if (!a_load_seq(&wq_rt.nr_reqs))
 		return;
 	irqkit_spin_lock(&wq_rt.flush_lock);
@@ -382,6 +383,7 @@ static void wake_idle_worker(struct irqkit_wq_pool *pool)
 /* @work of @pwq becomes active: counted against max_active, on the worklist.  Pool lock held. */
 static void pwq_activate(struct irqkit_pwq *pwq, struct irqkit_work *work)
 {
+	spin_assert_locked(&pwq->pool->lock);
 	pwq->nr_active++;
 	work->where = WORK_ON_WORKLIST;
 	irqkit_trace(workqueue_activate_work, work);
@@ -440,6 +442,7 @@ static void pwq_accept(struct irqkit_work *work)
 	struct irqkit_pwq *pwq = work->pwq;
 	unsigned int color = a_load_seq(&pwq->wq->color);
 
+	spin_assert_locked(&pwq->pool->lock);
 	pwq->nr_in_flight[color]++;
 	work->color = color;
 	if (pwq->nr_active < pwq->max_active) {
@@ -773,6 +776,7 @@ static bool worker_sleep(struct irqkit_worker *w, uint64_t end)
 	unsigned int *word = c ? &c->duty_seq : &w->wake;
 	bool woken;
 
+	spin_assert_locked(&w->pool->lock);
 	irqkit_spin_unlock_irq(&w->pool->lock);
 	for (;;) {
 		unsigned int seen = c ? a_load_seq(&c->duty_seq) : 0;
@@ -825,6 +829,7 @@ static bool worker_idle(struct irqkit_worker *w)
 	struct irqkit_wq_pool *pool = w->pool;
 	uint64_t timeout = irqkit__rt.worker_idle_ns;
 
+	spin_assert_locked(&pool->lock);
 	if (!timeout) {
 		worker_wait_woken(w);
 		return true;
@@ -901,6 +906,7 @@ static void pool_reap(struct irqkit_wq_pool *pool)
 {
 	struct irqkit_worker *dead = NULL;
 
+	assert_process_context();
 	irqkit_spin_lock_irq(&pool->lock);
 	for (struct irqkit_worker **pp = &pool->workers; *pp;) {
 		struct irqkit_worker *w = *pp;
@@ -935,6 +941,7 @@ static int create_worker(struct irqkit_wq_pool *pool)
 	char name[24];
 	int ret;
 
+	assert_process_context();
 	if (!w)
 		return -IRQKIT_ENOMEM;
 	pool_reap(pool);

@@ -45,6 +45,7 @@ static bool should_fail(struct irqkit__fault *f)
 {
 	struct irqkit_fault_attr *a = &f->attr;
 
+	assert_a_lock_held();
 	WRITE_ONCE(f->stats.considered, f->stats.considered + 1);
 	if (a->kind == IRQKIT_FAULT_OFF || a->times == 0)
 		return false;
@@ -86,6 +87,8 @@ static bool extra_irq(struct irqkit_desc *desc)
  */
 static bool hold(struct irqkit_cpu *c, struct irqkit_desc *desc, struct irqkit__fault *f)
 {
+	desc_assert_locked(desc);
+	assert_hardirq_holder(c);
 	for (unsigned int i = 0; i < IRQKIT__FAULT_HELD; i++) {
 		if (READ_ONCE(c->fault_held[i]))
 			continue;
@@ -102,6 +105,7 @@ static bool hold(struct irqkit_cpu *c, struct irqkit_desc *desc, struct irqkit__
 /* A held arrival's last point: off the CPU's list.  Its hardirq holder; desc lock. */
 static void unhold(struct irqkit_cpu *c, unsigned int irq)
 {
+	assert_hardirq_holder(c);
 	for (unsigned int i = 0; i < IRQKIT__FAULT_HELD; i++) {
 		if (READ_ONCE(c->fault_held[i]) != irq + 1)
 			continue;
@@ -118,6 +122,7 @@ static void fault_take(struct irqkit_cpu *c, struct irqkit_desc *desc)
 	enum irqkit_fault_kind kind = IRQKIT_FAULT_OFF;
 	uint64_t deadline = 0;
 
+	assert_hardirq_holder(c);
 	desc_lock(desc);
 	if (should_fail(f))
 		kind = f->attr.kind;
@@ -184,6 +189,7 @@ void irqkit__fault_signalled(struct irqkit_cpu *c, struct irqkit_desc *desc)
 	unsigned int gen;
 	bool run;
 
+	assert_hardirq_holder(c);
 	desc_lock(desc);
 	if (!f->points_left || f->held_on != c->id) {
 		desc_unlock(desc);

@@ -291,6 +291,7 @@ int irqkit__watchdog_init(void)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;
 
+	assert_process_context();
 	wd_stop = 0;
 	wd_no_pools = 0;
 	if (!rt->watchdog_ns)

@@ -231,6 +231,7 @@ static void deliver_batch(struct irqkit_cpu *c)
 {
 	uint64_t w2 = a_xchg(&c->pend2, 0);
 
+	assert_hardirq_holder(c);
 	while (w2) {
 		unsigned int i = ctz64(w2);
 		uint64_t w1;
@@ -537,6 +538,7 @@ int irqkit__kthread_bind(int cpu)
 {
 	struct irqkit_task *t = irqkit_arch_current();
 
+	assert_process_context();
 	t->kthread = true;
 	WRITE_ONCE(t->tid, irqkit_plat_thread_id());
 	if (cpu < 0)

@@ -68,6 +68,7 @@ void irqkit__free_deferred(struct irqkit_desc *desc)
  */
 void irqkit__handle_edge_irq_turns(struct irqkit_desc *desc)
 {
+	desc_assert_locked(desc);
 	while (edge_irq_turn(desc) && edge_irq_again(desc))
 		;
 }

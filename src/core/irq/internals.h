@@ -185,7 +185,7 @@ static inline void istate_clear(struct irqkit_desc *desc, unsigned int bits)
  * Handlers run with it dropped.
  */
 /* Checking build: a helper that needs the descriptor lock finds it taken. */
-#define desc_assert_locked(desc)	IRQKIT_ASSERT(READ_ONCE((desc)->lock.locked) != 0)
+#define desc_assert_locked(desc)	spin_assert_locked(&(desc)->lock)
 
 static inline void desc_lock(struct irqkit_desc *desc)
 {

@@ -357,6 +357,7 @@ static void stop_irq_thread(struct irqkit_action *action)
 /* Join the threads left for later.  Process context. */
 void irqkit__reap_irq_threads(void)
 {
+	assert_process_context();
 	for (;;) {
 		struct irqkit_action *action;
 		struct reaped *r;

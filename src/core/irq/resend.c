@@ -14,6 +14,7 @@ static int irq_sw_resend(struct irqkit_desc *desc)
 	struct irqkit__runtime *rt = &irqkit__rt;
 	unsigned long lflags;
 
+	desc_assert_locked(desc);
 	lflags = irqkit_spin_lock_irqsave(&rt->resend_lock);
 	if (!desc->resend_queued) {
 		desc->resend_queued = true;
@@ -56,6 +57,7 @@ int irqkit__check_irq_resend(struct irqkit_desc *desc, bool inject)
 	struct irqkit_chip *chip = desc->irq_data.chip;
 	int err = 0;
 
+	desc_assert_locked(desc);
 	if (irqd_is_level_type(&desc->irq_data)) {
 		istate_clear(desc, IRQS_PENDING);
 		return -IRQKIT_EINVAL;
@@ -78,6 +80,7 @@ void irqkit__clear_irq_resend(struct irqkit_desc *desc)
 	struct irqkit__runtime *rt = &irqkit__rt;
 	unsigned long lflags;
 
+	desc_assert_locked(desc);
 	lflags = irqkit_spin_lock_irqsave(&rt->resend_lock);
 	if (desc->resend_queued) {
 		struct irqkit_desc **pp = &rt->resend_list;

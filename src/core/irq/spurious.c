@@ -148,6 +148,7 @@ void irqkit__note_interrupt(struct irqkit_desc *desc, enum irqkit_irqreturn acti
  */
 bool irqkit__irq_wait_for_poll(struct irqkit_desc *desc)
 {
+	desc_assert_locked(desc);
 	do {
 		unsigned int spins = 0;
 

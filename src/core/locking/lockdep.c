@@ -91,6 +91,8 @@ static unsigned int nr_classes;
 static struct lock_entry lock_map[MAX_LOCKS];
 static unsigned int nr_locks;
 static struct irqkit_spinlock graph_lock = IRQKIT_SPINLOCK_INIT;	/* the validator's own state */
+/* Its own lock is never tracked by it: the word says held. */
+#define graph_assert_locked()	IRQKIT_ASSERT(READ_ONCE(graph_lock.locked) != 0)
 static bool ld_off;
 static unsigned long nr_reports;	/* reports made (an exploration's failed runs) */
 static unsigned long long pair_reported[64];	/* circular reports made: hashed pairs */
@@ -183,6 +185,7 @@ static unsigned int class_of_key(const void *key, const char *name, const void *
 {
 	struct lock_class *c;
 
+	graph_assert_locked();
 	for (unsigned int i = 0; i < nr_classes; i++)
 		if (classes[i].key == key)
 			return i;
@@ -210,6 +213,7 @@ static struct lock_entry *map_entry(const void *lock, bool *fresh)
 {
 	unsigned int i = map_slot(lock);
 
+	graph_assert_locked();
 	for (unsigned int n = 0; n < MAX_LOCKS; n++, i = (i + 1) % MAX_LOCKS) {
 		if (lock_map[i].lock == lock) {
 			*fresh = false;
@@ -255,6 +259,7 @@ static unsigned int class_of_lock(const void *lock)
 	struct lock_entry *e = map_entry(lock, &fresh);
 	unsigned int cls;
 
+	graph_assert_locked();
 	if (!e)
 		return MAX_CLASSES;
 	if (!fresh && e->cls)
@@ -344,6 +349,7 @@ static void mark_usage(struct lock_class *c, int u, unsigned int bad, const void
 	unsigned int conflict;
 	int b;
 
+	graph_assert_locked();
 	if (!(c->usage & (1u << u))) {
 		c->usage |= 1u << u;
 		stack_save(&c->usage_at[u]);
@@ -415,6 +421,7 @@ static void add_dependency(const struct held_lock *prev, unsigned int next, cons
 	struct lock_class *p = &classes[prev->cls];
 	char w[48];
 
+	graph_assert_locked();
 	if (prev->cls == next || has_edge(p, next))
 		return;
 	for (unsigned int i = 0; i < nr_classes; i++)
@@ -608,6 +615,18 @@ void irqkit__lockdep_mutex_release(const void *lock, const void *ip)
 {
 	if (irqkit_lockdep_is_held(lock))
 		release(lock, true, false, ip);
+}
+
+/*
+ * The checking build's "held by the calling task" (core.h's
+ * spin_assert_locked): true also when the validator cannot know, because it
+ * is off or running itself (its own locks are not tracked).
+ */
+bool irqkit__lockdep_holds(const void *lock)
+{
+	if (READ_ONCE(ld_off) || ld_task()->inside)
+		return true;
+	return irqkit_lockdep_is_held(lock);
 }
 
 bool irqkit_lockdep_is_held(const void *lock)

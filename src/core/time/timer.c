@@ -341,6 +341,7 @@ static void program(void)
 	struct irqkit__runtime *rt = &irqkit__rt;
 	unsigned long when = 0;
 
+	spin_assert_locked(&timer_lock);
 	bool any;
 
 	spin_assert_locked(&timer_lock);

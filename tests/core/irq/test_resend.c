@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* Tests of src/core/irq/resend.c: replaying an edge on enable. */
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
+#include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../../harness.h"
@@ -210,6 +213,106 @@ static void test_replay_that_meets_a_busy_line_does_not_block_the_next(void **st
 	assert_int_equal(atomic_load(&a.calls), 3);
 }
 
+/*
+ * ---- the checking build's contracts (IRQKIT_DEBUG) ----
+ *
+ * A helper whose comment says "Descriptor lock held" asserts it at entry:
+ * called without the lock, the checking build stops the program with the
+ * assertion; where the lock validator tracks the library's own locks
+ * (IRQKIT_LOCKDEP_CORE), the lock must be held by the calling task, not by
+ * another one.  A release build checks nothing: these tests then say so.
+ */
+#ifdef IRQKIT_DEBUG
+/* Run @fn in a child process: did it abort, saying @needle on stderr? */
+static bool child_dies_saying(void (*fn)(void), const char *needle)
+{
+	char out[4096];
+	int fds[2], status;
+	ssize_t n, len = 0;
+	pid_t pid;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	if (pid == 0) {
+		dup2(fds[1], 2);
+		fn();
+		_exit(0);
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], out + len, sizeof(out) - 1 - (size_t)len)) > 0)
+		len += n;
+	out[len] = '\0';
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT && strstr(out, needle);
+}
+
+static void clear_resend_without_the_lock(void)
+{
+	irqkit__clear_irq_resend(irq_to_desc(T_EDGE(2)));
+}
+
+static void clear_resend_with_the_lock(void)
+{
+	struct irqkit_desc *desc = irq_to_desc(T_EDGE(2));
+	unsigned long flags = desc_lock_irqsave(desc);
+
+	irqkit__clear_irq_resend(desc);
+	desc_unlock_irqrestore(desc, flags);
+}
+
+static atomic_int other_holds;
+
+static void *hold_the_lock(void *arg)
+{
+	struct irqkit_desc *desc = arg;
+	unsigned long flags = desc_lock_irqsave(desc);
+
+	atomic_store(&other_holds, 1);
+	while (atomic_load(&other_holds) != 2)
+		usleep(1000);
+	desc_unlock_irqrestore(desc, flags);
+	return NULL;
+}
+
+/* The lock is held, by another thread. */
+static void clear_resend_while_another_holds_the_lock(void)
+{
+	struct irqkit_desc *desc = irq_to_desc(T_EDGE(2));
+	pthread_t th;
+
+	assert_int_equal(pthread_create(&th, NULL, hold_the_lock, desc), 0);
+	while (!atomic_load(&other_holds))
+		usleep(1000);
+	irqkit__clear_irq_resend(desc);
+	atomic_store(&other_holds, 2);
+	pthread_join(th, NULL);
+}
+
+static void test_lock_contract_is_asserted_at_entry(void **state)
+{
+	(void)state;
+	assert_true(child_dies_saying(clear_resend_without_the_lock,
+				      "assertion failed: READ_ONCE"));
+	assert_false(child_dies_saying(clear_resend_with_the_lock, "assertion failed"));
+#ifdef IRQKIT_TEST_CORE_LOCKDEP
+	/* the validator knows who holds it: another thread's hold is not the caller's */
+	assert_true(child_dies_saying(clear_resend_while_another_holds_the_lock,
+				      "irqkit__lockdep_holds"));
+#else
+	/* the lock word alone says held, by someone */
+	assert_false(child_dies_saying(clear_resend_while_another_holds_the_lock,
+				       "assertion failed"));
+#endif
+}
+#else
+static void test_lock_contract_is_asserted_at_entry(void **state)
+{
+	(void)state;
+	skip();		/* a release build checks no contract */
+}
+#endif
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +323,7 @@ int main(void)
 		T(test_chip_without_retrigger_uses_the_software_resend),
 		T(test_shutdown_drops_a_queued_software_resend),
 		T(test_replay_that_meets_a_busy_line_does_not_block_the_next),
+		T(test_lock_contract_is_asserted_at_entry),
 #undef T
 	};
 
