@@ -10,7 +10,8 @@
 # each running the whole ctest suite (unit, stress, compile tests, the
 # freestanding build of src/core/, exported symbols, the replay of the fuzz
 # corpus and of every input that ever failed), then the install check
-# (pkg-config and find_package), a minute of the API fuzzer (libFuzzer with
+# (pkg-config and find_package), the static analyzers (clang-tidy's
+# clang-analyzer checks and cppcheck, no finding), a minute of the API fuzzer (libFuzzer with
 # ASan+UBSan and its reference model) and a smoke run of the benchmarks.
 # Usage: tools/run-tests.sh [build-root]
 # IRQKIT_SKIP_SETUP=1 skips the package step (a machine that has them).
@@ -33,7 +34,8 @@ configure_build_test() {
 	(cd "$dir" && ctest -j "$jobs" --output-on-failure --timeout 900)
 }
 
-configure_build_test gcc-release -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Release
+configure_build_test gcc-release -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Release \
+	-DCMAKE_EXPORT_COMPILE_COMMANDS=ON
 configure_build_test clang-release -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Release
 configure_build_test gcc-asan-ubsan -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Debug \
 	-DIRQKIT_SANITIZE=address,undefined -DIRQKIT_DEBUG=ON
@@ -44,6 +46,9 @@ configure_build_test gcc-lockdep-core -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
 	configure_build_test clang-tsan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
 	-DIRQKIT_SANITIZE=thread
+
+step "static analysis: clang-tidy's clang-analyzer checks and cppcheck, no finding"
+"$top/tools/check-analyzer.sh" "$root/gcc-release"
 
 step "fuzz: API sequences against the model, 60 s"
 "$top/tools/fuzz.sh" "$root/clang-fuzz" 60

@@ -74,7 +74,6 @@ struct irqkit_task {
 	bool			kthread;	/* private: a thread of the runtime itself */
 	bool			nodeliver;	/* private: never a delivery point (deterministic) */
 	unsigned int		direct_irq;	/* private: irq + 1 while a chip's direct path delivers it */
-	unsigned int		chip_claimed;	/* private: irq + 1 a chip's claim took, until the flow's ack */
 	struct irqkit__tbuf	*trace;		/* private: its ring of the timeline recorder */
 	unsigned int		trace_gen;	/* private: of that recording */
 	/* Linux's task_struct fields that drivers read (see <irqkit/sched.h>) */
@@ -87,6 +86,7 @@ struct irqkit_task {
 	void			*irq_thread_action;	/* and its action */
 	void			*worker;		/* the kworker this thread is, or NULL */
 	bool			in_point;		/* an exploration's hook runs */
+	unsigned int		chip_claimed;		/* irq + 1 a chip's claim took, until the flow's ack */
 	struct irqkit__task_lockdep	lockdep;	/* the lock validator's held locks */
 };
 

@@ -92,7 +92,8 @@ static const struct fd_kind_desc {
 #define FL_NOCTL	(1u << 9)	/* UIO without irqcontrol: no re-enable writes */
 #define FL_OWN_FD	(1u << 10)	/* fd is our duplicate (tty transmit): closed at unbind */
 
-#define RECORD_MAX	sizeof(struct signalfd_siginfo)
+/* the largest record a descriptor gives: a signalfd_siginfo (a GPIO event is smaller) */
+enum { RECORD_MAX = sizeof(struct signalfd_siginfo) };
 
 struct fd_line {
 	unsigned int	state;		/* FL_* */

@@ -30,6 +30,16 @@
 #else
 #define IRQKIT_ASSERT(c) ((void)0)
 #endif
+/*
+ * NEVER(c) marks a defensive branch, as SQLite does: a condition the design
+ * rules out, handled anyway in a release build; the checking build stops
+ * the program there instead, so that a test that reaches it fails.
+ */
+#ifdef IRQKIT_DEBUG
+#define NEVER(c)	((c) ? (irqkit_plat_fatal("NEVER failed: " #c), 1) : 0)
+#else
+#define NEVER(c)	(c)
+#endif
 
 struct irqkit_desc;
 struct irqkit_action;

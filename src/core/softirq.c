@@ -668,8 +668,12 @@ int irqkit__core_softirq_stop(uint64_t limit_ns)
 		}
 		c->ksoftirqd = NULL;
 	}
-	if (limit_ns)
-		ret = softirq_holders_stop(limit_ns) ?: ret;
+	if (limit_ns) {
+		int held = softirq_holders_stop(limit_ns);
+
+		if (held)
+			ret = held;
+	}
 	return ret;
 }
 

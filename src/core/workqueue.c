@@ -39,6 +39,7 @@
 #define WORK_ON_INACTIVE	2
 #define WORK_ON_SCHEDULED	3	/* behind the worker running the same item */
 
+/* NOLINTNEXTLINE(clang-analyzer-optin.performance.Padding): the counts on a line of their own */
 struct irqkit_pwq {
 	struct irqkit_wq_pool	*pool;		/* read by queue_work: apart from the counts */
 	struct irqkit_workqueue	*wq;

@@ -297,6 +297,11 @@ int irqkit_fault_inject(unsigned int irq, const struct irqkit_fault_attr *attr)
 	}
 	flags = desc_lock_irqsave(desc);
 	f = desc->fault;
+	/* a line's fault state, once made, lives until the run ends */
+	if (NEVER(!f && !fresh)) {
+		desc_unlock_irqrestore(desc, flags);
+		return -IRQKIT_ENODEV;
+	}
 	if (!f) {
 		f = desc->fault = fresh;
 		fresh = NULL;

@@ -311,7 +311,7 @@ static void header(const char *title)
 	size_t n = 0;
 
 	count_report();
-	while (title[n] && n < sizeof(line) - 1)
+	for (const char *p = title; *p && n < sizeof(line) - 1; p++)
 		n++;
 	for (size_t i = 0; i < n; i++)
 		line[i] = '=';

@@ -164,6 +164,7 @@ void irqkit__posix_say(const char *who, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
+	/* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized): started just above */
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "%s: %s\n", who, line);
