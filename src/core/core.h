@@ -237,7 +237,7 @@ struct irqkit__runtime {
 };
 
 HIDDEN extern struct irqkit__runtime irqkit__rt;
-/* runtime.c: the number of the current run, from 1 */
+/* runtime.c: the number of the current run, from 1; moved on at each start and each stop's end */
 HIDDEN extern unsigned int irqkit__run;
 
 /*

@@ -207,6 +207,13 @@ void irqkit__core_exit(void)
 	irqkit__descs_exit();
 	task_reset_self();
 	rt_reset();
+	/*
+	 * The run is over: every object and thread of it is stale from here,
+	 * as after a restart (a work item's pwq, a bound thread's CPU), so a
+	 * call on them after the last stop is a clean no-op and not a read of
+	 * the memory freed above.
+	 */
+	WRITE_ONCE(irqkit__run, READ_ONCE(irqkit__run) + 1);
 	a_store_seq(&rt_state, RT_STOPPED);
 }
 

@@ -9,6 +9,7 @@
 #include "../harness.h"
 
 #include <irqkit/workqueue.h>
+#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -238,6 +239,144 @@ static void test_work_items_outlive_a_run(void **state)
 	assert_int_equal(atomic_load(&ran_b), 1);
 	assert_int_equal(atomic_load(&ran_d), 1);
 	assert_int_equal(atomic_load(&ran_a), 2);
+}
+
+/*
+ * After the last stop, with no start after it, a driver's teardown still
+ * calls into its objects: every call on a work item, delayed work, timer or
+ * tasklet of the stopped run is a clean no-op (under ASan, no read of the
+ * run's freed memory), in both modes.
+ */
+static struct irqkit_work after_item;
+static struct irqkit_delayed_work after_dwork;
+static struct irqkit_timer_list after_timer;
+static struct irqkit_tasklet after_tasklet;
+static atomic_int after_ran;
+
+static void after_work_fn(struct irqkit_work *w)
+{
+	(void)w;
+	atomic_fetch_add(&after_ran, 1);
+}
+
+static void after_timer_fn(struct irqkit_timer_list *t)
+{
+	(void)t;
+	atomic_fetch_add(&after_ran, 1);
+}
+
+static void after_tasklet_fn(unsigned long data)
+{
+	(void)data;
+	atomic_fetch_add(&after_ran, 1);
+}
+
+static void objects_used_then_stopped(bool deterministic)
+{
+	atomic_store(&after_ran, 0);
+	irqkit_init_work(&after_item, after_work_fn);
+	irqkit_init_delayed_work(&after_dwork, after_work_fn);
+	irqkit_timer_setup(&after_timer, after_timer_fn, 0);
+	irqkit_tasklet_init(&after_tasklet, after_tasklet_fn, 0);
+	if (deterministic)
+		assert_int_equal(det_setup(NULL), 0);
+	else
+		assert_int_equal(thr_setup_cpus(2, 64), 0);
+	/* each object has been used in the run: each points into its memory */
+	assert_true(irqkit_schedule_work(&after_item));
+	irqkit_flush_work(&after_item);		/* false if it ran already */
+	assert_int_equal(atomic_load(&after_ran), 1);
+	assert_true(irqkit_schedule_delayed_work(&after_dwork, 100000));
+	irqkit_mod_timer(&after_timer, irqkit_jiffies() + 100000);
+	irqkit_tasklet_schedule(&after_tasklet);
+	irqkit_deliver_pending();
+	irqkit_stop();
+}
+
+static void every_call_after_the_last_stop_is_clean(void)
+{
+	assert_false(irqkit_flush_work(&after_item));
+	assert_false(irqkit_cancel_work_sync(&after_item));
+	assert_false(irqkit_work_pending(&after_item));
+	assert_false(irqkit_flush_delayed_work(&after_dwork));
+	assert_false(irqkit_cancel_delayed_work_sync(&after_dwork));
+	assert_false(irqkit_cancel_delayed_work(&after_dwork));
+	assert_false(irqkit_delayed_work_pending(&after_dwork));
+	assert_int_equal(irqkit_del_timer_sync(&after_timer), 0);
+	assert_int_equal(irqkit_del_timer(&after_timer), 0);
+	assert_false(irqkit_timer_pending(&after_timer));
+	irqkit_tasklet_kill(&after_tasklet);
+	irqkit_tasklet_disable(&after_tasklet);
+	irqkit_tasklet_enable(&after_tasklet);
+	irqkit_tasklet_kill(&after_tasklet);
+	irqkit_flush_scheduled_work();
+}
+
+static void test_objects_after_the_last_stop_threaded(void **state)
+{
+	(void)state;
+	objects_used_then_stopped(false);
+	every_call_after_the_last_stop_is_clean();
+	assert_false(irqkit_started());
+}
+
+static void test_objects_after_the_last_stop_deterministic(void **state)
+{
+	(void)state;
+	objects_used_then_stopped(true);
+	every_call_after_the_last_stop_is_clean();
+	assert_false(irqkit_started());
+}
+
+/*
+ * Deterministic mode, stopped by another thread: the starting thread played
+ * CPU 0 of the stopped run, and finds out at its next call, as a thread of
+ * any earlier run does.
+ */
+static void *stopper(void *arg)
+{
+	(void)arg;
+	irqkit_stop();
+	return NULL;
+}
+
+static void player_after_another_thread_stopped(void)
+{
+	unsigned long flags;
+	pthread_t th;
+
+	assert_int_equal(pthread_create(&th, NULL, stopper, NULL), 0);
+	pthread_join(th, NULL);
+	assert_false(irqkit_started());
+	flags = irqkit_local_irq_save();
+	assert_true(irqkit_irqs_disabled());
+	irqkit_local_irq_restore(flags);
+	assert_false(irqkit_irqs_disabled());
+	irqkit_local_irq_disable();
+	irqkit_local_irq_enable();
+	irqkit_local_bh_disable();
+	irqkit_local_bh_enable();
+	irqkit_deliver_pending();
+	assert_int_equal(irqkit_smp_processor_id(), 0);
+	assert_int_equal(irqkit_cpu_run(0), -IRQKIT_EINVAL);
+}
+
+static void test_player_of_a_run_another_thread_stopped_deterministic(void **state)
+{
+	(void)state;
+	assert_int_equal(det_setup(NULL), 0);
+	player_after_another_thread_stopped();
+	/* and a new run starts clean from here */
+	assert_int_equal(det_setup(NULL), 0);
+	assert_int_equal(irqkit_smp_processor_id(), 0);
+}
+
+static void test_bound_thread_of_a_run_another_thread_stopped_threaded(void **state)
+{
+	(void)state;
+	assert_int_equal(thr_setup_cpus(2, 64), 0);
+	assert_int_equal(irqkit_thread_bind(1), 0);
+	player_after_another_thread_stopped();
 }
 
 /* ---- bound threads and open sections across stop and start ------------------------- */
@@ -490,6 +629,10 @@ int main(void)
 		T(test_every_call_after_stop_is_a_clean_error),
 		T(test_work_items_outlive_a_run),
 		T(test_bound_thread_outlives_a_run),
+		T(test_objects_after_the_last_stop_threaded),
+		T(test_objects_after_the_last_stop_deterministic),
+		T(test_player_of_a_run_another_thread_stopped_deterministic),
+		T(test_bound_thread_of_a_run_another_thread_stopped_threaded),
 		T(test_stop_with_sections_open_starts_clean),
 		T(test_stop_returns_while_a_level_line_screams),
 		T(test_stop_from_the_runtime_is_refused),
