@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <irqkit-core/platform.h>
 #include <irqkit/types.h>
+#include <irqkit/runtime.h>
 
 #include <errno.h>
 #include <execinfo.h>
@@ -223,16 +224,21 @@ void irqkit_plat_thread_name_of(int tid, char *buf, size_t len)
 }
 
 /*
- * Another thread's stack: ask it with a signal (SIGURG, ignored by default,
- * so a stray one does no harm) and let its handler copy its own backtrace
- * out.  One request at a time; the watchdog is the only caller.
+ * Another thread's stack: ask it with a signal and let its handler copy its
+ * own backtrace out.  One request at a time; the watchdog is the only caller.
+ *
+ * The signal is a real-time one the program leaves alone: the highest of
+ * SIGRTMIN..SIGRTMAX whose handler is the default when the first request
+ * comes (a program's runtime may own SIGURG, as Go's does for preemption,
+ * or any classic signal); IRQKIT_BACKTRACE_SIGNAL=N chooses it instead (0:
+ * none, no stacks of other threads).  Its handler stays installed, and
+ * answers only when asked, so a late or stray one does no harm.
  */
-#define BT_SIGNAL	SIGURG
 #define BT_SKIP		2
 static void *bt_frames[32];
 static int bt_n, bt_done, bt_req;
 static pthread_mutex_t bt_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool bt_installed;
+static int bt_signal = -1;		/* -1: not chosen yet; 0: none */
 
 static void bt_handler(int sig)
 {
@@ -248,23 +254,56 @@ static void bt_handler(int sig)
 	errno = saved;
 }
 
+/* The signal to ask with (see above), its handler installed; 0 when none.  bt_lock held. */
+static int bt_signal_install(void)
+{
+	struct sigaction sa = { .sa_handler = bt_handler, .sa_flags = SA_RESTART };
+	const char *env = getenv("IRQKIT_BACKTRACE_SIGNAL");
+	void *warm[2];
+	int sig = 0;
+
+	if (bt_signal >= 0)
+		return bt_signal;
+	if (env && *env) {
+		char *end;
+		long v = strtol(env, &end, 10);
+
+		if (*end || v < 0 || v > SIGRTMAX || v == SIGKILL || v == SIGSTOP) {
+			irqkit_printk(IRQKIT_LOG_WARNING,
+				      "irqkit: IRQKIT_BACKTRACE_SIGNAL=%s is not a signal number; no stacks of other threads",
+				      env);
+			v = 0;
+		}
+		sig = (int)v;
+	} else {
+		for (int s = SIGRTMAX; s >= SIGRTMIN && !sig; s--) {
+			struct sigaction old;
+
+			if (sigaction(s, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
+			    old.sa_handler == SIG_DFL)
+				sig = s;
+		}
+	}
+	if (sig) {
+		backtrace(warm, 2);	/* load the unwinder now, not inside the handler */
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(sig, &sa, NULL) != 0)
+			sig = 0;
+	}
+	bt_signal = sig;
+	return sig;
+}
+
 int irqkit_plat_backtrace_of(int tid, void **frames, int max)
 {
 	int n = 0;
+	int sig;
 
 	pthread_mutex_lock(&bt_lock);
-	if (!bt_installed) {
-		struct sigaction sa = { .sa_handler = bt_handler, .sa_flags = SA_RESTART };
-		void *warm[2];
-
-		backtrace(warm, 2);	/* load the unwinder now, not inside the handler */
-		sigemptyset(&sa.sa_mask);
-		if (sigaction(BT_SIGNAL, &sa, NULL) == 0)
-			bt_installed = true;
-	}
+	sig = bt_signal_install();
 	__atomic_store_n(&bt_done, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&bt_req, 1, __ATOMIC_RELEASE);
-	if (bt_installed && syscall(SYS_tgkill, getpid(), tid, BT_SIGNAL) == 0) {
+	if (sig && syscall(SYS_tgkill, getpid(), tid, sig) == 0) {
 		for (int i = 0; i < 1000 && !__atomic_load_n(&bt_done, __ATOMIC_ACQUIRE); i++)
 			irqkit_plat_sleep_ns(100000);
 		if (__atomic_load_n(&bt_done, __ATOMIC_ACQUIRE)) {

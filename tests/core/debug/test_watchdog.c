@@ -8,6 +8,7 @@
 #include "../../harness.h"
 
 #include <irqkit/workqueue.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -85,6 +86,49 @@ static void test_soft_lockup_in_a_handler_is_reported(void **state)
 	irqkit_sw_raise(T_EDGE(2));
 	assert_true(wait_until(atomic_load(&a.calls) == 1, 5000));
 	atomic_store(&release, 1);
+}
+
+/*
+ * A program that owns SIGURG (Go's runtime preempts with it) keeps it: the
+ * watchdog takes another thread's stack with a real-time signal the program
+ * left at its default, or IRQKIT_BACKTRACE_SIGNAL's.
+ */
+static atomic_int program_sigurg;
+
+static void program_sigurg_handler(int sig)
+{
+	(void)sig;
+	atomic_fetch_add(&program_sigurg, 1);
+}
+
+static void test_stack_of_another_thread_leaves_the_programs_sigurg_alone(void **state)
+{
+	struct sigaction sa = { .sa_handler = program_sigurg_handler }, now;
+	const char *env = getenv("IRQKIT_BACKTRACE_SIGNAL");
+	int asked_with = env ? atoi(env) : SIGRTMAX;
+
+	(void)state;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGURG, &sa, NULL), 0);
+	atomic_store(&program_sigurg, 0);
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), stuck_handler, 0, "stuck", &a), 0);
+	assert_int_equal(irqkit_irq_set_affinity(T_EDGE(1), 1u << 1), 0);
+	irqkit_sw_raise(T_EDGE(1));
+	assert_true(wait_until(log_contains("watchdog: BUG: soft lockup - CPU#1 stuck for"), 5000));
+	/* the stuck thread's own stack, taken without SIGURG */
+	assert_true(wait_until(log_contains(" spin_until_released+0x"), 5000));
+	assert_int_equal(atomic_load(&program_sigurg), 0);
+	assert_int_equal(sigaction(SIGURG, NULL, &now), 0);
+	assert_ptr_equal(now.sa_handler, program_sigurg_handler);
+	/* the signal it asked with has its handler now */
+	assert_int_equal(sigaction(asked_with, NULL, &now), 0);
+	assert_true(now.sa_handler != SIG_DFL && now.sa_handler != SIG_IGN);
+	/* and the program's SIGURG still reaches the program */
+	raise(SIGURG);
+	assert_int_equal(atomic_load(&program_sigurg), 1);
+	atomic_store(&release, 1);
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGURG, &sa, NULL);
 }
 
 void stuck_tasklet_fn(unsigned long data);
@@ -380,6 +424,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 		T(test_soft_lockup_in_a_handler_is_reported),
+		T(test_stack_of_another_thread_leaves_the_programs_sigurg_alone),
 		T(test_soft_lockup_in_a_tasklet_is_reported),
 		T(test_blocked_synchronize_irq_is_reported),
 		T(test_blocked_flush_work_is_reported),
