@@ -4,6 +4,7 @@
 #include "harness.h"
 
 #include <dirent.h>
+#include <sys/wait.h>
 
 #include <stdlib.h>
 #include <time.h>
@@ -273,4 +274,29 @@ void stress_burn(int n)
 {
 	for (volatile int i = 0; i < n; i++)
 		;
+}
+
+/* See harness.h. */
+int in_child(void (*fn)(void), char *out, size_t len)
+{
+	int p[2], status = 0;
+	ssize_t n, got = 0;
+	pid_t pid;
+
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(p[1], 2);
+		close(p[0]);
+		fn();
+		_exit(0);
+	}
+	close(p[1]);
+	while ((size_t)got < len - 1 && (n = read(p[0], out + got, len - 1 - (size_t)got)) > 0)
+		got += n;
+	out[got] = '\0';
+	close(p[0]);
+	waitpid(pid, &status, 0);
+	return status;
 }

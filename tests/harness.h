@@ -120,6 +120,12 @@ enum irqkit_irqreturn tdev_fixed_handler(int irq, void *dev_id);
  */
 void tdev_raise_served(struct tdev *dev, unsigned int irq, int n);
 
+/*
+ * Run @fn in a child process (it _exits 0 when @fn returns); return its
+ * wait status and, in @out (@len bytes), what it wrote to stderr.
+ */
+int in_child(void (*fn)(void), char *out, size_t len);
+
 extern char order_buf[256];
 
 /* Spin until @cond holds or about @ms milliseconds pass. */

@@ -134,27 +134,19 @@ static void test_warn_at_reports_in_linux_words(void **state)
 }
 
 /* BUG(): the report, then the program ends (here: a child process, which aborts). */
+static void bug_in_drv_c(void)
+{
+	irqkit_set_log(NULL, NULL);		/* to stderr, the pipe */
+	irqkit_bug_at("drv.c", 99);
+}
+
 static void test_bug_reports_and_ends_the_program(void **state)
 {
-	int fds[2], status;
 	char out[4096];
-	ssize_t n, len = 0;
-	pid_t pid;
+	int status;
 
 	(void)state;
-	assert_int_equal(pipe(fds), 0);
-	pid = fork();
-	if (pid == 0) {
-		dup2(fds[1], 2);
-		irqkit_set_log(NULL, NULL);		/* to stderr, the pipe */
-		irqkit_bug_at("drv.c", 99);
-	}
-	close(fds[1]);
-	while ((n = read(fds[0], out + len, sizeof(out) - 1 - (size_t)len)) > 0)
-		len += n;
-	out[len] = '\0';
-	close(fds[0]);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
+	status = in_child(bug_in_drv_c, out, sizeof(out));
 	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
 	assert_non_null(strstr(out, "kernel BUG at drv.c:99!"));
 	assert_non_null(strstr(out, "Call Trace:"));

@@ -227,23 +227,8 @@ static void test_replay_that_meets_a_busy_line_does_not_block_the_next(void **st
 static bool child_dies_saying(void (*fn)(void), const char *needle)
 {
 	char out[4096];
-	int fds[2], status;
-	ssize_t n, len = 0;
-	pid_t pid;
+	int status = in_child(fn, out, sizeof(out));
 
-	assert_int_equal(pipe(fds), 0);
-	pid = fork();
-	if (pid == 0) {
-		dup2(fds[1], 2);
-		fn();
-		_exit(0);
-	}
-	close(fds[1]);
-	while ((n = read(fds[0], out + len, sizeof(out) - 1 - (size_t)len)) > 0)
-		len += n;
-	out[len] = '\0';
-	close(fds[0]);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
 	return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT && strstr(out, needle);
 }
 

@@ -285,31 +285,6 @@ static void test_mutexes_taken_in_both_orders(void **state)
 	assert_false(irqkit_lockdep_is_held(&ma));
 }
 
-/* Run @fn in a child process; return its status and, in @out, what it wrote to stderr. */
-static int in_child(void (*fn)(void), char *out, size_t len)
-{
-	int p[2], status = 0;
-	ssize_t n, got = 0;
-	pid_t pid;
-
-	assert_int_equal(pipe(p), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		dup2(p[1], 2);
-		close(p[0]);
-		fn();
-		_exit(0);
-	}
-	close(p[1]);
-	while ((size_t)got < len - 1 && (n = read(p[0], out + got, len - 1 - (size_t)got)) > 0)
-		got += n;
-	out[got] = '\0';
-	close(p[0]);
-	waitpid(pid, &status, 0);
-	return status;
-}
-
 void lockdep_recursion_child(void)
 {
 	static struct irqkit_spinlock twice;
