@@ -436,6 +436,65 @@ static void test_tasklet_kill_in_deterministic_mode_runs_it(void **state)
 	assert_int_equal(atomic_load(&y.runs), 1);	/* it ran at local_bh_enable */
 }
 
+/*
+ * A level line stuck asserted, whose handler claims every interrupt (so no
+ * "nobody cared" ends it), keeps its CPU taking hardirqs for ever; as in
+ * Linux, each irq_exit still runs the CPU's pending softirqs (one round,
+ * bounded by MAX_SOFTIRQ_RESTART, the rest to ksoftirqd), so a tasklet
+ * scheduled on that CPU runs during the storm, from process context or
+ * from the storm's own handler.
+ */
+static struct ttest storm_tasklet;
+static atomic_int storm_calls;
+
+static void storm_hook(struct tdev *dev, int irq)
+{
+	(void)dev;
+	(void)irq;
+	/* the handler schedules it once, mid-storm */
+	if (atomic_fetch_add(&storm_calls, 1) == 1000)
+		irqkit_tasklet_schedule(&storm_tasklet.t);
+}
+
+static int storm_setup(void **state)
+{
+	memset(order, 0, sizeof(order));
+	tdev_init(&a);
+	a.ret = IRQKIT_HANDLED;
+	atomic_store(&storm_calls, 0);
+	return thr_setup_cpus(2, T_NR_IRQS) ? -1 : 0 * (intptr_t)state;
+}
+
+static void test_tasklets_run_during_a_level_storm(void **state)
+{
+	struct ttest from_task;
+
+	(void)state;
+	tt_init(&storm_tasklet, 's');
+	tt_init(&from_task, 'p');
+	a.hook = storm_hook;
+	assert_int_equal(irqkit_request_irq(T_LEVEL(1), tdev_handler, 0, "storm", &a), 0);
+	assert_int_equal(irqkit_irq_set_affinity(T_LEVEL(1), 1u << 1), 0);
+	assert_int_equal(irqkit_sw_set_level(T_LEVEL(1), true), 0);	/* and never lowered */
+	assert_true(wait_until(atomic_load(&storm_calls) > 2000, 10000));
+	assert_true(wait_until(atomic_load(&storm_tasklet.runs) == 1, 10000));
+	assert_int_equal(storm_tasklet.cpu, 1);
+	/* one scheduled from process context on the storming CPU runs too */
+	assert_int_equal(irqkit_thread_bind(1), 0);
+	irqkit_tasklet_schedule(&from_task.t);
+	assert_int_equal(irqkit_thread_unbind(), 0);
+	assert_true(wait_until(atomic_load(&from_task.runs) == 1, 10000));
+	assert_int_equal(from_task.cpu, 1);
+	/* and the storm went on meanwhile: nothing disabled the line */
+	{
+		int calls = atomic_load(&storm_calls);
+
+		assert_true(wait_until(atomic_load(&storm_calls) > calls + 1000, 10000));
+	}
+	assert_int_equal(irqkit_sw_set_level(T_LEVEL(1), false), 0);
+	irqkit_free_irq(T_LEVEL(1), &a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -461,6 +520,8 @@ int main(void)
 		T(test_tasklet_kill_from_itself_reports_instead_of_hanging),
 		T(test_tasklet_kill_of_disabled_scheduled_tasklet_reports),
 #undef T
+		cmocka_unit_test_setup_teardown(test_tasklets_run_during_a_level_storm, storm_setup,
+						thr_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -274,9 +274,14 @@ void irqkit__cpu_deliver(struct irqkit_task *t, struct irqkit_cpu *c)
 
 /*
  * Hardirqs only (each batch's irq_exit may still run softirqs):
- * local_irq_enable's delivery.  Once irqkit_stop() has begun, one batch per
- * delivery point: a level line that never deasserts would otherwise keep
- * the caller (the dispatcher that stop waits for) here for ever.
+ * local_irq_enable's delivery.  One batch per delivery point, the lines
+ * pending when it begins, where a level line that never deasserts would
+ * otherwise keep the caller here for ever: once irqkit_stop() has begun
+ * (the dispatcher that stop waits for), and for the thread that holds the
+ * CPU for softirqs (its points between vectors, tasklets and timer
+ * callbacks), which then goes on with them, as a CPU interrupted in the
+ * middle of its softirq processing returns to it.  Lines signalled
+ * meanwhile wait for the next point.
  */
 void irqkit__cpu_deliver_hardirqs(struct irqkit_task *t, struct irqkit_cpu *c)
 {
@@ -285,7 +290,7 @@ void irqkit__cpu_deliver_hardirqs(struct irqkit_task *t, struct irqkit_cpu *c)
 			break;
 		deliver_batch(c);
 		irq_exit_and_release(t, c);
-		if (unlikely(READ_ONCE(irqkit__rt.stopping)))
+		if (unlikely(READ_ONCE(irqkit__rt.stopping) || (t->slot & TASK_SLOT_SOFTIRQ)))
 			break;
 	}
 	/* arrivals a fault holds back wait for the next delivery point, not this one */
