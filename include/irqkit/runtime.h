@@ -109,8 +109,23 @@ IRQKIT_API IRQKIT_MUST_CHECK int irqkit_start(const struct irqkit_config *cfg);
 /**
  * irqkit_stop - stop every thread of the runtime and free all its memory
  *
- * Handlers still registered are freed first.  Context: process context, not a
- * thread of the runtime.
+ * Handlers still registered are freed first.  After it, every object of the
+ * run (work items, timers, tasklets, threads that were bound to a CPU) may
+ * still be used: each call on it is a clean no-op, as after a restart.
+ *
+ * A handler, softirq action, tasklet or timer callback that never returns:
+ * with the watchdog on, stop waits twice its threshold for each CPU's
+ * threads, reports the one it leaves ("irqkit_stop: vcpu/N did not stop:
+ * CPU#N is stuck in FUNCTION" or "ksoftirqd/N ...") and returns with the
+ * runtime as it is: that thread still runs the callback, the CPU threads
+ * that ended are joined, the kworkers, irq threads, ksoftirqd threads and
+ * the watchdog are still there (idle), and the memory stays (the callback
+ * uses it).  irqkit_started() is then false and irqkit_start() returns
+ * -EBUSY with a log line; a later irqkit_stop() finishes the stop once the
+ * callback has returned.  With the watchdog off, stop waits as long as
+ * the callback runs.
+ *
+ * Context: process context, not a thread of the runtime.
  */
 IRQKIT_API void irqkit_stop(void);
 
