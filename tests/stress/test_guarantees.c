@@ -394,6 +394,75 @@ static void test_guarantee_6_no_wakeup_lost_behind_core_sections(void **state)
 	irqkit_free_irq(irq, NULL);
 }
 
+/*
+ * The dispatcher's idle recheck: it reads its CPU's eventcount, finds
+ * nothing pending, says it is idle, looks again, and sleeps on the
+ * eventcount; a raise marks the line pending and then, if the CPU says it
+ * is idle, bumps the eventcount and wakes it.  Each raiser here waits for
+ * its interrupt before the next one, after a random pause of 0-63 us, so
+ * raises land in every phase of a dispatcher going to sleep (before the
+ * idle flag, between the flag and the second look, between the look and
+ * the sleep).  A lost wake-up leaves an interrupt undelivered: the bounded
+ * wait ends the test with it.
+ */
+struct idle_raiser {
+	pthread_t	thread;
+	unsigned int	irq;
+	unsigned int	seed;
+	atomic_long	handled;
+	long		raised;
+};
+
+static enum irqkit_irqreturn idle_handler(int irq, void *dev_id)
+{
+	struct idle_raiser *r = dev_id;
+
+	(void)irq;
+	atomic_fetch_add(&r->handled, 1);
+	return IRQKIT_HANDLED;
+}
+
+static void *idle_raise_loop(void *arg)
+{
+	struct idle_raiser *r = arg;
+	int n = stress_scale(20000);
+
+	for (int i = 0; i < n; i++) {
+		irqkit_sw_raise(r->irq);
+		r->raised++;
+		if (!wait_until(atomic_load(&r->handled) >= r->raised, 5000)) {
+			atomic_fetch_add(&violations, 1);
+			break;
+		}
+		if (rnd(&r->seed) & 1)
+			usleep(rnd(&r->seed) % 64);
+	}
+	return NULL;
+}
+
+static void test_guarantee_6_no_wakeup_lost_at_the_dispatchers_idle(void **state)
+{
+	struct idle_raiser r[NCPU];
+
+	(void)state;
+	for (int i = 0; i < NCPU; i++) {
+		r[i] = (struct idle_raiser){ .irq = NLINES + 2 + (unsigned int)i,
+					     .seed = test_seed() * 31 + (unsigned int)i + 1 };
+		assert_int_equal(irqkit_request_irq(r[i].irq, idle_handler, 0, "idle", &r[i]), 0);
+		assert_int_equal(irqkit_irq_set_affinity(r[i].irq, 1ull << i), 0);
+	}
+	for (int i = 0; i < NCPU; i++)
+		pthread_create(&r[i].thread, NULL, idle_raise_loop, &r[i]);
+	for (int i = 0; i < NCPU; i++)
+		pthread_join(r[i].thread, NULL);
+	assert_int_equal(atomic_load(&violations), 0);
+	for (int i = 0; i < NCPU; i++) {
+		assert_int_equal(atomic_load(&r[i].handled), r[i].raised);
+		assert_int_equal(r[i].raised, stress_scale(20000));
+		irqkit_free_irq(r[i].irq, &r[i]);
+	}
+}
+
 /* ---- guarantee 4 --------------------------------------------------------------------------- */
 
 struct g4dev {
@@ -664,6 +733,7 @@ int main(void)
 		T(test_guarantees_1_2_3_exclusion_under_load),
 		T(test_guarantee_6_nothing_raised_is_lost),
 		T(test_guarantee_6_no_wakeup_lost_behind_core_sections),
+		T(test_guarantee_6_no_wakeup_lost_at_the_dispatchers_idle),
 		T(test_guarantee_4_synchronize_free_disable),
 		T(test_guarantee_7_bad_input_from_many_threads_then_clean_stop),
 		T(test_guarantee_7_start_stop_cycles_under_use),
