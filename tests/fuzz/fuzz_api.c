@@ -5,7 +5,12 @@
  * with every sharing flag and trigger, NULL and wrong dev_ids, lines out of
  * range or without a chip; disable, enable, synchronize; raises and level
  * changes; interrupts and bottom halves off and on; the clock; tasklets,
- * timers and work; stop and start inside one input.
+ * timers and work; stop and start inside one input.  Inputs that begin
+ * with the byte 0xF2 (version 2) also reach irqkit_wait_delivered(), the
+ * histograms, the timeline recorder, and a stop made by another thread than
+ * the one that started the run (which played CPU 0), followed by calls on
+ * the stopped run's objects; every other input decodes as version 1 did,
+ * so the committed corpus and regressions keep their meaning.
  *
  * A reference model says what Linux answers and the run must agree:
  * - request_irq's error code and its order (-EINVAL for a bad flag, a
@@ -17,15 +22,28 @@
  *   calls every action of the line once;
  * - every raise of an edge line is accounted at the end of the input:
  *   raises = flow runs + coalesced (chip and core) + still waiting;
- * - a tasklet scheduled N times before it runs runs once.
+ * - a tasklet scheduled N times before it runs runs once;
+ * - (version 2) wait_delivered: -EINVAL for a line that does not exist, 0
+ *   for an enabled edge line with a handler (this thread's CPU delivers
+ *   it), and never 0
+ *   while an edge is still latched or pending; hist_enable and trace_start
+ *   0 while running; hist_read -EINVAL for a line that does not exist,
+ *   -ENODATA before the histograms were started in this run;
+ *   trace_write -ENODATA before the recorder was started in this run
+ *   (after it, the events written, or -ENODATA while none was recorded);
+ *   after a stop from another thread, the starting thread's interrupt and
+ *   bottom-half calls and the old objects' calls are clean (no sanitizer
+ *   report) and the next start works.
  * A disagreement aborts with the model's and the runtime's values.
  *
  * Without libFuzzer (IRQKIT_FUZZ_STANDALONE) it replays the files named on
  * the command line: the regression run of the corpus and of every crash.
  */
 #include <irqkit/irqkit.h>
+#include <irqkit/observe.h>
 #include <irqkit/workqueue.h>
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -39,6 +57,7 @@
 #define NR_LEVEL	8	/* lines 8-15: software level; 16-31: no chip */
 #define NR_DEVS		4
 #define MAX_ACTIONS	8
+#define FUZZ_V2		0xf2	/* first byte of a version-2 input */
 
 /* ---- the model ---------------------------------------------------------------- */
 
@@ -62,6 +81,7 @@ static struct {
 	int		seen_unbalanced, seen_free;	/* warnings logged */
 	int		tasklet_sched[2], tasklet_runs[2];
 	bool		started;
+	bool		hist_started, traced;	/* in this run (version 2) */
 } m;
 
 static struct irqkit_tasklet tasklets[2];
@@ -164,6 +184,7 @@ static void start(void)
 		m.line[i].level = true;
 	m.irqs_off = m.bh_off = false;
 	m.started = true;
+	m.hist_started = m.traced = false;
 	for (int i = 0; i < 2; i++) {
 		irqkit_tasklet_init(&tasklets[i], tasklet_fn, (unsigned long)i);
 		m.tasklet_sched[i] = 0;
@@ -442,11 +463,139 @@ static void op_tasklet(struct input *in)
 	irqkit_tasklet_schedule(&tasklets[i]);
 }
 
+/* ---- version 2 ------------------------------------------------------------------------ */
+
+static void op_wait_delivered(struct input *in)
+{
+	unsigned int irq = next(in) % (NR_IRQS + 4);
+	struct irqkit_sw_stats st;
+	struct irqkit_irq_info info;
+	int got;
+
+	if (m.irqs_off || m.bh_off)
+		return;		/* it may sleep: not from there */
+	got = irqkit_wait_delivered(irq, 0);
+	if (irq >= NR_IRQS) {
+		if (got != -IRQKIT_EINVAL)
+			fail("wait_delivered(%u) = %d, model -EINVAL", irq, got);
+		return;
+	}
+	if (got != 0 && got != -IRQKIT_EAGAIN)
+		fail("wait_delivered(%u) = %d, model 0 or -EAGAIN", irq, got);
+	if (irq >= NR_EDGE || m.line[irq].level)
+		return;
+	/* with no handler an edge stays latched until one is requested */
+	if (!m.line[irq].depth && m.line[irq].nr && got)
+		fail("wait_delivered(%u) of an enabled edge line = %d, model 0", irq, got);
+	if (irqkit_sw_get_stats(irq, &st) || irqkit_irq_get_info(irq, &info))
+		fail("stats of irq %u", irq);
+	if (!got && (st.latched || info.pending))
+		fail("wait_delivered(%u) = 0 with an edge %s", irq,
+		     st.latched ? "latched" : "pending");
+}
+
+static void op_hist(struct input *in)
+{
+	unsigned int f = next(in), irq = next(in) % (NR_IRQS + 4);
+	struct irqkit_hist_data d;
+	int got, want;
+
+	if ((f & 3) == 0 && !m.irqs_off && !m.bh_off) {
+		bool on = f & 4;
+
+		if ((got = irqkit_hist_enable(on)) != 0)
+			fail("hist_enable(%d) = %d, model 0", on, got);
+		m.hist_started |= on;
+	}
+	want = irq >= NR_IRQS ? -IRQKIT_EINVAL : m.hist_started ? 0 : -IRQKIT_ENODATA;
+	got = irqkit_hist_read((f & 8) ? IRQKIT_HIST_IRQ_DURATION : IRQKIT_HIST_IRQ_LATENCY, irq, &d);
+	if (got != want)
+		fail("hist_read(irq %u) = %d, model %d", irq, got, want);
+}
+
+static void op_trace(struct input *in)
+{
+	unsigned int f = next(in);
+	long got;
+
+	if (m.irqs_off || m.bh_off)
+		return;
+	switch (f % 3) {
+	case 0:
+		if ((got = irqkit_trace_start(64 + f)) != 0)
+			fail("trace_start = %ld, model 0", got);
+		m.traced = true;
+		break;
+	case 1:
+		irqkit_trace_stop();
+		break;
+	default:
+		/* recording but nothing recorded yet is -ENODATA too */
+		got = irqkit_trace_write("/dev/null");
+		if (m.traced ? got < 0 && got != -IRQKIT_ENODATA : got != -IRQKIT_ENODATA)
+			fail("trace_write = %ld, model %s", got,
+			     m.traced ? ">= 0 or -ENODATA" : "-ENODATA");
+		break;
+	}
+}
+
+static void *stop_thread(void *arg)
+{
+	(void)arg;
+	irqkit_stop();
+	return NULL;
+}
+
+/*
+ * stop() with the last step, irqkit_stop(), on another thread: this thread
+ * played CPU 0 of the run and must find that out at its next call; the
+ * run's objects must be stale, not freed memory.
+ */
+static void op_stop_elsewhere(void)
+{
+	pthread_t th;
+	unsigned long flags;
+
+	if (m.bh_off)
+		irqkit_local_bh_enable();
+	if (m.irqs_off)
+		irqkit_local_irq_enable();
+	m.irqs_off = m.bh_off = false;
+	check_accounting();
+	for (int i = 0; i < 2; i++)
+		irqkit_tasklet_kill(&tasklets[i]);
+	if (pthread_create(&th, NULL, stop_thread, NULL) || pthread_join(th, NULL))
+		fail("stop thread");
+	m.started = false;
+	if (irqkit_started())
+		fail("started after a stop from another thread");
+	flags = irqkit_local_irq_save();
+	irqkit_local_irq_restore(flags);
+	irqkit_local_bh_disable();
+	irqkit_local_bh_enable();
+	irqkit_deliver_pending();
+	for (int i = 0; i < 2; i++) {
+		if (irqkit_flush_work(&works[i]) || irqkit_cancel_work_sync(&works[i]))
+			fail("work %d of a stopped run is not idle", i);
+		if (irqkit_del_timer_sync(&timers[i]))
+			fail("timer %d of a stopped run is armed", i);
+		irqkit_tasklet_kill(&tasklets[i]);
+	}
+	start();
+}
+
 static void run(struct input *in)
 {
+	unsigned int nr_ops = 16;
+
+	if (in->n && in->p[0] == FUZZ_V2) {
+		in->p++;
+		in->n--;
+		nr_ops = 20;
+	}
 	start();
 	while (in->n) {
-		unsigned int op = next(in) % 16;
+		unsigned int op = next(in) % nr_ops;
 
 		switch (op) {
 		case 0: case 1:
@@ -508,6 +657,19 @@ static void run(struct input *in)
 
 				irqkit_synchronize_irq(irq);
 			}
+			break;
+		case 16:
+			op_wait_delivered(in);
+			break;
+		case 17:
+			op_hist(in);
+			break;
+		case 18:
+			op_trace(in);
+			break;
+		case 19:
+			if (next(in) % 4 == 0)
+				op_stop_elsewhere();
 			break;
 		}
 	}
