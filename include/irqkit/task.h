@@ -40,9 +40,9 @@ struct irqkit__held_lock {
 };
 #define IRQKIT__LOCKDEP_DEPTH	48	/* held locks per task, Linux's MAX_LOCK_DEPTH */
 struct irqkit__task_lockdep {
-	const void		*entry_ip;	/* where the validator was called: stacks start there */
+	const void		*entry_ip;	/* the validator's caller: stacks start there */
 	int			depth;
-	bool			inside;		/* the validator runs: a lock it takes is not checked */
+	bool			inside;		/* the validator runs: no checks */
 	struct irqkit__held_lock held[IRQKIT__LOCKDEP_DEPTH];
 };
 
@@ -82,12 +82,12 @@ struct irqkit_task {
 	int			pid;		/* read-only: thread id, once irqkit_current() ran */
 	char			comm[16];	/* read-only: thread name, likewise */
 	/* private: state of the core's that Linux keeps in task_struct too */
-	void			*irq_thread_desc;	/* the line whose irq thread this is */
+	void			*irq_thread_desc;	/* the line of the irq thread */
 	void			*irq_thread_action;	/* and its action */
-	void			*worker;		/* the kworker this thread is, or NULL */
-	bool			in_point;		/* an exploration's hook runs */
-	unsigned int		chip_claimed;		/* irq + 1 a chip's claim took, until the flow's ack */
-	struct irqkit__task_lockdep	lockdep;	/* the lock validator's held locks */
+	void			*worker;	/* the kworker it is, or NULL */
+	bool			in_point;	/* an exploration's hook runs */
+	unsigned int		chip_claimed;	/* irq + 1 a chip's claim took */
+	struct irqkit__task_lockdep lockdep;	/* the lock validator's held locks */
 };
 
 /* Slow paths of the inline bottom-half functions below: a thread bound to a virtual CPU. */

@@ -1071,7 +1071,10 @@ fail:
 	return ret;
 }
 
-/* The run ends (the core's exit hook): the host's sets go with it; our duplicates and records go here. */
+/*
+ * The run ends (the core's exit hook): the host's sets go with it; our
+ * duplicates and records go here.
+ */
 static void fdchip_exit(void)
 {
 	for (unsigned int i = 0; lines && i < nr_lines; i++) {

@@ -187,13 +187,13 @@ static inline const void *cpu_hold_running_fn(const struct irqkit_cpu *c, int wh
  */
 struct irqkit__mode {
 	const char	*name;
-	bool		virtual_clock;		/* time moves only in irqkit_clock_advance() */
-	bool		player_delivers;	/* no CPU threads: a CPU's player takes its interrupts */
-	bool		switch_at_points;	/* the simulator may switch threads at each point */
+	bool		virtual_clock;		/* time moves in irqkit_clock_advance() */
+	bool		player_delivers;	/* no CPU threads: the player delivers */
+	bool		switch_at_points;	/* the simulator switches at points */
 	bool		watchdog_off;		/* no watchdog thread */
-	bool		timer_duty_off;		/* no idle kworker is its CPU's timer */
+	bool		timer_duty_off;		/* no idle kworker is a CPU's timer */
 	bool		workers_kept;		/* idle kworkers never end */
-	bool		loop_cpus_off;		/* no CPU played by a program's own loop */
+	bool		loop_cpus_off;		/* no CPU played by a program's loop */
 };
 
 /* The helpers of mode @mode (enum irqkit_mode), or NULL for no such mode. */

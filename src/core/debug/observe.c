@@ -365,8 +365,9 @@ static void ring_read(const struct irqkit__tbuf *b, unsigned int gen,
 	fn(b, from, head, arg);
 }
 
-void irqkit__core_trace_for_each(void (*fn)(const struct irqkit__tbuf *b, uint64_t from, uint64_t to,
-				       void *arg), void *arg)
+void irqkit__core_trace_for_each(void (*fn)(const struct irqkit__tbuf *b, uint64_t from,
+					    uint64_t to, void *arg),
+				 void *arg)
 {
 	unsigned int gen = a_load_acquire(&obs.gen);
 

@@ -461,7 +461,8 @@ bool irqkit_cpu_handle_now(unsigned int cpu, unsigned int irq)
 	return cpu_run_now(cpu, irq, false, false, false) != 0;
 }
 
-int irqkit__core_cpu_handle_now(unsigned int irq, unsigned int cpu, int (*not_taken)(unsigned int irq))
+int irqkit__core_cpu_handle_now(unsigned int irq, unsigned int cpu,
+				int (*not_taken)(unsigned int irq))
 {
 	int taken = cpu_run_now(cpu, irq, false, false, true);
 

@@ -277,7 +277,8 @@ int irqkit_show_hist_buf(char *buf, size_t size)
  * characters escaped; @put gets the text in pieces (runs of plain characters
  * whole).  The platform's trace-file writer uses it too.
  */
-void irqkit__core_json_string(const char *s, void (*put)(void *arg, const char *p, size_t n), void *arg)
+void irqkit__core_json_string(const char *s, void (*put)(void *arg, const char *p, size_t n),
+			      void *arg)
 {
 	put(arg, "\"", 1);
 	while (s && *s) {

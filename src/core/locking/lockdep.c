@@ -34,7 +34,8 @@
 #define MAX_CLASSES	512
 #define MAX_LOCKS	16384		/* lock -> class map, open addressing */
 #define MAX_EDGES	32		/* "after" classes per class */
-#define MAX_DEPTH	IRQKIT__LOCKDEP_DEPTH	/* held locks per task, Linux's MAX_LOCK_DEPTH */
+/* held locks per task, Linux's MAX_LOCK_DEPTH */
+#define MAX_DEPTH	IRQKIT__LOCKDEP_DEPTH
 #define STACK_MAX	8
 
 /* Usage states, for writers (and spinlocks) and for readers of reader-writer locks. */
@@ -505,7 +506,8 @@ static void acquire(const void *lock, bool trylock, bool read, bool rw, const vo
 		table_full("MAX_LOCK_DEPTH", MAX_DEPTH);
 		goto out;
 	}
-	lt->held[lt->depth++] = (struct held_lock){ .lock = lock, .cls = cls, .ip = ip, .read = read };
+	lt->held[lt->depth++] =
+		(struct held_lock){ .lock = lock, .cls = cls, .ip = ip, .read = read };
 out:
 	irqkit_spin_unlock(&graph_lock);
 	lt->inside = false;

@@ -6,8 +6,8 @@
  * dispatcher sleeps in epoll_wait() on the CPU's epoll instance instead; an
  * eventfd in that instance (edge-triggered, so it is never read) carries the
  * core's kicks.  The events epoll returns are kept and handed to the
- * registered client (the fd chip) by irqkit_arch_cpu_poll(), once the CPU is awake: no thread besides the
- * dispatcher, and no hop.
+ * registered client (the fd chip) by irqkit_arch_cpu_poll(), once the CPU
+ * is awake: no thread besides the dispatcher, and no hop.
  *
  * Lost wake-ups.  The kicker changes the eventcount and then reads in_epoll;
  * the dispatcher sets in_epoll and then re-reads the eventcount (both with

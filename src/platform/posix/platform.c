@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* The hooks of src/core/include/irqkit-core/platform.h on Linux user space: memory, time, futexes, logging, stacks. */
+/*
+ * The hooks of the port contract (src/core/include/irqkit-core/platform.h,
+ * arch.h) on Linux user space: memory, time, futexes, logging, stacks.
+ */
 #define _GNU_SOURCE
 #include <irqkit-core/platform.h>
 #include <irqkit/types.h>

@@ -178,8 +178,9 @@ void irqkit__core_started(void);
 /*
  * Stop, in three steps: irqkit__core_stopping() (true for exactly one
  * caller, false and a report from interrupt context or a thread of the
- * runtime); the platform ends its CPU threads (irqkit__core_dispatcher_stop) and
- * ksoftirqd (irqkit__core_softirq_stop); irqkit__core_exit() frees everything.
+ * runtime); the platform ends its CPU threads (irqkit__core_dispatcher_stop)
+ * and ksoftirqd (irqkit__core_softirq_stop); irqkit__core_exit() frees
+ * everything.
  */
 bool irqkit__core_stopping(void);
 void irqkit__core_exit(void);
@@ -207,8 +208,9 @@ void irqkit__core_explore_hook_set(irqkit__core_point_fn fn);
 
 /*
  * The body of CPU @cpu's thread in threaded mode: deliver, sleep, until
- * irqkit__core_dispatcher_stop(@cpu).  irqkit__core_dispatcher_running_fn() names what
- * that CPU's hardirq holder runs now (for a report about a stuck one).
+ * irqkit__core_dispatcher_stop(@cpu).  irqkit__core_dispatcher_running_fn()
+ * names what that CPU's hardirq holder runs now (for a report about a stuck
+ * one).
  */
 void irqkit__core_dispatcher_loop(unsigned int cpu);
 /*
@@ -224,6 +226,7 @@ const void *irqkit__core_dispatcher_running_fn(unsigned int cpu);
  * @s as a JSON string, in its quotes (quotes, backslashes and control
  * characters escaped), handed to @put in pieces.  Any context.
  */
-void irqkit__core_json_string(const char *s, void (*put)(void *arg, const char *p, size_t n), void *arg);
+void irqkit__core_json_string(const char *s, void (*put)(void *arg, const char *p, size_t n),
+			      void *arg);
 
 #endif /* IRQKIT_CORE_PLATFORM_H */

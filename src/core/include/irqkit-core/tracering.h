@@ -12,9 +12,10 @@
 
 /*
  * The timeline recorder's rings (observe.c), for the platform's writer of
- * the trace file: irqkit__core_trace_for_each() calls @fn for each ring (each
- * CPU context's, each thread's) of the last recording, which must be stopped, with the events to read,
- * [from, to) modulo its size.  The core frees them at irqkit__core_exit().
+ * the trace file: irqkit__core_trace_for_each() calls @fn for each ring
+ * (each CPU context's, each thread's) of the last recording, which must be
+ * stopped, with the events to read, [from, to) modulo its size.  The core
+ * frees them at irqkit__core_exit().
  */
 /* A recorded event: a slice [ts, ts + dur] or, dur 0, an instant. */
 enum {
@@ -49,7 +50,8 @@ struct irqkit__tbuf {
 	struct irqkit__tev	ev[];
 };
 #define IRQKIT__TBUF_SLACK	4
-void irqkit__core_trace_for_each(void (*fn)(const struct irqkit__tbuf *b, uint64_t from, uint64_t to,
-				       void *arg), void *arg);
+void irqkit__core_trace_for_each(void (*fn)(const struct irqkit__tbuf *b, uint64_t from,
+					    uint64_t to, void *arg),
+				 void *arg);
 
 #endif /* IRQKIT_CORE_TRACERING_H */
