@@ -220,10 +220,9 @@ static void check_accounting(void)
 	}
 }
 
-static void stop(void)
+/* Before a stop: interrupts and bottom halves back on, every line accounted. */
+static void stop_prepare(void)
 {
-	if (!m.started)
-		return;
 	if (m.bh_off)
 		irqkit_local_bh_enable();
 	if (m.irqs_off)
@@ -232,6 +231,13 @@ static void stop(void)
 	check_accounting();
 	for (int i = 0; i < 2; i++)
 		irqkit_tasklet_kill(&tasklets[i]);
+}
+
+static void stop(void)
+{
+	if (!m.started)
+		return;
+	stop_prepare();
 	irqkit_stop();
 	m.started = false;
 }
@@ -556,14 +562,7 @@ static void op_stop_elsewhere(void)
 	pthread_t th;
 	unsigned long flags;
 
-	if (m.bh_off)
-		irqkit_local_bh_enable();
-	if (m.irqs_off)
-		irqkit_local_irq_enable();
-	m.irqs_off = m.bh_off = false;
-	check_accounting();
-	for (int i = 0; i < 2; i++)
-		irqkit_tasklet_kill(&tasklets[i]);
+	stop_prepare();
 	if (pthread_create(&th, NULL, stop_thread, NULL) || pthread_join(th, NULL))
 		fail("stop thread");
 	m.started = false;
