@@ -39,7 +39,11 @@ grep -q "nsecs : count     distribution" "$out" || fail "--hist: no table"
 "$top" --once $$ > "$out" 2>&1 && fail "a shell's pid was accepted"
 grep -q "process $$ does not publish" "$out" || fail "no message for a process that does not publish"
 mkdir "$IRQKIT_PUBLISH_DIR/999999999"
-cp "$IRQKIT_PUBLISH_DIR/$tpid/interrupts" "$IRQKIT_PUBLISH_DIR/$tpid/comm" "$IRQKIT_PUBLISH_DIR/999999999/"
+# cat, not cp: the publisher renames a fresh table over the file every
+# interval, and cp skips a file "replaced while being copied"
+for f in interrupts comm; do
+	cat "$IRQKIT_PUBLISH_DIR/$tpid/$f" > "$IRQKIT_PUBLISH_DIR/999999999/$f"
+done
 "$top" --once 999999999 > "$out" 2>&1 && fail "a stale directory was accepted"
 grep -q "is stale: process 999999999 is gone" "$out" || fail "no message for a stale directory"
 "$top" --list > "$out" 2>&1
