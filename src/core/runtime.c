@@ -188,7 +188,6 @@ void irqkit__core_exit(void)
 {
 	/* the watchdog watches stop too, until the threads it could wait for are gone */
 	irqkit__watchdog_quiesce();
-	irqkit__obs_exit();
 	irqkit__workqueue_exit();
 	irqkit__softirq_exit();
 	irqkit__watchdog_exit();
@@ -196,6 +195,8 @@ void irqkit__core_exit(void)
 	irqkit__tasklets_exit();
 	irqkit__free_all();
 	irqkit__reap_irq_threads();
+	/* the recorder's rings: after every thread that writes them has ended */
+	irqkit__obs_exit();
 	while (irqkit__rt.exit_hooks) {
 		struct irqkit__core_exit_hook *hook = irqkit__rt.exit_hooks;
 
