@@ -186,7 +186,6 @@ static inline const void *cpu_hold_running_fn(const struct irqkit_cpu *c, int wh
  * mode, which is all zero.  Read through the mode_*() helpers below.
  */
 struct irqkit__mode {
-	const char	*name;
 	bool		virtual_clock;		/* time moves in irqkit_clock_advance() */
 	bool		player_delivers;	/* no CPU threads: the player delivers */
 	bool		switch_at_points;	/* the simulator switches at points */
@@ -281,9 +280,9 @@ static inline void spin_step(unsigned int *spins)
 
 /*
  * Contracts at entry, checked in the checking build (IRQKIT_DEBUG) as
- * Linux's lockdep_assert_held() and lockdep_assert_irqs_disabled() are: a
- * helper whose comment says "Pool lock held", "interrupts off", "hardirq
- * holder" or "process context" says it at its first line too.
+ * Linux's lockdep_assert_held() is: a helper whose comment says "Pool lock
+ * held", "hardirq holder" or "process context" says it at its first line
+ * too.
  *
  * spin_assert_locked(lock): @lock is held, and, where the lock validator
  * tracks the core's own locks (a build with IRQKIT_LOCKDEP_CORE), held by
@@ -299,9 +298,6 @@ HIDDEN bool irqkit__lockdep_holds(const void *lock);
 /* The calling task holds some spinlock (the caller's, not named here). */
 #define assert_a_lock_held()						\
 	IRQKIT_ASSERT(irqkit_arch_current()->preempt_count & IRQKIT_PREEMPT_MASK)
-/* Local interrupts are off on the calling task. */
-#define assert_irqs_disabled()						\
-	IRQKIT_ASSERT(irqkit_arch_current()->irqflags & IRQKIT_TASK_IRQS_OFF)
 /* The calling task holds CPU @c for hardirq handling (so it is in hardirq context). */
 #define assert_hardirq_holder(c)					\
 	IRQKIT_ASSERT((irqkit_arch_current()->slot & TASK_SLOT_HARDIRQ) &&	\

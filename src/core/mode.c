@@ -14,9 +14,7 @@ static const struct irqkit__mode modes[] = {
 	 * platform's timer, kworkers that take their CPU's timer while idle,
 	 * the watchdog.
 	 */
-	[IRQKIT_MODE_THREADED] = {
-		.name = "threaded",
-	},
+	[IRQKIT_MODE_THREADED] = { 0 },
 	/*
 	 * Nothing runs unless the test makes it: no dispatcher, ksoftirqd or
 	 * platform timer; the thread that plays a CPU takes its interrupts and
@@ -24,7 +22,6 @@ static const struct irqkit__mode modes[] = {
 	 * threads are real threads that act for a CPU.
 	 */
 	[IRQKIT_MODE_DETERMINISTIC] = {
-		.name = "deterministic",
 		.virtual_clock = true,
 		.player_delivers = true,
 		.watchdog_off = true,
@@ -38,7 +35,6 @@ static const struct irqkit__mode modes[] = {
 	 * switch threads at every interrupt point.
 	 */
 	[IRQKIT_MODE_SIM] = {
-		.name = "sim",
 		.switch_at_points = true,
 		.watchdog_off = true,
 		.timer_duty_off = true,

@@ -172,14 +172,14 @@ bool irqkit__core_stopping(void)
 static void task_reset_self(void)
 {
 	struct irqkit_task *t = irqkit_arch_current();
+	struct irqkit__task_lockdep ld;
 
 	if (t->preempt_count || (t->irqflags & IRQKIT_TASK_IRQS_OFF))
 		irqkit__warn(__FILE__, __LINE__,
 			     "irqkit_stop() with preempt_count %08x and interrupts %s: a lock or section is still open; reset",
 			     t->preempt_count, (t->irqflags & IRQKIT_TASK_IRQS_OFF) ? "off" : "on");
 	/* the lock validator's view outlives a run, as it did when it was its own */
-	struct irqkit__task_lockdep ld = t->lockdep;
-
+	ld = t->lockdep;
 	*t = (struct irqkit_task){ .kthread = t->kthread, .lockdep = ld };
 }
 

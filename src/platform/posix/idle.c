@@ -126,10 +126,9 @@ void irqkit_arch_cpu_wake(unsigned int cpu, unsigned int *kick)
 /* Hand the events of the last wait to the fd chip: the dispatcher, awake, interrupts on. */
 void irqkit_arch_cpu_poll(unsigned int cpu)
 {
+	const struct irqkit_plat_fd_client *client = __atomic_load_n(&fd_client, __ATOMIC_ACQUIRE);
 	struct posix_cpu *pc = &pcpus[cpu];
 	int n = pc->nev;
-
-	const struct irqkit_plat_fd_client *client = __atomic_load_n(&fd_client, __ATOMIC_ACQUIRE);
 
 	pc->nev = 0;
 	for (int i = 0; i < n; i++)
@@ -192,15 +191,15 @@ void irqkit_plat_fd_count(unsigned int cpu, int delta)
 }
 
 /*
- * Reading line @irq's descriptor on @cpu: irqkit_plat_fd_read_begin() says
+ * Reading @key's descriptor on @cpu: irqkit_plat_fd_read_begin() says
  * so (a full barrier) before the caller checks that the line is still bound,
  * irqkit_plat_fd_read_end() after the read.  irqkit_plat_fd_quiesce(),
  * after the line stopped being bound, waits until no CPU reads it: then its
  * descriptor is the owner's again (it may close it).
  */
-void irqkit_plat_fd_read_begin(unsigned int cpu, unsigned int irq)
+void irqkit_plat_fd_read_begin(unsigned int cpu, unsigned int key)
 {
-	__atomic_store_n(&pcpus[cpu].reading, irq + 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&pcpus[cpu].reading, key + 1, __ATOMIC_SEQ_CST);
 }
 
 void irqkit_plat_fd_read_end(unsigned int cpu)
