@@ -67,26 +67,23 @@ void irqkit_plat_free(void *p, size_t size)
 		free(p);
 }
 
-/* Is the simulator on?  One relaxed load: the hooks below pay only this when it is not. */
-static inline bool simulated(void)
-{
-	return __builtin_expect(__atomic_load_n(&irqkit__sim_active, __ATOMIC_RELAXED), 0);
-}
+/* ---- the scheduler: the host's, or one stacked on this platform ------------ */
 
-uint64_t irqkit_plat_now_ns(void)
+static uint64_t host_now_ns(void)
 {
 	struct timespec ts;
 
-	if (simulated())
-		return irqkit__sim_now();
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-void irqkit_arch_cpu_relax(void)
+static void host_spin(bool yield, const void *ip)
 {
-	if (simulated() && irqkit__sim_spin(__builtin_return_address(0), false))
+	(void)ip;
+	if (yield) {
+		sched_yield();
 		return;
+	}
 #if defined(__x86_64__) || defined(__i386__)
 	__builtin_ia32_pause();
 #elif defined(__aarch64__)
@@ -94,37 +91,97 @@ void irqkit_arch_cpu_relax(void)
 #endif
 }
 
-void irqkit_plat_yield(void)
-{
-	if (simulated() && irqkit__sim_spin(__builtin_return_address(0), true))
-		return;
-	sched_yield();
-}
-
-void irqkit_plat_wait(unsigned int *addr, unsigned int val)
-{
-	long r;
-
-	if (simulated() && irqkit__sim_wait(addr, val, UINT64_MAX, __builtin_return_address(0)))
-		return;
-	r = syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
-
-	if (r == -1 && errno != EAGAIN && errno != EINTR)
-		irqkit_plat_fatal("futex wait failed");
-}
-
-void irqkit_plat_wait_timeout(unsigned int *addr, unsigned int val, uint64_t ns)
+static void host_wait(const unsigned int *addr, unsigned int val, uint64_t ns, const void *ip)
 {
 	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ull),
 			       .tv_nsec = (long)(ns % 1000000000ull) };
 	long r;
 
-	if (simulated() && irqkit__sim_wait(addr, val, ns, __builtin_return_address(0)))
+	(void)ip;
+	if (!addr) {
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
 		return;
-	r = syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, &ts, NULL, 0);
-
+	}
+	r = syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, ns == UINT64_MAX ? NULL : &ts,
+		    NULL, 0);
 	if (r == -1 && errno != EAGAIN && errno != EINTR && errno != ETIMEDOUT)
 		irqkit_plat_fatal("futex wait failed");
+}
+
+static void host_wake(const unsigned int *addr, const void *ip)
+{
+	(void)ip;
+	if (syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL, NULL, 0) == -1)
+		irqkit_plat_fatal("futex wake failed");
+}
+
+static int host_thread_id(void)
+{
+	return (int)syscall(SYS_gettid);
+}
+
+static int host_thread_new(struct sched_thread **out, const char *name)
+{
+	(void)name;
+	*out = NULL;		/* the kernel runs it: nothing to keep */
+	return 0;
+}
+
+const struct irqkit__posix_sched irqkit__posix_host = {
+	.name		= "host",
+	.now_ns		= host_now_ns,
+	.spin		= host_spin,
+	.wait		= host_wait,
+	.wake		= host_wake,
+	.thread_id	= host_thread_id,
+	.thread_new	= host_thread_new,
+};
+
+static const struct irqkit__posix_sched *sched_cur = &irqkit__posix_host;
+
+/* The scheduler in use: one relaxed load, then its operation. */
+static inline const struct irqkit__posix_sched *sched(void)
+{
+	return __atomic_load_n(&sched_cur, __ATOMIC_RELAXED);
+}
+
+void irqkit__posix_sched_install(const struct irqkit__posix_sched *s)
+{
+	__atomic_store_n(&sched_cur, s ? s : &irqkit__posix_host, __ATOMIC_RELEASE);
+}
+
+void irqkit__posix_sched_end(void)
+{
+	const struct irqkit__posix_sched *s = __atomic_load_n(&sched_cur, __ATOMIC_ACQUIRE);
+
+	if (s->end)
+		s->end();
+}
+
+uint64_t irqkit_plat_now_ns(void)
+{
+	return sched()->now_ns();
+}
+
+void irqkit_arch_cpu_relax(void)
+{
+	sched()->spin(false, __builtin_return_address(0));
+}
+
+void irqkit_plat_yield(void)
+{
+	sched()->spin(true, __builtin_return_address(0));
+}
+
+void irqkit_plat_wait(unsigned int *addr, unsigned int val)
+{
+	sched()->wait(addr, val, UINT64_MAX, __builtin_return_address(0));
+}
+
+void irqkit_plat_wait_timeout(unsigned int *addr, unsigned int val, uint64_t ns)
+{
+	sched()->wait(addr, val, ns, __builtin_return_address(0));
 }
 
 /*
@@ -156,10 +213,7 @@ void irqkit_plat_barrier_heavy(void)
 
 void irqkit_plat_wake(unsigned int *addr)
 {
-	if (simulated() && irqkit__sim_wake(addr, __builtin_return_address(0)))
-		return;
-	if (syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL, NULL, 0) == -1)
-		irqkit_plat_fatal("futex wake failed");
+	sched()->wake(addr, __builtin_return_address(0));
 }
 
 void irqkit__posix_say(const char *who, const char *fmt, ...)
@@ -191,9 +245,7 @@ int irqkit_plat_backtrace(void **frames, int max)
 /* In the simulator a thread's number in the run, so that reports repeat with the seed. */
 int irqkit_plat_thread_id(void)
 {
-	if (simulated() && irqkit__sim_thread_id())
-		return irqkit__sim_thread_id();
-	return (int)syscall(SYS_gettid);
+	return sched()->thread_id();
 }
 
 void irqkit_plat_thread_name(char *buf, size_t len)
@@ -339,8 +391,16 @@ struct irqkit_plat_thread {
 	void		(*fn)(void *);
 	void		*arg;
 	char		name[16];
-	struct sim_thread *sim;		/* the simulator's record of it, or NULL */
+	/* the record of the scheduler that runs it (@sched), or NULL: the kernel's */
+	const struct irqkit__posix_sched *sched;
+	struct sched_thread *st;
 };
+
+/* Does @th's scheduler still run it (a run that ended lets its threads go)? */
+static bool sched_runs(const struct irqkit_plat_thread *th)
+{
+	return th->st && th->sched == sched();
+}
 
 static void *plat_thread_main(void *p)
 {
@@ -349,11 +409,11 @@ static void *plat_thread_main(void *p)
 	pthread_setname_np(pthread_self(), th->name);
 	/* ksoftirqd sleeps until its CPU's next timer: wake on time, not 50 us late (best effort) */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
-	if (th->sim)
-		irqkit__sim_thread_enter(th->sim);
+	if (th->st)
+		th->sched->thread_enter(th->st);
 	th->fn(th->arg);
-	if (th->sim && simulated())
-		irqkit__sim_thread_exit(th->sim);
+	if (sched_runs(th))
+		th->sched->thread_exit(th->st);
 	return NULL;
 }
 
@@ -361,23 +421,23 @@ int irqkit_plat_thread_create(struct irqkit_plat_thread **out, const char *name,
 			      void (*fn)(void *), void *arg)
 {
 	struct irqkit_plat_thread *th = irqkit_plat_alloc(sizeof(*th));	/* fault injection too */
+	int ret;
 
 	if (!th)
 		return -IRQKIT_ENOMEM;	/* as kthread_create */
 	th->fn = fn;
 	th->arg = arg;
 	snprintf(th->name, sizeof(th->name), "%s", name);	/* Linux cuts comm at 15 */
-	if (simulated()) {
-		/* made runnable now, by its maker: the schedule does not depend on the host's */
-		th->sim = irqkit__sim_thread_new(th->name);
-		if (!th->sim) {
-			irqkit_plat_free(th, sizeof(*th));
-			return -IRQKIT_ENOMEM;
-		}
+	/* made runnable now, by its maker: a stacked scheduler's order does not hang on the host's */
+	th->sched = sched();
+	ret = th->sched->thread_new(&th->st, th->name);
+	if (ret) {
+		irqkit_plat_free(th, sizeof(*th));
+		return ret;
 	}
 	if (pthread_create(&th->thread, NULL, plat_thread_main, th)) {
-		if (th->sim)
-			irqkit__sim_thread_abandon(th->sim);
+		if (th->st)
+			th->sched->thread_abandon(th->st);
 		irqkit_plat_free(th, sizeof(*th));
 		return -IRQKIT_ENOMEM;
 	}
@@ -387,8 +447,8 @@ int irqkit_plat_thread_create(struct irqkit_plat_thread **out, const char *name,
 
 void irqkit_plat_thread_join(struct irqkit_plat_thread *th)
 {
-	if (th->sim && simulated())
-		irqkit__sim_join(th->sim, __builtin_return_address(0));
+	if (sched_runs(th))
+		th->sched->thread_join(th->st, __builtin_return_address(0));
 	pthread_join(th->thread, NULL);
 	irqkit_plat_free(th, sizeof(*th));
 }
@@ -398,7 +458,7 @@ int irqkit_plat_thread_join_timeout(struct irqkit_plat_thread *th, uint64_t ns)
 	struct timespec ts;
 	uint64_t at;
 
-	if (th->sim && simulated()) {
+	if (sched_runs(th)) {
 		/* no limit in virtual time: a thread that never ends is the simulator's deadlock */
 		irqkit_plat_thread_join(th);
 		return 0;
@@ -416,11 +476,5 @@ int irqkit_plat_thread_join_timeout(struct irqkit_plat_thread *th, uint64_t ns)
 
 void irqkit_plat_sleep_ns(uint64_t ns)
 {
-	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ull),
-			       .tv_nsec = (long)(ns % 1000000000ull) };
-
-	if (simulated() && irqkit__sim_wait(NULL, 0, ns, __builtin_return_address(0)))
-		return;
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
+	sched()->wait(NULL, 0, ns, __builtin_return_address(0));
 }

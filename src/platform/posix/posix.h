@@ -36,30 +36,53 @@ void irqkit__posix_observe_start(void);
 void irqkit__posix_observe_stop(void);
 
 /*
- * sim.c: the simulator (IRQKIT_MODE_SIM).  While irqkit__sim_active, the
- * platform's waits, wakes, spins, clock and threads go through it; each
- * irqkit__sim_* hook returns false for a thread that is not the simulator's
- * (the caller then does the real thing).
+ * The scheduler the platform's threads run under (platform.c).  The host's
+ * own, irqkit__posix_host (futexes, CLOCK_MONOTONIC, the kernel's
+ * scheduler), unless a platform stacked on this one takes over for a run:
+ * the simulator (src/platform/sim/, IRQKIT_MODE_SIM) runs the same threads
+ * one at a time, in virtual time, in an order a seed decides.  The
+ * platform's hooks call the scheduler in use and never ask which it is.  A
+ * stacked scheduler passes a thread it does not run (a program's thread it
+ * did not make) to the host's operations.
  */
 struct irqkit_config;
-struct sim_thread;
-extern bool irqkit__sim_active;
-int irqkit__sim_begin(const struct irqkit_config *cfg);
-void irqkit__sim_end(void);
-/* A spin step (@yield: of a long spin), from thread @ip. */
-bool irqkit__sim_spin(const void *ip, bool yield);
-/* Park while *@addr == @val (no @addr: a sleep), at most @ns (UINT64_MAX: no limit). */
-bool irqkit__sim_wait(const unsigned int *addr, unsigned int val, uint64_t ns, const void *ip);
-bool irqkit__sim_wake(const unsigned int *addr, const void *ip);
-uint64_t irqkit__sim_now(void);
-int irqkit__sim_thread_id(void);
-/* A thread is made (by a thread of the simulator: else NULL), starts, ends, is joined. */
-struct sim_thread *irqkit__sim_thread_new(const char *name);
-void irqkit__sim_thread_enter(struct sim_thread *t);
-void irqkit__sim_thread_exit(struct sim_thread *t);
-/* Its thread could not be made after all: it never runs. */
-void irqkit__sim_thread_abandon(struct sim_thread *t);
-void irqkit__sim_join(struct sim_thread *t, const void *ip);
+struct sched_thread;
+struct irqkit__posix_sched {
+	const char	*name;
+	/*
+	 * A run starts, on the thread that calls irqkit_start() and before the
+	 * core makes a thread (it installs the scheduler), and ends, every
+	 * thread of the runtime joined (it gives way to the host's).
+	 */
+	int		(*begin)(const struct irqkit_config *cfg);
+	void		(*end)(void);
+	uint64_t	(*now_ns)(void);
+	/* A spin step (@yield: of a long spin), from the code at @ip. */
+	void		(*spin)(bool yield, const void *ip);
+	/* Park while *@addr == @val (no @addr: a sleep), at most @ns (UINT64_MAX: no limit). */
+	void		(*wait)(const unsigned int *addr, unsigned int val, uint64_t ns, const void *ip);
+	void		(*wake)(const unsigned int *addr, const void *ip);
+	/* The calling thread's number in reports. */
+	int		(*thread_id)(void);
+	/*
+	 * The caller makes a thread: its record (*@out, NULL when this
+	 * scheduler does not run it) or a negative errno.  With a record, the
+	 * thread enters first and exits last, the record is abandoned when the
+	 * thread could not be made after all, and a join waits through it.
+	 */
+	int		(*thread_new)(struct sched_thread **out, const char *name);
+	void		(*thread_enter)(struct sched_thread *t);
+	void		(*thread_exit)(struct sched_thread *t);
+	void		(*thread_abandon)(struct sched_thread *t);
+	void		(*thread_join)(struct sched_thread *t, const void *ip);
+};
+extern const struct irqkit__posix_sched irqkit__posix_host;
+/* The schedulers stacked on this platform. */
+extern const struct irqkit__posix_sched irqkit__sim_sched;
+/* Install @s for the run (NULL: the host's again); the scheduler's begin and end call it. */
+void irqkit__posix_sched_install(const struct irqkit__posix_sched *s);
+/* The run ends: the scheduler in use ends it (the host's: nothing to do). */
+void irqkit__posix_sched_end(void);
 
 /* A switch from one thread to another, as the simulator keeps the last ones. */
 struct irqkit__sim_switch {

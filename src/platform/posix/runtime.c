@@ -128,13 +128,13 @@ int irqkit_start(const struct irqkit_config *cfg)
 	}
 	if (cfg && cfg->mode == IRQKIT_MODE_SIM) {
 		/* before the core makes its threads: each is the simulator's */
-		ret = irqkit__sim_begin(cfg);
+		ret = irqkit__sim_sched.begin(cfg);
 		if (ret)
 			return ret;
 	}
 	ret = irqkit__core_init(cfg);
 	if (ret) {
-		irqkit__sim_end();
+		irqkit__posix_sched_end();
 		return ret;
 	}
 	if (irqkit__core_deterministic()) {
@@ -189,7 +189,7 @@ fail_threads:
 fail:
 	irqkit__core_exit();		/* its workers may still kick a CPU */
 	irqkit__posix_cpus_exit();
-	irqkit__sim_end();
+	irqkit__posix_sched_end();
 	return ret;
 }
 
@@ -222,7 +222,7 @@ void irqkit_stop(void)
 	irqkit__posix_observe_stop();
 	irqkit__core_exit();		/* its workers may still kick a CPU */
 	irqkit__posix_cpus_exit();
-	irqkit__sim_end();
+	irqkit__posix_sched_end();
 	irqkit__posix_symbols_exit();
 	pthread_mutex_unlock(&stop_lock);
 }

@@ -69,7 +69,7 @@
 
 enum sim_state { ST_RUN, ST_SPIN, ST_WAIT, ST_JOIN, ST_DEAD };
 
-struct sim_thread {
+struct sched_thread {
 	unsigned int		id;		/* 1..: its thread id in the run */
 	char			name[16];
 	bool			hw;		/* a dispatcher or the timer: never held back */
@@ -80,7 +80,7 @@ struct sim_thread {
 	unsigned int		val;
 	bool			woken;		/* ST_WAIT: a wake named addr */
 	uint64_t		deadline;	/* ST_WAIT: or until then (UINT64_MAX: no limit) */
-	struct sim_thread	*target;	/* ST_JOIN: until it is dead */
+	struct sched_thread	*target;	/* ST_JOIN: until it is dead */
 	int64_t			prio;
 	unsigned int		go;		/* the baton, handed over: a futex word */
 	const char		*what;		/* where it stopped last */
@@ -90,9 +90,9 @@ struct sim_thread {
 };
 
 static struct {
-	struct sim_thread	**t;
+	struct sched_thread	**t;
 	unsigned int		nr, cap;
-	struct sim_thread	*cur;
+	struct sched_thread	*cur;
 	uint64_t		rng, seed;
 	uint64_t		now;
 	uint64_t		step, switches;
@@ -109,10 +109,10 @@ static struct {
 	bool			foreign_told;
 } sim;
 
-bool irqkit__sim_active;
+static bool active;			/* a run is on: this scheduler is installed */
 struct irqkit__sim_plan irqkit__sim_plan;
 static struct irqkit_sim_stats last;
-static _Thread_local struct sim_thread *self;
+static _Thread_local struct sched_thread *self;
 
 static void futex_wait(unsigned int *w, unsigned int val)
 {
@@ -143,15 +143,15 @@ static void hash_bytes(const void *p, size_t n)
 
 /* ---- the threads ------------------------------------------------------------- */
 
-static struct sim_thread *thread_new(const char *name)
+static struct sched_thread *thread_new(const char *name)
 {
-	struct sim_thread *t = calloc(1, sizeof(*t));
+	struct sched_thread *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return NULL;
 	if (sim.nr == sim.cap) {
 		unsigned int cap = sim.cap ? 2 * sim.cap : 16;
-		struct sim_thread **n = realloc(sim.t, cap * sizeof(*n));
+		struct sched_thread **n = realloc(sim.t, cap * sizeof(*n));
 
 		if (!n) {
 			free(t);
@@ -173,7 +173,7 @@ static struct sim_thread *thread_new(const char *name)
 }
 
 /* Can @t go on now (its wait is over)? */
-static bool ready(const struct sim_thread *t)
+static bool ready(const struct sched_thread *t)
 {
 	switch (t->state) {
 	case ST_RUN:
@@ -197,7 +197,7 @@ static bool non_preemptible(const struct irqkit_task *k)
 }
 
 /* Is @u on CPU @cpu in a section no other context of that CPU may preempt? */
-static bool holds_cpu(const struct sim_thread *u, int cpu)
+static bool holds_cpu(const struct sched_thread *u, int cpu)
 {
 	const struct irqkit_task *k = u->task;
 
@@ -208,7 +208,7 @@ static bool holds_cpu(const struct sim_thread *u, int cpu)
 	return non_preemptible(k);
 }
 
-static bool eligible(const struct sim_thread *t)
+static bool eligible(const struct sched_thread *t)
 {
 	if (!ready(t))
 		return false;
@@ -233,14 +233,14 @@ static uint64_t earliest_deadline(void)
 
 /* ---- reports ----------------------------------------------------------------- */
 
-static const char *state_name(const struct sim_thread *t)
+static const char *state_name(const struct sched_thread *t)
 {
 	static const char *const names[] = { "runs", "spins", "waits", "joins", "ended" };
 
 	return names[t->state];
 }
 
-static void context_text(char *buf, size_t len, const struct sim_thread *t)
+static void context_text(char *buf, size_t len, const struct sched_thread *t)
 {
 	const struct irqkit_task *k = t->task;
 	int n;
@@ -301,7 +301,7 @@ static void __attribute__((noreturn)) fail(const char *what, bool spin)
 	bool any = false;
 
 	for (unsigned int i = 0; i < sim.nr && n < sizeof(why); i++) {
-		const struct sim_thread *t = sim.t[i];
+		const struct sched_thread *t = sim.t[i];
 
 		/* spinners, any; waiters, the program's own */
 		if (spin ? t->state != ST_SPIN
@@ -318,7 +318,7 @@ static void __attribute__((noreturn)) fail(const char *what, bool spin)
 	say("%s (seed %" PRIu64 ", step %" PRIu64 ", virtual time %" PRIu64 ".%09" PRIu64 " s)",
 	    why, sim.seed, sim.step, sim.now / NSEC, sim.now % NSEC);
 	for (unsigned int i = 0; i < sim.nr; i++) {
-		struct sim_thread *t = sim.t[i];
+		struct sched_thread *t = sim.t[i];
 
 		if (t->state == ST_DEAD)
 			continue;
@@ -345,14 +345,14 @@ static void __attribute__((noreturn)) fail(const char *what, bool spin)
 
 /* ---- switching ----------------------------------------------------------------- */
 
-static void park(struct sim_thread *me)
+static void park(struct sched_thread *me)
 {
 	while (!__atomic_load_n(&me->go, __ATOMIC_ACQUIRE))
 		futex_wait(&me->go, 0);
 	__atomic_store_n(&me->go, 0, __ATOMIC_RELAXED);
 }
 
-static void hand_to(struct sim_thread *next)
+static void hand_to(struct sched_thread *next)
 {
 	sim.cur = next;
 	__atomic_store_n(&next->go, 1, __ATOMIC_RELEASE);
@@ -360,7 +360,7 @@ static void hand_to(struct sim_thread *next)
 }
 
 /* The switch from @me to @next: counted, hashed, logged. */
-static void record(struct sim_thread *me, struct sim_thread *next)
+static void record(struct sched_thread *me, struct sched_thread *next)
 {
 	struct irqkit__sim_switch *e = &sim.tail->e[sim.switches % IRQKIT__SIM_TAIL];
 
@@ -391,15 +391,15 @@ static void record(struct sim_thread *me, struct sim_thread *next)
  * The next thread to run: the eligible one of the highest priority; a
  * spinner gives way to any other.  Time jumps when nothing else can run.
  */
-static struct sim_thread *pick(void)
+static struct sched_thread *pick(void)
 {
 	for (;;) {
-		struct sim_thread *best = NULL, *spinner = NULL;
+		struct sched_thread *best = NULL, *spinner = NULL;
 		bool others = false, soon;
 		uint64_t d;
 
 		for (unsigned int i = 0; i < sim.nr; i++) {
-			struct sim_thread *t = sim.t[i];
+			struct sched_thread *t = sim.t[i];
 
 			if (!eligible(t))
 				continue;
@@ -448,9 +448,9 @@ static struct sim_thread *pick(void)
 }
 
 /* @me (the holder, its state set) gives the baton to whoever runs next. */
-static void switch_from(struct sim_thread *me)
+static void switch_from(struct sched_thread *me)
 {
-	struct sim_thread *next;
+	struct sched_thread *next;
 	bool dead;
 
 	sim.step++;
@@ -474,16 +474,16 @@ static void switch_from(struct sim_thread *me)
 		park(me);
 }
 
-static void __attribute__((noinline)) capture_stack(struct sim_thread *me)
+static void __attribute__((noinline)) capture_stack(struct sched_thread *me)
 {
 	me->nbt = backtrace(me->bt, BT_MAX);
 }
 
 /* ---- what the platform's hooks call ------------------------------------------ */
 
-static struct sim_thread *holder(void)
+static struct sched_thread *holder(void)
 {
-	struct sim_thread *me = self;
+	struct sched_thread *me = self;
 
 	if (!me && !__atomic_exchange_n(&sim.foreign_told, true, __ATOMIC_RELAXED))
 		irqkit_printk(IRQKIT_LOG_ERR,
@@ -495,7 +495,7 @@ static struct sim_thread *holder(void)
 /* A switch point of the core (point.c's hook). */
 static void point_hook(const char *what, const void *ip)
 {
-	struct sim_thread *me = holder();
+	struct sched_thread *me = holder();
 
 	if (!me)
 		return;
@@ -505,12 +505,14 @@ static void point_hook(const char *what, const void *ip)
 	switch_from(me);
 }
 
-bool irqkit__sim_spin(const void *ip, bool yield)
+static void sim_spin(bool yield, const void *ip)
 {
-	struct sim_thread *me = holder();
+	struct sched_thread *me = holder();
 
-	if (!me)
-		return false;
+	if (!me) {
+		irqkit__posix_host.spin(yield, ip);
+		return;
+	}
 	if (me->state != ST_SPIN) {
 		capture_stack(me);
 		me->what = "spin";
@@ -522,17 +524,18 @@ bool irqkit__sim_spin(const void *ip, bool yield)
 	sim.spin_steps++;
 	switch_from(me);
 	me->state = ST_RUN;
-	return true;
 }
 
-bool irqkit__sim_wait(const unsigned int *addr, unsigned int val, uint64_t ns, const void *ip)
+static void sim_wait(const unsigned int *addr, unsigned int val, uint64_t ns, const void *ip)
 {
-	struct sim_thread *me = holder();
+	struct sched_thread *me = holder();
 
-	if (!me)
-		return false;
+	if (!me) {
+		irqkit__posix_host.wait(addr, val, ns, ip);
+		return;
+	}
 	if (addr && __atomic_load_n(addr, __ATOMIC_RELAXED) != val)
-		return true;
+		return;
 	capture_stack(me);
 	me->what = addr ? "wait" : "sleep";
 	me->ip = ip;
@@ -545,15 +548,16 @@ bool irqkit__sim_wait(const unsigned int *addr, unsigned int val, uint64_t ns, c
 	me->state = ST_RUN;
 	me->addr = NULL;
 	me->deadline = UINT64_MAX;
-	return true;
 }
 
-bool irqkit__sim_wake(const unsigned int *addr, const void *ip)
+static void sim_wake(const unsigned int *addr, const void *ip)
 {
-	struct sim_thread *me = holder();
+	struct sched_thread *me = holder();
 
-	if (!me)
-		return false;
+	if (!me) {
+		irqkit__posix_host.wake(addr, ip);
+		return;
+	}
 	for (unsigned int i = 0; i < sim.nr; i++)
 		if (sim.t[i]->state == ST_WAIT && sim.t[i]->addr == addr)
 			sim.t[i]->woken = true;
@@ -563,33 +567,34 @@ bool irqkit__sim_wake(const unsigned int *addr, const void *ip)
 	 * take too (they are safe between threads, not within one CPU's contexts).
 	 */
 	if (me->task && non_preemptible(me->task))
-		return true;
+		return;
 	me->what = "wake";
 	me->ip = ip;
 	me->state = ST_RUN;
 	switch_from(me);
-	return true;
 }
 
-uint64_t irqkit__sim_now(void)
+static uint64_t sim_now(void)
 {
 	return __atomic_load_n(&sim.now, __ATOMIC_RELAXED);
 }
 
-int irqkit__sim_thread_id(void)
+static int sim_thread_id(void)
 {
-	return self ? (int)self->id : 0;
+	return self ? (int)self->id : irqkit__posix_host.thread_id();
 }
 
 /* ---- threads: made, started, ended, joined ----------------------------------- */
 
-struct sim_thread *irqkit__sim_thread_new(const char *name)
+/* Made by a thread of the run only: the order of the run is the simulator's. */
+static int sim_thread_new(struct sched_thread **out, const char *name)
 {
-	return holder() ? thread_new(name) : NULL;
+	*out = holder() ? thread_new(name) : NULL;
+	return *out ? 0 : -IRQKIT_ENOMEM;
 }
 
 /* First thing in a new thread: wait for the baton. */
-void irqkit__sim_thread_enter(struct sim_thread *t)
+static void sim_thread_enter(struct sched_thread *t)
 {
 	self = t;
 	park(t);
@@ -597,7 +602,7 @@ void irqkit__sim_thread_enter(struct sim_thread *t)
 }
 
 /* Last thing in a thread: it ends, and the baton goes on. */
-void irqkit__sim_thread_exit(struct sim_thread *t)
+static void sim_thread_exit(struct sched_thread *t)
 {
 	t->what = "exit";
 	t->ip = NULL;
@@ -607,14 +612,14 @@ void irqkit__sim_thread_exit(struct sim_thread *t)
 	self = NULL;
 }
 
-void irqkit__sim_thread_abandon(struct sim_thread *t)
+static void sim_thread_abandon(struct sched_thread *t)
 {
 	t->state = ST_DEAD;
 }
 
-void irqkit__sim_join(struct sim_thread *t, const void *ip)
+static void sim_thread_join(struct sched_thread *t, const void *ip)
 {
-	struct sim_thread *me = holder();
+	struct sched_thread *me = holder();
 
 	if (!me || t->state == ST_DEAD)
 		return;
@@ -637,7 +642,7 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int irqkit__sim_begin(const struct irqkit_config *cfg)
+static int sim_begin(const struct irqkit_config *cfg)
 {
 	const char *env = getenv("IRQKIT_SIM_SEED");
 	const char *path = getenv("IRQKIT_SIM_LOG");
@@ -698,7 +703,8 @@ int irqkit__sim_begin(const struct irqkit_config *cfg)
 	self->task = irqkit_arch_current();
 	sim.cur = self;
 	irqkit__core_explore_hook_set(point_hook);
-	__atomic_store_n(&irqkit__sim_active, true, __ATOMIC_RELEASE);
+	__atomic_store_n(&active, true, __ATOMIC_RELEASE);
+	irqkit__posix_sched_install(&irqkit__sim_sched);
 	if (sim.log)
 		fprintf(sim.log, "seed %" PRIu64 " depth %u\n", sim.seed, depth);
 	return 0;
@@ -717,15 +723,16 @@ static struct irqkit_sim_stats stats_now(void)
  * began it, every thread of the runtime joined.  A program's thread still
  * there is reported and let go, unserialised.
  */
-void irqkit__sim_end(void)
+static void sim_end(void)
 {
-	if (!__atomic_load_n(&irqkit__sim_active, __ATOMIC_ACQUIRE))
+	if (!__atomic_load_n(&active, __ATOMIC_ACQUIRE))
 		return;
 	last = stats_now();
 	irqkit__core_explore_hook_set(NULL);
-	__atomic_store_n(&irqkit__sim_active, false, __ATOMIC_RELEASE);
+	__atomic_store_n(&active, false, __ATOMIC_RELEASE);
+	irqkit__posix_sched_install(NULL);
 	for (unsigned int i = 0; i < sim.nr; i++) {
-		struct sim_thread *t = sim.t[i];
+		struct sched_thread *t = sim.t[i];
 
 		if (t == self || t->state == ST_DEAD)
 			continue;
@@ -752,7 +759,7 @@ int irqkit_sim_stats(struct irqkit_sim_stats *out)
 {
 	if (!out)
 		return -IRQKIT_EINVAL;
-	if (__atomic_load_n(&irqkit__sim_active, __ATOMIC_ACQUIRE)) {
+	if (__atomic_load_n(&active, __ATOMIC_ACQUIRE)) {
 		if (!self)
 			return -IRQKIT_EINVAL;
 		*out = stats_now();
@@ -763,3 +770,19 @@ int irqkit_sim_stats(struct irqkit_sim_stats *out)
 	*out = last;
 	return 0;
 }
+
+const struct irqkit__posix_sched irqkit__sim_sched = {
+	.name		= "sim",
+	.begin		= sim_begin,
+	.end		= sim_end,
+	.now_ns		= sim_now,
+	.spin		= sim_spin,
+	.wait		= sim_wait,
+	.wake		= sim_wake,
+	.thread_id	= sim_thread_id,
+	.thread_new	= sim_thread_new,
+	.thread_enter	= sim_thread_enter,
+	.thread_exit	= sim_thread_exit,
+	.thread_abandon	= sim_thread_abandon,
+	.thread_join	= sim_thread_join,
+};
