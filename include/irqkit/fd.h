@@ -33,7 +33,9 @@ extern "C" {
  *
  * Masking removes the descriptor's readiness interest (epoll) and unmasking
  * restores it; nothing that arrived meanwhile is lost: it is still in the
- * descriptor, and is taken on unmask.
+ * descriptor, and is taken on unmask.  For the sources the chip reads, an
+ * arrival still in the descriptor is pending (irq_get_irqchip_state), so
+ * irqkit_wait_delivered() after a write waits for its handler.
  *
  * Ownership.  The descriptor stays the caller's: binding switches it to
  * non-blocking mode and does not take it; the caller closes it after

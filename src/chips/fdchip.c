@@ -722,11 +722,31 @@ static bool fdl_claim(struct irqkit_irq_data *d)
 	return true;
 }
 
+/*
+ * An arrival still in the descriptor, not yet seen by its CPU's idle wait:
+ * for the sources whose arrivals the chip reads (a counter, records), a
+ * readable descriptor is an arrival nobody took, so irqkit_wait_delivered()
+ * waits for it as for a latched edge.  Where the handler reads the
+ * descriptor itself, readable says nothing about arrivals.
+ */
+static bool fdl_unread(const struct fd_line *l, unsigned int s)
+{
+	struct pollfd p = { .fd = l->fd, .events = POLLIN };
+
+	if (!kinds[l->kind].record || (s & (FL_DEAD | FL_STARTED)) != FL_STARTED)
+		return false;
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
+}
+
 static int fdl_get_state(struct irqkit_irq_data *d, int which, bool *state)
 {
-	unsigned int s = ld(&line_of_data(d)->state);
+	struct fd_line *l = line_of_data(d);
+	unsigned int s = ld(&l->state);
+	bool pending = s & (FL_LATCH | FL_LEVEL);
 
-	return irqkit_irqchip_state(which, s & (FL_LATCH | FL_LEVEL), s & FL_MASKED, state);
+	if (which == IRQKIT_CHIPSTATE_PENDING && !pending)
+		pending = fdl_unread(l, s);
+	return irqkit_irqchip_state(which, pending, s & FL_MASKED, state);
 }
 
 static void fdl_get_events(struct irqkit_irq_data *d, struct irqkit_irq_events *ev, bool total)

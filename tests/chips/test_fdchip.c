@@ -130,6 +130,39 @@ static void test_eventfd_write_runs_the_handler_on_the_lines_cpu(void **state)
 	close(fd);
 }
 
+/*
+ * irqkit_wait_delivered() right after a write: the arrival is still in the
+ * descriptor, not yet seen by the CPU's idle wait; it is undelivered, and
+ * the wait returns only once the handler has run for it.
+ */
+static void test_wait_delivered_counts_an_arrival_still_in_the_descriptor(void **state)
+{
+	struct irqkit_irq_events tot;
+	int fd = efd();
+
+	(void)state;
+	seen_init(&s0, fd);
+	assert_int_equal(irqkit_fd_bind_eventfd(L(0), fd), 0);
+	assert_int_equal(irqkit_request_irq(L(0), count_handler, 0, "efd", &s0), 0);
+	for (int i = 1; i <= 200; i++) {
+		efd_write(fd, 1);
+		assert_int_equal(irqkit_wait_delivered(L(0), 5000), 0);
+		assert_int_equal(irqkit_irq_get_event_totals(L(0), &tot), 0);
+		assert_int_equal(tot.events, i);
+	}
+	/* masked, the arrival waits in the descriptor: not delivered, so the wait times out */
+	irqkit_disable_irq(L(0));
+	efd_write(fd, 1);
+	assert_int_equal(irqkit_wait_delivered(L(0), 20), -IRQKIT_ETIMEDOUT);
+	irqkit_enable_irq(L(0));
+	assert_int_equal(irqkit_wait_delivered(L(0), 5000), 0);
+	assert_int_equal(irqkit_irq_get_event_totals(L(0), &tot), 0);
+	assert_int_equal(tot.events, 201);
+	irqkit_free_irq(L(0), &s0);
+	assert_int_equal(irqkit_fd_unbind(L(0)), 0);
+	close(fd);
+}
+
 static void test_eventfd_counter_is_the_number_of_coalesced_events(void **state)
 {
 	struct irqkit_irq_events tot;
@@ -766,6 +799,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_eventfd_write_runs_the_handler_on_the_lines_cpu,
+						thr_setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_wait_delivered_counts_an_arrival_still_in_the_descriptor,
 						thr_setup, thr_teardown),
 		cmocka_unit_test_setup_teardown(test_eventfd_counter_is_the_number_of_coalesced_events,
 						thr_setup, thr_teardown),
