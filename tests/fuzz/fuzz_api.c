@@ -9,8 +9,11 @@
  * with the byte 0xF2 (version 2) also reach irqkit_wait_delivered(), the
  * histograms, the timeline recorder, and a stop made by another thread than
  * the one that started the run (which played CPU 0), followed by calls on
- * the stopped run's objects; every other input decodes as version 1 did,
- * so the committed corpus and regressions keep their meaning.
+ * the stopped run's objects.  Inputs that begin with 0xF3 (version 3) also
+ * leave the deterministic run for an episode of another mode and come
+ * back: threaded mode with a line bound to an eventfd, or the simulator.
+ * Every other input decodes as version 1 did, so the committed corpus and
+ * regressions keep their meaning.
  *
  * A reference model says what Linux answers and the run must agree:
  * - request_irq's error code and its order (-EINVAL for a bad flag, a
@@ -33,13 +36,26 @@
  *   (after it, the events written, or -ENODATA while none was recorded);
  *   after a stop from another thread, the starting thread's interrupt and
  *   bottom-half calls and the old objects' calls are clean (no sanitizer
- *   report) and the next start works.
+ *   report) and the next start works;
+ * - (version 3, eventfd episode) binding refuses a line out of range
+ *   (-EINVAL), a bad descriptor (-EBADF), a bound line (-EBUSY); unbinding
+ *   refuses a line with a handler (-EBUSY); the handler runs in hardirq
+ *   context with interrupts off, and once the line is enabled again and
+ *   delivered, the events its deliveries stand for add up to what was
+ *   written to the eventfd, whatever the disables, synchronizes and moves
+ *   between the writes;
+ * - (version 3, simulator episode) every raise is accounted (runs +
+ *   coalesced) once delivered, tasklets run once per schedule batch, and
+ *   the same seed and operations give the same schedule (the run is
+ *   repeated and the schedules' hashes compared).
  * A disagreement aborts with the model's and the runtime's values.
  *
  * Without libFuzzer (IRQKIT_FUZZ_STANDALONE) it replays the files named on
  * the command line: the regression run of the corpus and of every crash.
  */
 #include <irqkit/irqkit.h>
+#include <irqkit/explore.h>
+#include <irqkit/fd.h>
 #include <irqkit/observe.h>
 #include <irqkit/workqueue.h>
 
@@ -50,6 +66,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #define NR_IRQS		32
 #define NR_CPUS		2
@@ -58,6 +76,7 @@
 #define NR_DEVS		4
 #define MAX_ACTIONS	8
 #define FUZZ_V2		0xf2	/* first byte of a version-2 input */
+#define FUZZ_V3		0xf3	/* of a version-3 input */
 
 /* ---- the model ---------------------------------------------------------------- */
 
@@ -583,14 +602,228 @@ static void op_stop_elsewhere(void)
 	start();
 }
 
+/* ---- version 3: episodes of other modes ------------------------------------------------ */
+
+#define EP_OPS		12	/* operations in an episode */
+
+static struct {
+	unsigned long	calls, events, bad;	/* atomics: the handler runs on a dispatcher */
+	unsigned long	tasklet_runs;
+} ep;
+
+static enum irqkit_irqreturn ep_handler(int irq, void *dev_id)
+{
+	struct irqkit_irq_events ev;
+
+	(void)dev_id;
+	if (!irqkit_in_hardirq() || !irqkit_irqs_disabled() ||
+	    irqkit_irq_get_events((unsigned int)irq, &ev))
+		__atomic_fetch_add(&ep.bad, 1, __ATOMIC_RELAXED);
+	else
+		__atomic_fetch_add(&ep.events, ev.events, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&ep.calls, 1, __ATOMIC_RELAXED);
+	return IRQKIT_HANDLED;
+}
+
+static void ep_tasklet_fn(unsigned long arg)
+{
+	(void)arg;
+	__atomic_fetch_add(&ep.tasklet_runs, 1, __ATOMIC_RELAXED);
+}
+
+static void ep_start(enum irqkit_mode mode, uint64_t seed)
+{
+	struct irqkit_config cfg = { .nr_irqs = NR_IRQS, .nr_cpus = NR_CPUS, .mode = mode,
+				     .sim_seed = seed, .log = log_hook };
+	int ret = irqkit_start(&cfg);
+
+	if (ret)
+		fail("episode start (mode %d) = %d", mode, ret);
+	memset(&ep, 0, sizeof(ep));
+}
+
+/* Wait until @irq's arrivals are all delivered: irqkit_wait_delivered() returns 0. */
+static void ep_delivered(unsigned int irq)
+{
+	int got = irqkit_wait_delivered(irq, 5000);
+
+	if (got)
+		fail("wait_delivered(%u) after the episode = %d, model 0", irq, got);
+}
+
+/* A disable, enable, synchronize or move of @irq, as byte @b says; *@depth follows. */
+static void ep_line_op(unsigned int irq, unsigned int b, unsigned int *depth)
+{
+	switch (b % 4) {
+	case 0:
+		if (*depth < 3) {
+			if (b & 4)
+				irqkit_disable_irq_nosync(irq);
+			else
+				irqkit_disable_irq(irq);
+			++*depth;
+		}
+		break;
+	case 1:
+		if (*depth) {
+			irqkit_enable_irq(irq);
+			--*depth;
+		}
+		break;
+	case 2:
+		irqkit_synchronize_irq(irq);
+		break;
+	default:
+		(void)irqkit_irq_set_affinity(irq, 1ull << ((b >> 2) % NR_CPUS));
+		break;
+	}
+}
+
+/*
+ * Threaded mode, a line bound to an eventfd: writes, disables, enables,
+ * synchronizes and moves from the input, then every written event must be
+ * delivered.
+ */
+static void op_fd_episode(struct input *in)
+{
+	unsigned int irq = NR_EDGE + NR_LEVEL + next(in) % (NR_IRQS - NR_EDGE - NR_LEVEL);
+	unsigned int depth = 0;
+	uint64_t written = 0;
+	int efd, got;
+
+	stop();
+	ep_start(IRQKIT_MODE_THREADED, 0);
+	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (efd < 0)
+		fail("eventfd");
+	if ((got = irqkit_fd_bind_eventfd(NR_IRQS + next(in) % 4, efd)) != -IRQKIT_EINVAL)
+		fail("fd_bind_eventfd(line out of range) = %d, model -EINVAL", got);
+	if ((got = irqkit_fd_bind_eventfd(irq, -1)) != -IRQKIT_EBADF)
+		fail("fd_bind_eventfd(fd -1) = %d, model -EBADF", got);
+	if ((got = irqkit_fd_bind_eventfd(irq, efd)) != 0)
+		fail("fd_bind_eventfd(%u) = %d, model 0", irq, got);
+	if ((got = irqkit_fd_bind_eventfd(irq, efd)) != -IRQKIT_EBUSY)
+		fail("fd_bind_eventfd of a bound line = %d, model -EBUSY", got);
+	if ((got = irqkit_request_irq(irq, ep_handler, 0, "fuzz-fd", &devs[0])) != 0)
+		fail("request_irq(%u) of a bound line = %d, model 0", irq, got);
+	if ((got = irqkit_fd_unbind(irq)) != -IRQKIT_EBUSY)
+		fail("fd_unbind(%u) with a handler = %d, model -EBUSY", irq, got);
+	for (int k = 0; k < EP_OPS && in->n; k++) {
+		unsigned int b = next(in);
+
+		if (b % 3 == 0) {
+			uint64_t v = 1 + (b >> 2) % 5;
+
+			if (write(efd, &v, sizeof(v)) != sizeof(v))
+				fail("eventfd write");
+			written += v;
+		} else {
+			ep_line_op(irq, b, &depth);
+		}
+	}
+	while (depth--)
+		irqkit_enable_irq(irq);
+	ep_delivered(irq);
+	if (__atomic_load_n(&ep.bad, __ATOMIC_RELAXED))
+		fail("eventfd line: a handler outside hardirq, with interrupts on, or without events");
+	if (__atomic_load_n(&ep.events, __ATOMIC_RELAXED) != written)
+		fail("eventfd line: deliveries stand for %lu events, %lu written",
+		     __atomic_load_n(&ep.events, __ATOMIC_RELAXED), (unsigned long)written);
+	irqkit_free_irq(irq, &devs[0]);
+	if ((got = irqkit_fd_unbind(irq)) != 0)
+		fail("fd_unbind(%u) = %d, model 0", irq, got);
+	close(efd);
+	irqkit_stop();
+	start();
+}
+
+/* One simulated run of the episode's operations; its schedule's hash. */
+static uint64_t sim_run(const struct input *ops, uint64_t seed)
+{
+	struct input in = *ops;
+	unsigned int irq = next(&in) % NR_EDGE, depth = 0;
+	struct irqkit_tasklet t;
+	struct irqkit_sw_stats st;
+	struct irqkit_irq_info info;
+	struct irqkit_sim_stats ss;
+	unsigned long raises = 0, scheduled = 0, runs;
+	int got;
+
+	ep_start(IRQKIT_MODE_SIM, seed);
+	irqkit_tasklet_init(&t, ep_tasklet_fn, 0);
+	if (irqkit_swchip_add(0, NR_EDGE, IRQKIT_TYPE_EDGE_RISING))
+		fail("sim: swchip_add");
+	if ((got = irqkit_request_irq(irq, ep_handler, 0, "fuzz-sim", &devs[1])) != 0)
+		fail("sim: request_irq(%u) = %d, model 0", irq, got);
+	for (int k = 0; k < EP_OPS && in.n; k++) {
+		unsigned int b = next(&in);
+
+		switch (b % 4) {
+		case 0:
+			if (irqkit_sw_raise(irq))
+				fail("sim: sw_raise(%u)", irq);
+			raises++;
+			break;
+		case 1:
+			irqkit_tasklet_schedule(&t);
+			scheduled++;
+			break;
+		default:
+			ep_line_op(irq, b >> 1, &depth);
+			break;
+		}
+	}
+	while (depth--)
+		irqkit_enable_irq(irq);
+	ep_delivered(irq);
+	irqkit_tasklet_kill(&t);
+	if (irqkit_sw_get_stats(irq, &st) || irqkit_irq_get_info(irq, &info))
+		fail("sim: stats of irq %u", irq);
+	if (raises != __atomic_load_n(&ep.calls, __ATOMIC_RELAXED) + st.coalesced + info.coalesced)
+		fail("sim: raised %lu != runs %lu + coalesced %lu+%u", raises,
+		     __atomic_load_n(&ep.calls, __ATOMIC_RELAXED), (unsigned long)st.coalesced,
+		     info.coalesced);
+	runs = __atomic_load_n(&ep.tasklet_runs, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&ep.bad, __ATOMIC_RELAXED))
+		fail("sim: a handler outside hardirq or with interrupts on");
+	if (scheduled ? !runs || runs > scheduled : runs)
+		fail("sim: tasklet ran %lu times for %lu schedules", runs, scheduled);
+	irqkit_free_irq(irq, &devs[1]);
+	irqkit_stop();
+	if ((got = irqkit_sim_stats(&ss)) != 0 || ss.seed != seed)
+		fail("sim_stats after the run = %d (seed %llu, model %llu)", got,
+		     (unsigned long long)ss.seed, (unsigned long long)seed);
+	return ss.hash;
+}
+
+/* The simulator: the episode's operations run twice with one seed; the schedules must agree. */
+static void op_sim_episode(struct input *in)
+{
+	uint64_t seed = next(in) | (uint64_t)next(in) << 8;
+	struct input ops = *in;
+	uint64_t h1, h2;
+
+	/* the episode's operations are the next bytes; the input goes on after them */
+	ops.n = in->n < EP_OPS + 1 ? in->n : EP_OPS + 1;
+	in->p += ops.n;
+	in->n -= ops.n;
+	stop();
+	h1 = sim_run(&ops, seed);
+	h2 = sim_run(&ops, seed);
+	if (h1 != h2)
+		fail("sim: seed %llu gave two schedules (hash %016llx, %016llx)",
+		     (unsigned long long)seed, (unsigned long long)h1, (unsigned long long)h2);
+	start();
+}
+
 static void run(struct input *in)
 {
 	unsigned int nr_ops = 16;
 
-	if (in->n && in->p[0] == FUZZ_V2) {
+	if (in->n && (in->p[0] == FUZZ_V2 || in->p[0] == FUZZ_V3)) {
+		nr_ops = in->p[0] == FUZZ_V3 ? 21 : 20;
 		in->p++;
 		in->n--;
-		nr_ops = 20;
 	}
 	start();
 	while (in->n) {
@@ -669,6 +902,12 @@ static void run(struct input *in)
 		case 19:
 			if (next(in) % 4 == 0)
 				op_stop_elsewhere();
+			break;
+		case 20:
+			if (next(in) & 1)
+				op_fd_episode(in);
+			else
+				op_sim_episode(in);
 			break;
 		}
 	}
