@@ -91,6 +91,7 @@ static const struct fd_kind_desc {
 #define FL_SEEN		(1u << 8)	/* UIO count or GPIO seqno of a previous read is known */
 #define FL_NOCTL	(1u << 9)	/* UIO without irqcontrol: no re-enable writes */
 #define FL_OWN_FD	(1u << 10)	/* fd is our duplicate (tty transmit): closed at unbind */
+#define FL_TAKING	(1u << 11)	/* its CPU is reading an arrival, not yet latched or run */
 
 /* the largest record a descriptor gives: a signalfd_siginfo (a GPIO event is smaller) */
 enum { RECORD_MAX = sizeof(struct signalfd_siginfo) };
@@ -480,6 +481,8 @@ static void fdchip_event(unsigned int cpu, unsigned int irq, uint32_t revents)
 		irqkit_plat_fd_read_end(cpu);
 		return;		/* shut down, failed or moved since it was reported */
 	}
+	/* an arrival read is still pending until latched or run (fdl_get_state) */
+	set_bits(&l->state, FL_TAKING);
 	if (revents & kinds[l->kind].events)
 		read_arrival(l, &a);
 	irqkit_plat_fd_read_end(cpu);
@@ -489,6 +492,7 @@ static void fdchip_event(unsigned int cpu, unsigned int irq, uint32_t revents)
 		else
 			level_arrival(l, cpu, &a);
 	}
+	clear_bits(&l->state, FL_TAKING);
 	if (a.error)
 		line_fail(l, a.error, a.err);
 	else if (revents & EPOLLERR)
@@ -727,7 +731,9 @@ static bool fdl_claim(struct irqkit_irq_data *d)
  * for the sources whose arrivals the chip reads (a counter, records), a
  * readable descriptor is an arrival nobody took, so irqkit_wait_delivered()
  * waits for it as for a latched edge.  Where the handler reads the
- * descriptor itself, readable says nothing about arrivals.
+ * descriptor itself, readable says nothing about arrivals.  The descriptor
+ * is looked at before the state: a read that emptied it set FL_TAKING
+ * first, and clears it only once the arrival is latched or has run.
  */
 static bool fdl_unread(const struct fd_line *l, unsigned int s)
 {
@@ -741,12 +747,13 @@ static bool fdl_unread(const struct fd_line *l, unsigned int s)
 static int fdl_get_state(struct irqkit_irq_data *d, int which, bool *state)
 {
 	struct fd_line *l = line_of_data(d);
-	unsigned int s = ld(&l->state);
-	bool pending = s & (FL_LATCH | FL_LEVEL);
+	bool unread = which == IRQKIT_CHIPSTATE_PENDING && fdl_unread(l, ld(&l->state));
+	unsigned int s;
 
-	if (which == IRQKIT_CHIPSTATE_PENDING && !pending)
-		pending = fdl_unread(l, s);
-	return irqkit_irqchip_state(which, pending, s & FL_MASKED, state);
+	a_fence();
+	s = ld(&l->state);
+	return irqkit_irqchip_state(which, unread || (s & (FL_LATCH | FL_LEVEL | FL_TAKING)),
+				    s & FL_MASKED, state);
 }
 
 static void fdl_get_events(struct irqkit_irq_data *d, struct irqkit_irq_events *ev, bool total)

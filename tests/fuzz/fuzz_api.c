@@ -727,7 +727,8 @@ static void op_fd_episode(struct input *in)
 	if (__atomic_load_n(&ep.bad, __ATOMIC_RELAXED))
 		fail("eventfd line: a handler outside hardirq, with interrupts on, or without events");
 	if (__atomic_load_n(&ep.events, __ATOMIC_RELAXED) != written)
-		fail("eventfd line: deliveries stand for %lu events, %lu written",
+		fail("eventfd line: %lu deliveries stand for %lu events, %lu written",
+		     __atomic_load_n(&ep.calls, __ATOMIC_RELAXED),
 		     __atomic_load_n(&ep.events, __ATOMIC_RELAXED), (unsigned long)written);
 	irqkit_free_irq(irq, &devs[0]);
 	if ((got = irqkit_fd_unbind(irq)) != 0)
