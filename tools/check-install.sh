@@ -42,16 +42,23 @@ int main(void) { struct timer_list t; init_timer(&t); t.function = fn; t.data = 
 cc -std=gnu11 -Wall -Werror "$prefix/k26.c" $(pkg-config --cflags --libs irqkit-linux-2.6) -o "$prefix/k26"
 LD_LIBRARY_PATH="$libdir" "$prefix/k26"
 
+# irqkit-kunit: a file of KUnit suites, no main of its own, builds as it stands
+cc -std=gnu11 -Wall -Werror "$top/examples/kunit_driver_test.c" \
+	$(pkg-config --cflags --libs irqkit-kunit) -o "$prefix/kunit"
+LD_LIBRARY_PATH="$libdir" "$prefix/kunit" | grep -q "^ok 1 myuart" ||
+	{ echo "check-install: the KUnit example built with irqkit-kunit did not pass" >&2; exit 1; }
+
 # find_package
 cmake -S "$top/tools/install-check" -B "$prefix/consumer" -G Ninja \
 	-DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$prefix/consumer" >/dev/null
 LD_LIBRARY_PATH="$libdir" "$prefix/consumer/consumer" >/dev/null
 LD_LIBRARY_PATH="$libdir" "$prefix/consumer/timer26"
+LD_LIBRARY_PATH="$libdir" "$prefix/consumer/kunit_driver_test" >/dev/null
 # the installed tools
 for t in irqkit-hardirqs irqkit-softirqs irqkit-top irqkit-demo; do
 	[ -x "$prefix/bin/$t" ] || { echo "check-install: $t not installed" >&2; exit 1; }
 done
 "$prefix/bin/irqkit-top" --help 2>&1 | grep -q "usage: irqkit-top" ||
 	{ echo "check-install: irqkit-top does not run" >&2; exit 1; }
-echo "install check: pkg-config (irqkit, irqkit-linux, irqkit-linux-2.6) and find_package(irqkit) builds run; the tools and the demo installed"
+echo "install check: pkg-config (irqkit, irqkit-linux, irqkit-linux-2.6, irqkit-kunit) and find_package(irqkit) builds run; the tools and the demo installed"
