@@ -30,7 +30,7 @@ static enum parport_bh pp_bh;
 /* counters bumped by the handler, the bottom half and readers: atomic_t */
 static struct {
 	atomic_t	top_halves, top_in_hardirq, bottom_halves, bottom_in_softirq,
-			bottom_in_process, reader_sleeps, not_mine;
+			bottom_in_process, reader_sleeps, not_mine, overruns;
 } pp_st;
 
 /* stamps, written by the top half, read by the bottom half */
@@ -131,7 +131,10 @@ static irqreturn_t pp_interrupt(int irq, void *dev_id)
 	}
 	fakedev_ack();
 	spin_lock(&stamp_lock);
-	stamp_jiffies[stamp_head++ % RING] = jiffies;
+	if (stamp_head - stamp_tail < RING)
+		stamp_jiffies[stamp_head++ % RING] = jiffies;
+	else
+		atomic_inc(&pp_st.overruns);	/* the bottom half is a ring behind */
 	spin_unlock(&stamp_lock);
 	atomic_inc(&pp_st.top_halves);
 	if (in_irq())
@@ -229,6 +232,17 @@ size_t parport_read(char *buf, size_t len)
 	return n;
 }
 
+size_t parport_backlog(void)
+{
+	unsigned long flags;
+	size_t n;
+
+	spin_lock_irqsave(&stamp_lock, flags);
+	n = stamp_head - stamp_tail;
+	spin_unlock_irqrestore(&stamp_lock, flags);
+	return n;
+}
+
 void parport_stats(struct parport_stats *st)
 {
 	st->irq = pp_irq;
@@ -239,6 +253,7 @@ void parport_stats(struct parport_stats *st)
 	st->bottom_in_process = atomic_read(&pp_st.bottom_in_process);
 	st->reader_sleeps = atomic_read(&pp_st.reader_sleeps);
 	st->not_mine = atomic_read(&pp_st.not_mine);
+	st->overruns = atomic_read(&pp_st.overruns);
 }
 
 void parport_exit(void)

@@ -22,12 +22,15 @@ struct parport_stats {
 	int	bottom_in_process;	/* work: !in_interrupt(), on a kworker */
 	int	reader_sleeps;		/* schedule() calls by readers */
 	int	not_mine;		/* IRQ_NONE returns (shared line, device idle) */
+	int	overruns;		/* stamps dropped: the ring was full */
 };
 
 int parport_init(enum parport_bh bh);
 /* Blocks until text is there; returns the bytes copied. */
 size_t parport_read(char *buf, size_t len);
 void parport_stats(struct parport_stats *st);
+/* Stamps the bottom half has not taken yet. */
+size_t parport_backlog(void);
 void parport_exit(void);
 
 #endif
