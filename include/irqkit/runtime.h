@@ -58,6 +58,20 @@ enum irqkit_mode {
  * turns it off.
  */
 #define IRQKIT_CFG_PUBLISH	(1u << 5)
+/*
+ * Linux's irqfixup boot option: an interrupt that no handler of its line
+ * handled makes the CPU try the handlers of every other shared line (a
+ * device wired to the wrong line, or a controller that delivers on the
+ * wrong one, gets served), and counts as handled if one of them handled
+ * it.  IRQKIT_IRQFIXUP=1 in the environment does the same.
+ */
+#define IRQKIT_CFG_IRQFIXUP	(1u << 6)
+/*
+ * Linux's irqpoll: irqfixup, and the same try of every other shared line
+ * also at each handled interrupt of line 0 (the PC's timer line) and of a
+ * line requested with IRQKIT_F_IRQPOLL.  IRQKIT_IRQPOLL=1 does the same.
+ */
+#define IRQKIT_CFG_IRQPOLL	(1u << 7)
 
 struct irqkit_config {
 	unsigned int		nr_irqs;	/* lines, 1..262144; 0 means 256 */

@@ -429,7 +429,7 @@ void irqkit_irq_modify_status(unsigned int irq, unsigned long clr, unsigned long
 {
 	unsigned long flags;
 	struct irqkit_desc *desc = irq_to_desc(irq);
-	unsigned int keep = IRQ_SETTINGS_NO_DEBUG;
+	unsigned int keep = IRQ_SETTINGS_NO_DEBUG | IRQ_SETTINGS_IRQPOLL;
 
 	if (!desc)
 		return;

@@ -89,8 +89,8 @@ handle_actions(struct irqkit_desc *desc, const bool unwatched)
 /*
  * handle_irq_event_percpu(): the actions, then the spurious accounting.  The
  * common case inline: handled, a line that is not polled, the window not at
- * its end; that is note_interrupt's whole work there (it advances the
- * window).  Everything else goes to note_interrupt.  The spurious poll's
+ * its end, irqpoll off; that is note_interrupt's whole work there (it
+ * advances the window).  Everything else goes to note_interrupt.  The spurious poll's
  * runs are not counted, as Linux's note_interrupt skips them: the poll runs
  * the chain through handle_irq_event_poll(), so no dispatch needs to look
  * for it.
@@ -103,7 +103,8 @@ handle_irq_event_percpu(struct irqkit_desc *desc, const bool unwatched)
 	unsigned int count = READ_ONCE(desc->irq_count);
 
 	if (likely(ret == IRQKIT_HANDLED &&
-		   !(settings & (IRQ_SETTINGS_NO_DEBUG | IRQKIT_IRQ_IS_POLLED)) &&
+		   !(settings & (IRQ_SETTINGS_NO_DEBUG | IRQ_SETTINGS_IRQPOLL |
+				 IRQKIT_IRQ_IS_POLLED)) &&
 		   count + 1 < SPURIOUS_WINDOW))
 		WRITE_ONCE(desc->irq_count, count + 1);
 	else if (!(settings & IRQ_SETTINGS_NO_DEBUG))

@@ -52,8 +52,10 @@
 #define IRQS_PENDING			(1u << 9)
 #define IRQS_FAULT			(1u << 16)	/* irqkit: fault injection on (fault.c) */
 
-/* desc->settings: the public IRQKIT_IRQ_* plus this private bit. */
+/* desc->settings: the public IRQKIT_IRQ_* plus these private bits. */
 #define IRQ_SETTINGS_NO_DEBUG		(1u << 30)
+/* irqpoll: even a handled interrupt goes to note_interrupt, which may poll the others */
+#define IRQ_SETTINGS_IRQPOLL		(1u << 29)
 
 /*
  * action->thread_flags (Linux's IRQTF_*):

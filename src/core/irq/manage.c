@@ -590,6 +590,8 @@ static int __setup_irq(unsigned int irq, struct irqkit_desc *desc, struct irqkit
 		}
 		if (irqkit__rt.flags & IRQKIT_CFG_NOIRQDEBUG)
 			WRITE_ONCE(desc->settings, desc->settings | IRQ_SETTINGS_NO_DEBUG);
+		if (irqkit__rt.flags & IRQKIT_CFG_IRQPOLL)
+			WRITE_ONCE(desc->settings, desc->settings | IRQ_SETTINGS_IRQPOLL);
 		if (new->flags & IRQKIT_F_ONESHOT)
 			istate_set(desc, IRQS_ONESHOT);
 		if (new->flags & IRQKIT_F_NOBALANCING) {

@@ -2,7 +2,9 @@
 /*
  * Spurious-interrupt detection (Linux's kernel/irq/spurious.c): a line whose
  * interrupts nobody handles is reported and disabled, and a spurious-disabled
- * shared line is polled every 100 ms.
+ * shared line is polled every 100 ms.  With irqfixup (IRQKIT_CFG_IRQFIXUP) an
+ * unhandled interrupt tries the other shared lines' handlers; with irqpoll
+ * so does each interrupt of line 0 and of an IRQF_IRQPOLL line.
  *
  * The counters (irq_count, irqs_unhandled, last_unhandled) are written only by
  * the thread running the line's handlers (one at a time: guarantee 1), and read
@@ -62,6 +64,56 @@ static void report_bad_irq(struct irqkit_desc *desc, unsigned int action_ret)
 		__report_bad_irq(desc, action_ret);
 }
 
+/* Linux's irqfixup level: 0 off, 1 irqfixup, 2 irqpoll. */
+static unsigned int irqfixup(void)
+{
+	unsigned int f = READ_ONCE(irqkit__rt.flags);
+
+	return (f & IRQKIT_CFG_IRQPOLL) ? 2 : (f & IRQKIT_CFG_IRQFIXUP) ? 1 : 0;
+}
+
+static bool try_one_irq(struct irqkit_desc *desc, bool force);
+
+/*
+ * misrouted_irq: try every other shared line's handlers (not line 0, not
+ * disabled ones) on this CPU, one poller at a time.
+ * Return: whether one of them handled.
+ */
+static bool misrouted_irq(unsigned int irq)
+{
+	struct irqkit__runtime *rt = &irqkit__rt;
+	bool ok = false;
+
+	if (a_fetch_add(&rt->poll_active, 1) == 0) {
+		for (unsigned int i = 1; i < rt->nr_irqs; i++)
+			if (i != irq && try_one_irq(&rt->descs[i], false))
+				ok = true;
+	}
+	a_fetch_sub(&rt->poll_active, 1);
+	return ok;
+}
+
+/*
+ * try_misrouted_irq: irqfixup tries the other lines after an unhandled
+ * interrupt; irqpoll also after each of line 0 and of an IRQF_IRQPOLL line.
+ */
+static bool try_misrouted_irq(unsigned int irq, struct irqkit_desc *desc, unsigned int ret)
+{
+	struct irqkit_action *action;
+	unsigned int level = irqfixup();
+
+	if (!level)
+		return false;
+	if (ret == IRQKIT_NONE)
+		return true;
+	if (level < 2)
+		return false;
+	if (!irq)
+		return true;
+	action = READ_ONCE(desc->action);	/* unlocked, as Linux: it may change */
+	return action && (action->flags & IRQKIT_F_IRQPOLL);
+}
+
 /*
  * note_interrupt - account one interrupt of a line and its combined result
  *
@@ -115,6 +167,14 @@ void irqkit__note_interrupt(struct irqkit_desc *desc, enum irqkit_irqreturn acti
 		else
 			a_inc_single(&desc->irqs_unhandled);
 		WRITE_ONCE(desc->last_unhandled, now);
+	}
+
+	/* 3.5: irqfixup and irqpoll; another line's handler that handled takes one back */
+	if (unlikely(try_misrouted_irq(irq, desc, ret))) {
+		bool ok = misrouted_irq(irq);
+
+		if (ret == IRQKIT_NONE && ok)
+			WRITE_ONCE(desc->irqs_unhandled, READ_ONCE(desc->irqs_unhandled) - 1);
 	}
 
 	/* 3.6: every interrupt advances the window */
@@ -224,6 +284,14 @@ void irqkit__spurious_init(void)
 {
 	irqkit_timer_setup(&irqkit__rt.poll_timer, poll_spurious_irqs, 0);
 	irqkit__rt.bad_irq_reports = BAD_IRQ_REPORTS;
+	/* the words Linux prints when it boots with either option */
+	if (irqfixup() == 2) {
+		pr_warn("Misrouted IRQ fixup and polling support enabled");
+		pr_warn("This may significantly impact system performance");
+	} else if (irqfixup() == 1) {
+		pr_warn("Misrouted IRQ fixup support enabled.");
+		pr_warn("This may impact system performance.");
+	}
 }
 
 int irqkit_show_spurious_buf(unsigned int irq, char *buf, size_t size)

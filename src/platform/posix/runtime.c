@@ -8,6 +8,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "posix.h"
@@ -116,8 +117,22 @@ static void started(void)
 		irqkit_printk(IRQKIT_LOG_WARNING, "irqkit_start: IRQKIT_CFG_PUBLISH is not available in simulator mode");
 }
 
+/* IRQKIT_IRQFIXUP=1, IRQKIT_IRQPOLL=1: Linux's boot options, added to the config's flags. */
+static unsigned int flags_from_env(void)
+{
+	const char *fixup = getenv("IRQKIT_IRQFIXUP"), *poll = getenv("IRQKIT_IRQPOLL");
+	unsigned int flags = 0;
+
+	if (fixup && *fixup && strcmp(fixup, "0"))
+		flags |= IRQKIT_CFG_IRQFIXUP;
+	if (poll && *poll && strcmp(poll, "0"))
+		flags |= IRQKIT_CFG_IRQPOLL;
+	return flags;
+}
+
 int irqkit_start(const struct irqkit_config *cfg)
 {
+	struct irqkit_config with_env;
 	int ret;
 
 	annotate_jiffies();
@@ -125,6 +140,11 @@ int irqkit_start(const struct irqkit_config *cfg)
 		irqkit_printk(IRQKIT_LOG_ERR,
 			      "irqkit_start: the last irqkit_stop() left a CPU stuck in a handler; stop again first");
 		return -IRQKIT_EBUSY;
+	}
+	if (flags_from_env()) {
+		with_env = cfg ? *cfg : (struct irqkit_config){ 0 };
+		with_env.flags |= flags_from_env();
+		cfg = &with_env;
 	}
 	if (cfg && cfg->mode == IRQKIT_MODE_SIM) {
 		/* before the core makes its threads: each is the simulator's */

@@ -3,6 +3,7 @@
 #include "../../harness.h"
 #include "../../testchip.h"
 
+#include <stdlib.h>
 #include <unistd.h>
 
 #define MS	1000000ull
@@ -404,6 +405,154 @@ static void test_spurious_file_format(void **state)
 	assert_int_equal(irqkit_show_spurious_buf(T_NR_IRQS, buf, sizeof(buf)), -IRQKIT_EINVAL);
 }
 
+/* ---- 3.5 irqfixup and irqpoll ------------------------------------------------------------- */
+
+/*
+ * Device b sits on line 2 but its interrupts come on line 1 (wired to the
+ * wrong line), where device a's handler finds nothing to do.
+ */
+static void wire_b_to_the_wrong_line(unsigned int flags_a, unsigned int flags_b)
+{
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, flags_a, "a", &a), 0);
+	assert_int_equal(irqkit_request_irq(T_EDGE(2), tdev_handler, flags_b, "b", &b), 0);
+}
+
+static void b_interrupts_on_line_1(int n)
+{
+	for (int i = 0; i < n; i++) {
+		atomic_store(&b.status, 1);
+		irqkit_sw_raise(T_EDGE(1));
+	}
+}
+
+static void test_misrouted_device_is_nobody_cared_without_irqfixup(void **state)
+{
+	(void)state;
+	wire_b_to_the_wrong_line(IRQKIT_F_SHARED, IRQKIT_F_SHARED);
+	b_interrupts_on_line_1(100000);
+	assert_int_equal(atomic_load(&b.handled), 0);
+	assert_log_contains("irq 1: nobody cared (try booting with the \"irqpoll\" option)");
+	assert_true(info_of(T_EDGE(1)).spurious_disabled);
+	assert_log_lacks("Misrouted IRQ fixup");
+}
+
+static void test_irqfixup_serves_a_misrouted_device(void **state)
+{
+	(void)state;
+	det_teardown(NULL);
+	assert_int_equal(det_setup_flags(IRQKIT_CFG_IRQFIXUP), 0);
+	assert_log_contains("Misrouted IRQ fixup support enabled.");
+	assert_log_contains("This may impact system performance.");
+	assert_int_equal(level_of("Misrouted IRQ fixup support enabled."), IRQKIT_LOG_WARNING);
+	wire_b_to_the_wrong_line(IRQKIT_F_SHARED, IRQKIT_F_SHARED);
+	b_interrupts_on_line_1(100000);
+	/* every interrupt found its device on line 2: handled, so the line stays */
+	assert_int_equal(atomic_load(&b.handled), 100000);
+	assert_int_equal(atomic_load(&a.handled), 0);
+	assert_false(info_of(T_EDGE(1)).spurious_disabled);
+	assert_log_lacks("nobody cared");
+	/* b's own line saw no interrupt of its own: its window did not move */
+	assert_int_equal(info_of(T_EDGE(2)).irq_count, 0);
+}
+
+/* Only shared lines are tried (their handlers must check their device); not disabled ones. */
+static void test_irqfixup_tries_only_enabled_shared_lines(void **state)
+{
+	(void)state;
+	det_teardown(NULL);
+	assert_int_equal(det_setup_flags(IRQKIT_CFG_IRQFIXUP), 0);
+	wire_b_to_the_wrong_line(IRQKIT_F_SHARED, 0);
+	b_interrupts_on_line_1(3);
+	assert_int_equal(atomic_load(&b.calls), 0);
+	irqkit_free_irq(T_EDGE(2), &b);
+	assert_int_equal(irqkit_request_irq(T_EDGE(2), tdev_handler, IRQKIT_F_SHARED, "b", &b), 0);
+	irqkit_disable_irq(T_EDGE(2));
+	b_interrupts_on_line_1(3);
+	assert_int_equal(atomic_load(&b.calls), 0);
+	irqkit_enable_irq(T_EDGE(2));
+	b_interrupts_on_line_1(1);
+	assert_int_equal(atomic_load(&b.handled), 1);
+}
+
+/*
+ * irqfixup tries the other lines only after an unhandled interrupt; irqpoll
+ * also after a handled one of an IRQF_IRQPOLL line (and of line 0).
+ */
+static void both_devices_interrupt_on_line_1(int n)
+{
+	for (int i = 0; i < n; i++) {
+		atomic_store(&a.status, 1);
+		atomic_store(&b.status, 1);
+		irqkit_sw_raise(T_EDGE(1));
+	}
+}
+
+static void test_irqfixup_leaves_handled_interrupts_alone(void **state)
+{
+	(void)state;
+	det_teardown(NULL);
+	assert_int_equal(det_setup_flags(IRQKIT_CFG_IRQFIXUP), 0);
+	wire_b_to_the_wrong_line(IRQKIT_F_SHARED | IRQKIT_F_IRQPOLL, IRQKIT_F_SHARED);
+	both_devices_interrupt_on_line_1(5);
+	assert_int_equal(atomic_load(&a.handled), 5);
+	assert_int_equal(atomic_load(&b.calls), 0);
+}
+
+static void test_irqpoll_polls_at_each_irqpoll_line_interrupt(void **state)
+{
+	(void)state;
+	det_teardown(NULL);
+	assert_int_equal(det_setup_flags(IRQKIT_CFG_IRQPOLL), 0);
+	assert_log_contains("Misrouted IRQ fixup and polling support enabled");
+	assert_log_contains("This may significantly impact system performance");
+	wire_b_to_the_wrong_line(IRQKIT_F_SHARED | IRQKIT_F_IRQPOLL, IRQKIT_F_SHARED);
+	both_devices_interrupt_on_line_1(5);
+	assert_int_equal(atomic_load(&a.handled), 5);
+	assert_int_equal(atomic_load(&b.handled), 5);
+	/* a line without IRQF_IRQPOLL polls only when nobody handled */
+	irqkit_free_irq(T_EDGE(1), &a);
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, IRQKIT_F_SHARED, "a", &a), 0);
+	both_devices_interrupt_on_line_1(5);
+	assert_int_equal(atomic_load(&b.handled), 5);
+}
+
+static void test_irqpoll_polls_at_each_line_0_interrupt(void **state)
+{
+	(void)state;
+	det_teardown(NULL);
+	assert_int_equal(det_setup_flags(IRQKIT_CFG_IRQPOLL), 0);
+	assert_int_equal(irqkit_request_irq(T_EDGE(0), tdev_handler, 0, "timer", &a), 0);
+	assert_int_equal(irqkit_request_irq(T_EDGE(2), tdev_handler, IRQKIT_F_SHARED, "b", &b), 0);
+	atomic_store(&a.status, 1);
+	atomic_store(&b.status, 1);
+	irqkit_sw_raise(T_EDGE(0));
+	assert_int_equal(atomic_load(&a.handled), 1);
+	assert_int_equal(atomic_load(&b.handled), 1);
+}
+
+/* Named as the boot options: IRQKIT_IRQFIXUP=1, IRQKIT_IRQPOLL=1; 0 is off. */
+static void test_irqfixup_and_irqpoll_from_the_environment(void **state)
+{
+	(void)state;
+	det_teardown(NULL);
+	setenv("IRQKIT_IRQFIXUP", "0", 1);
+	assert_int_equal(det_setup(NULL), 0);
+	assert_log_lacks("Misrouted IRQ fixup");
+	det_teardown(NULL);
+	setenv("IRQKIT_IRQFIXUP", "1", 1);
+	assert_int_equal(det_setup(NULL), 0);
+	unsetenv("IRQKIT_IRQFIXUP");
+	assert_log_contains("Misrouted IRQ fixup support enabled.");
+	wire_b_to_the_wrong_line(IRQKIT_F_SHARED, IRQKIT_F_SHARED);
+	b_interrupts_on_line_1(2);
+	assert_int_equal(atomic_load(&b.handled), 2);
+	det_teardown(NULL);
+	setenv("IRQKIT_IRQPOLL", "1", 1);
+	assert_int_equal(det_setup(NULL), 0);
+	unsetenv("IRQKIT_IRQPOLL");
+	assert_log_contains("Misrouted IRQ fixup and polling support enabled");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -426,6 +575,13 @@ int main(void)
 		T(test_polled_line_is_not_accounted),
 		T(test_no_debug_percpu_line_is_not_accounted),
 		T(test_spurious_file_format),
+		T(test_misrouted_device_is_nobody_cared_without_irqfixup),
+		T(test_irqfixup_serves_a_misrouted_device),
+		T(test_irqfixup_tries_only_enabled_shared_lines),
+		T(test_irqfixup_leaves_handled_interrupts_alone),
+		T(test_irqpoll_polls_at_each_irqpoll_line_interrupt),
+		T(test_irqpoll_polls_at_each_line_0_interrupt),
+		T(test_irqfixup_and_irqpoll_from_the_environment),
 #undef T
 	};
 
