@@ -22,5 +22,6 @@
 #include <irqkit/fault.h>
 #include <irqkit/explore.h>
 #include <irqkit/observe.h>
+#include <irqkit/cpu.h>
 
 #endif /* IRQKIT_IRQKIT_H */

@@ -125,6 +125,7 @@ struct irqkit_cpu {
 	unsigned int		kick_seq;	/* dispatcher eventcount */
 	unsigned int		idle;		/* dispatcher sleeps on kick_seq */
 	unsigned int		stop;		/* the dispatcher should exit */
+	unsigned int		offline;	/* hotplug: the runtime's threads take no hardirq here */
 	unsigned int		id;
 	uint64_t		pend2;		/* pending lines: one bit per pend1 word */
 	uint64_t		*pend1;		/* one bit per pend0 word */
@@ -207,6 +208,7 @@ struct irqkit__runtime {
 	unsigned int		hz;
 	unsigned int		flags;
 	irqkit_cpumask		loop_cpus;	/* CPUs a program's loop plays: no dispatcher */
+	irqkit_cpumask		online;		/* CPU hotplug (cpu.c): atomic */
 	bool			barrier_heavy;	/* the platform has irqkit_plat_barrier_heavy */
 	irqkit_log_fn		log;
 	void			*log_arg;
@@ -678,6 +680,19 @@ HIDDEN void irqkit__workqueue_reap(void);
 struct irqkit_work;
 HIDDEN const void *irqkit__work_fn(const struct irqkit_work *work);
 IRQKIT_API void irqkit_delayed_work_timer_fn(struct irqkit_timer_list *timer);
+
+/* cpu.c: CPU hotplug */
+HIDDEN void irqkit__cpuhp_init(void);
+static inline irqkit_cpumask irqkit__online_mask(void)
+{
+	return a_load_acquire(&irqkit__rt.online);
+}
+/* irq/cpuhotplug.c: a CPU's lines move off it; what was pending for it, after its dispatcher */
+HIDDEN void irqkit__irq_migrate_all_off_cpu(unsigned int cpu);
+HIDDEN void irqkit__irq_resignal_off_cpu(unsigned int cpu);
+/* softirq.c, timer.c: an offline CPU's tasklets and timers go to @to */
+HIDDEN void irqkit__softirq_takeover(unsigned int cpu, unsigned int to);
+HIDDEN void irqkit__timers_dead_cpu(unsigned int cpu, unsigned int to);
 
 /* timer.c */
 HIDDEN uint64_t irqkit__now_ns(void);

@@ -43,3 +43,16 @@ __attribute__((weak)) int irqkit_plat_backtrace_of(int tid, void **frames, int m
 {
 	return 0;
 }
+
+/* No CPU hotplug: irqkit_remove_cpu() and irqkit_add_cpu() return -EOPNOTSUPP. */
+__attribute__((weak)) int irqkit_arch_cpu_up(unsigned int cpu)
+{
+	(void)cpu;
+	return -IRQKIT_EOPNOTSUPP;
+}
+
+__attribute__((weak)) int irqkit_arch_cpu_down(unsigned int cpu)
+{
+	(void)cpu;
+	return -IRQKIT_EOPNOTSUPP;
+}

@@ -81,6 +81,8 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 		.hz		= c.hz,
 		.flags		= c.flags,
 		.loop_cpus	= c.loop_cpus,
+		.online		= c.nr_cpus >= 64 ? ~(irqkit_cpumask)0 :
+				  (((irqkit_cpumask)1 << c.nr_cpus) - 1),
 		.log		= c.log,
 		.log_arg	= c.log_arg,
 		.start_ns	= irqkit_plat_now_ns(),
@@ -97,6 +99,7 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 	irqkit__jiffies_reset();
 	irqkit__resend_init();
 	irqkit__spurious_init();
+	irqkit__cpuhp_init();
 	irqkit__watchdog_config(&c);
 	ret = irqkit__softirq_init();
 	if (ret)

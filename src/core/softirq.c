@@ -229,6 +229,32 @@ static struct irqkit_tasklet *tasklet_take(struct irqkit_cpu *c, int idx)
 	return fifo;
 }
 
+/*
+ * takeover_tasklets: CPU @cpu went offline; its queued tasklets go to CPU
+ * @to's lists, oldest first, their SCHED kept, and @to's vectors raised.  A
+ * list is taken whole by one exchange, so a tasklet its ksoftirqd takes at
+ * the same moment is either taken there or here, never both.
+ */
+void irqkit__softirq_takeover(unsigned int cpu, unsigned int to)
+{
+	struct irqkit_cpu *from = &irqkit__rt.cpus[cpu], *c = &irqkit__rt.cpus[to];
+	static const unsigned int vec[2] = { IRQKIT_TASKLET_SOFTIRQ, IRQKIT_HI_SOFTIRQ };
+
+	for (int idx = 0; idx < 2; idx++) {
+		struct irqkit_tasklet *t = tasklet_take(from, idx);
+
+		if (!t)
+			continue;
+		while (t) {
+			struct irqkit_tasklet *next = t->next;
+
+			tasklet_enqueue(c, t, idx);
+			t = next;
+		}
+		irqkit__raise_softirq_on(c, vec[idx]);
+	}
+}
+
 /* What the schedule does once it owns SCHED: queue @t on @c, raise the vector. */
 static __always_inline void tasklet_queue(struct irqkit_cpu *c, struct irqkit_tasklet *t, int idx,
 					  unsigned int nr, const bool observed)

@@ -166,11 +166,16 @@ void kunit_printk_line(const char *lvl, const struct kunit *test, const char *fm
 	free(text);
 }
 
-/* The runtime's log (warnings, "nobody cared"): diagnostic lines of the suite. */
+/*
+ * The runtime's log (warnings, "nobody cared"): diagnostic lines of the
+ * suite; debug lines left out, as the console's default level leaves
+ * Linux's pr_debug out of a KUnit run.
+ */
 static void log_line(void *arg, int level, const char *line)
 {
 	(void)arg;
-	(void)level;
+	if (level >= IRQKIT_LOG_DEBUG)
+		return;
 	out(KUNIT_SUBTEST_INDENT "# %s", line);
 }
 

@@ -288,6 +288,11 @@ void irqkit__cpu_deliver_hardirqs(struct irqkit_task *t, struct irqkit_cpu *c)
 	while (hardirq_pending(c)) {
 		if (!irqkit__cpu_claim_hardirq(t, c))
 			break;
+		/* a CPU going offline: its ksoftirqd leaves the pending set to the hotplug (cpu.c) */
+		if (unlikely(a_load_seq(&c->offline)) && t->kthread) {
+			irqkit__cpu_release_hardirq(t, c);
+			break;
+		}
 		deliver_batch(c);
 		irq_exit_and_release(t, c);
 		if (unlikely(READ_ONCE(irqkit__rt.stopping) || (t->slot & TASK_SLOT_SOFTIRQ)))

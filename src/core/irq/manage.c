@@ -883,8 +883,7 @@ int irqkit_irq_set_affinity(unsigned int irq, irqkit_cpumask mask)
 
 	if (!desc)
 		return -IRQKIT_EINVAL;
-	online = irqkit__rt.nr_cpus >= 64 ? ~(irqkit_cpumask)0 :
-		 (((irqkit_cpumask)1 << irqkit__rt.nr_cpus) - 1);
+	online = irqkit__online_mask();		/* an offline CPU is no target (-EINVAL) */
 	flags = desc_lock_irqsave(desc);
 	chip = desc->irq_data.chip;
 	if (!chip->irq_set_affinity || !(mask & online)) {

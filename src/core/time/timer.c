@@ -494,6 +494,31 @@ void irqkit__run_timers(void)
 	irqkit_spin_unlock_irqrestore(&timer_lock, flags);
 }
 
+/*
+ * timers_dead_cpu: CPU @cpu went offline; its armed timers move to CPU @to,
+ * in their order (among equal expiries, after @to's own).
+ */
+void irqkit__timers_dead_cpu(unsigned int cpu, unsigned int to)
+{
+	struct irqkit__timer_base *b = base_of((int)cpu);
+	unsigned long flags;
+	bool moved = false;
+
+	flags = irqkit_spin_lock_irqsave(&timer_lock);
+	while (b->root) {
+		struct irqkit_timer_list *t = b->root;
+
+		hp_remove(b, t);
+		enqueue_timer(t, (int)to);	/* taken earliest first: their order stays */
+		moved = true;
+	}
+	base_update(b);
+	program();
+	irqkit_spin_unlock_irqrestore(&timer_lock, flags);
+	if (moved)
+		timer_armed(&irqkit__rt.cpus[to]);
+}
+
 static void run_timers_action(void)
 {
 	irqkit__run_timers();

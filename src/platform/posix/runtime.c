@@ -34,6 +34,37 @@ static void dispatcher_main(void *arg)
 	irqkit__core_dispatcher_loop(cpu);
 }
 
+/* CPU hotplug (arch.h): one CPU's dispatcher stops or starts, serialised with stop. */
+int irqkit_arch_cpu_down(unsigned int cpu)
+{
+	int ret = -IRQKIT_EINVAL;
+
+	pthread_mutex_lock(&stop_lock);
+	if (dispatchers && cpu < nr_dispatchers && dispatchers[cpu]) {
+		irqkit__core_dispatcher_stop(cpu);
+		irqkit_plat_thread_join(dispatchers[cpu]);
+		dispatchers[cpu] = NULL;
+		ret = 0;
+	}
+	pthread_mutex_unlock(&stop_lock);
+	return ret;
+}
+
+int irqkit_arch_cpu_up(unsigned int cpu)
+{
+	int ret = -IRQKIT_EINVAL;
+	char name[16];
+
+	pthread_mutex_lock(&stop_lock);
+	if (dispatchers && cpu < nr_dispatchers && !dispatchers[cpu] && irqkit_started()) {
+		snprintf(name, sizeof(name), "vcpu/%u", cpu);
+		ret = irqkit_plat_thread_create(&dispatchers[cpu], name, dispatcher_main,
+						(void *)(uintptr_t)cpu);
+	}
+	pthread_mutex_unlock(&stop_lock);
+	return ret;
+}
+
 /*
  * Join the dispatchers not joined yet, each within @limit_ns (0: no limit).
  * One that does not exit in time is stuck in a handler that does not return:

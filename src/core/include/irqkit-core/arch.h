@@ -123,17 +123,20 @@ void irqkit_arch_timer_program(uint64_t deadline_ns);
 void irqkit__core_timer_interrupt(void);
 
 /*
- * ---- 6. CPU up and down (optional; declared for CPU hotplug) -------------------
+ * ---- 6. CPU up and down (optional: CPU hotplug) -------------------------------
  *
- * irqkit_arch_cpu_up - bring CPU @cpu to where it runs irqkit_arch_cpu_idle()
- * for the core (posix: start its dispatcher thread; bare metal: release a
- * parked hart).  irqkit_arch_cpu_down - take it back.  Process context.
- * Return (up): 0 or a negative errno.  Nothing calls them yet: today's CPUs
- * all come up in irqkit_start() and go down in irqkit_stop(), by the
- * platform itself; the CPU hotplug state machine will call these, and a port
- * that has no hotplug will leave them out then.
+ * irqkit_arch_cpu_up - bring CPU @cpu to where it runs the core's dispatch
+ * again (posix: start its dispatcher thread, which calls
+ * irqkit__core_dispatcher_loop(); bare metal: release a parked hart).
+ * irqkit_arch_cpu_down - the other way: ask the dispatch to end
+ * (irqkit__core_dispatcher_stop()) and wait until it has, its handler
+ * returned.  Called by irqkit_remove_cpu()/irqkit_add_cpu() in process
+ * context, under the hotplug lock, in a mode whose CPUs have dispatchers;
+ * down after the CPU left the online mask and its lines moved, up before
+ * it joins the mask.  Return: 0 or a negative errno; the defaults return
+ * -EOPNOTSUPP (a port without hotplug: remove_cpu() says so).
  */
 int irqkit_arch_cpu_up(unsigned int cpu);
-void irqkit_arch_cpu_down(unsigned int cpu);
+int irqkit_arch_cpu_down(unsigned int cpu);
 
 #endif /* IRQKIT_CORE_ARCH_H */
