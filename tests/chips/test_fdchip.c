@@ -163,6 +163,34 @@ static void test_wait_delivered_counts_an_arrival_still_in_the_descriptor(void *
 	close(fd);
 }
 
+/* CPU hotplug: a bound line on a CPU going offline takes its descriptor to its new CPU. */
+static void test_line_and_descriptor_leave_an_offline_cpu(void **state)
+{
+	struct irqkit_irq_events tot;
+	int fd = efd();
+
+	(void)state;
+	seen_init(&s0, fd);
+	assert_int_equal(irqkit_fd_bind_eventfd(L(0), fd), 0);
+	assert_int_equal(irqkit_irq_set_affinity(L(0), 1ull << 1), 0);
+	assert_int_equal(irqkit_request_irq(L(0), count_handler, 0, "efd", &s0), 0);
+	efd_write(fd, 1);
+	assert_int_equal(irqkit_wait_delivered(L(0), 5000), 0);
+	assert_int_equal(atomic_load(&s0.cpu), 1);
+	assert_int_equal(irqkit_remove_cpu(1), 0);
+	for (int i = 0; i < 20; i++) {
+		efd_write(fd, 1);
+		assert_int_equal(irqkit_wait_delivered(L(0), 5000), 0);
+	}
+	assert_int_equal(atomic_load(&s0.cpu), 0);
+	assert_int_equal(irqkit_irq_get_event_totals(L(0), &tot), 0);
+	assert_int_equal(tot.events, 21);
+	assert_int_equal(irqkit_add_cpu(1), 0);
+	irqkit_free_irq(L(0), &s0);
+	assert_int_equal(irqkit_fd_unbind(L(0)), 0);
+	close(fd);
+}
+
 static void test_eventfd_counter_is_the_number_of_coalesced_events(void **state)
 {
 	struct irqkit_irq_events tot;
@@ -801,6 +829,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_eventfd_write_runs_the_handler_on_the_lines_cpu,
 						thr_setup, thr_teardown),
 		cmocka_unit_test_setup_teardown(test_wait_delivered_counts_an_arrival_still_in_the_descriptor,
+						thr_setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_line_and_descriptor_leave_an_offline_cpu,
 						thr_setup, thr_teardown),
 		cmocka_unit_test_setup_teardown(test_eventfd_counter_is_the_number_of_coalesced_events,
 						thr_setup, thr_teardown),
