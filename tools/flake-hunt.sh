@@ -21,7 +21,9 @@ for _ in $(seq 1 "$jobs"); do
 	burners="$burners $!"
 done
 # shellcheck disable=SC2086
-trap 'kill $burners 2>/dev/null || true' EXIT INT TERM
+trap 'kill $burners 2>/dev/null || true' EXIT
+# a signal ends the hunt (a trap alone would let the loop go on)
+trap 'exit 130' INT TERM
 
 failed=0
 for k in $(seq 1 "$n"); do
