@@ -260,141 +260,141 @@ static bool is_str_literal(const char *text, const char *v)
 	       !strncmp(text + 1, v, n - 2);
 }
 
+/* The text of a failed check, built a piece at a time; what does not fit is cut. */
+struct text {
+	char	s[2048];
+	size_t	n;
+};
+
+static void text_add(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void text_add(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (t->n >= sizeof(t->s) - 1)
+		return;
+	va_start(ap, fmt);
+	/* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized): started just above */
+	k = vsnprintf(t->s + t->n, sizeof(t->s) - t->n, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		t->n = t->n + (size_t)k < sizeof(t->s) ? t->n + (size_t)k : sizeof(t->s) - 1;
+}
+
+/* "Expected l op r, but": the first line of a binary check's text. */
+static void text_expected(struct text *t, const char *left, const char *op, const char *right)
+{
+	text_add(t, KUNIT_SUBTEST_INDENT "Expected %s %s %s, but", left, op, right);
+}
+
+#define REPORT(test, type, file, line, t, fmt)						\
+	do {										\
+		va_list ap;								\
+											\
+		va_start(ap, fmt);							\
+		report(test, type, file, line, (t)->s, fmt, ap);			\
+		va_end(ap);								\
+	} while (0)
+
 void __kunit_check_int(struct kunit *test, enum kunit_assert_type type, const char *file,
 		       int line, const char *left, const char *op, const char *right,
 		       long long lv, long long rv, const char *fmt, ...)
 {
-	char body[1024];
-	int n;
-	va_list ap;
+	struct text t = { .n = 0 };
 
-	n = snprintf(body, sizeof(body), KUNIT_SUBTEST_INDENT "Expected %s %s %s, but", left, op,
-		     right);
-	if (!is_literal(left, lv) && n > 0 && (size_t)n < sizeof(body))
-		n += snprintf(body + n, sizeof(body) - (size_t)n,
-			      "\n" KUNIT_SUBSUBTEST_INDENT "%s == %lld (0x%llx)", left, lv,
-			      (unsigned long long)lv);
-	if (!is_literal(right, rv) && n > 0 && (size_t)n < sizeof(body))
-		snprintf(body + n, sizeof(body) - (size_t)n,
-			 "\n" KUNIT_SUBSUBTEST_INDENT "%s == %lld (0x%llx)", right, rv,
+	text_expected(&t, left, op, right);
+	if (!is_literal(left, lv))
+		text_add(&t, "\n" KUNIT_SUBSUBTEST_INDENT "%s == %lld (0x%llx)", left, lv,
+			 (unsigned long long)lv);
+	if (!is_literal(right, rv))
+		text_add(&t, "\n" KUNIT_SUBSUBTEST_INDENT "%s == %lld (0x%llx)", right, rv,
 			 (unsigned long long)rv);
-	va_start(ap, fmt);
-	report(test, type, file, line, body, fmt, ap);
-	va_end(ap);
+	REPORT(test, type, file, line, &t, fmt);
 }
 
 void __kunit_check_ptr(struct kunit *test, enum kunit_assert_type type, const char *file,
 		       int line, const char *left, const char *op, const char *right,
 		       const void *lv, const void *rv, const char *fmt, ...)
 {
-	char body[1024];
-	int n;
-	va_list ap;
+	struct text t = { .n = 0 };
 
-	n = snprintf(body, sizeof(body),
-		     KUNIT_SUBTEST_INDENT "Expected %s %s %s, but\n"
-		     KUNIT_SUBSUBTEST_INDENT "%s == %016" PRIxPTR, left, op, right, left,
-		     (uintptr_t)lv);
-	if (strcmp(right, "NULL") && n > 0 && (size_t)n < sizeof(body))
-		snprintf(body + n, sizeof(body) - (size_t)n,
-			 "\n" KUNIT_SUBSUBTEST_INDENT "%s == %016" PRIxPTR, right, (uintptr_t)rv);
-	va_start(ap, fmt);
-	report(test, type, file, line, body, fmt, ap);
-	va_end(ap);
+	text_expected(&t, left, op, right);
+	text_add(&t, "\n" KUNIT_SUBSUBTEST_INDENT "%s == %016" PRIxPTR, left, (uintptr_t)lv);
+	if (strcmp(right, "NULL"))
+		text_add(&t, "\n" KUNIT_SUBSUBTEST_INDENT "%s == %016" PRIxPTR, right,
+			 (uintptr_t)rv);
+	REPORT(test, type, file, line, &t, fmt);
+}
+
+/* "name == "value"", unless the name is the value's literal. */
+static void text_str(struct text *t, const char *name, const char *v)
+{
+	if (!is_str_literal(name, v))
+		text_add(t, "\n" KUNIT_SUBSUBTEST_INDENT "%s == %s%s%s", name, v ? "\"" : "",
+			 v ? v : "(null)", v ? "\"" : "");
 }
 
 void __kunit_check_str(struct kunit *test, enum kunit_assert_type type, const char *file,
 		       int line, const char *left, const char *op, const char *right,
 		       const char *lv, const char *rv, const char *fmt, ...)
 {
-	char body[2048];
-	int n;
-	va_list ap;
+	struct text t = { .n = 0 };
 
-	n = snprintf(body, sizeof(body), KUNIT_SUBTEST_INDENT "Expected %s %s %s, but", left, op,
-		     right);
-	if (!is_str_literal(left, lv) && n > 0 && (size_t)n < sizeof(body))
-		n += snprintf(body + n, sizeof(body) - (size_t)n,
-			      "\n" KUNIT_SUBSUBTEST_INDENT "%s == %s%s%s", left, lv ? "\"" : "",
-			      lv ? lv : "(null)", lv ? "\"" : "");
-	if (!is_str_literal(right, rv) && n > 0 && (size_t)n < sizeof(body))
-		snprintf(body + n, sizeof(body) - (size_t)n,
-			 "\n" KUNIT_SUBSUBTEST_INDENT "%s == %s%s%s", right, rv ? "\"" : "",
-			 rv ? rv : "(null)", rv ? "\"" : "");
-	va_start(ap, fmt);
-	report(test, type, file, line, body, fmt, ap);
-	va_end(ap);
+	text_expected(&t, left, op, right);
+	text_str(&t, left, lv);
+	text_str(&t, right, rv);
+	REPORT(test, type, file, line, &t, fmt);
 }
 
-/* Up to 16 bytes of @p from @off, the ones that differ from @q in <>. */
-static int hexdump(char *buf, size_t len, const unsigned char *p, const unsigned char *q,
-		   size_t size)
+/* "name ==" and up to 16 bytes of @p, the ones that differ from @q in <>. */
+static void text_bytes(struct text *t, const char *name, const unsigned char *p,
+		       const unsigned char *q, size_t size)
 {
-	int n = snprintf(buf, len, KUNIT_SUBSUBTEST_INDENT);
-
-	for (size_t i = 0; i < size && i < 16 && n > 0 && (size_t)n < len; i++)
-		n += snprintf(buf + n, len - (size_t)n, (q && p[i] != q[i]) ? "<%02x>" : " %02x ",
-			      p[i]);
-	if (size > 16 && n > 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, " ...");
-	return n;
+	text_add(t, "\n" KUNIT_SUBSUBTEST_INDENT "%s ==\n" KUNIT_SUBSUBTEST_INDENT, name);
+	for (size_t i = 0; i < size && i < 16; i++)
+		text_add(t, p[i] != q[i] ? "<%02x>" : " %02x ", p[i]);
+	if (size > 16)
+		text_add(t, " ...");
 }
 
 void __kunit_check_mem(struct kunit *test, enum kunit_assert_type type, const char *file,
 		       int line, const char *left, const char *op, const char *right,
 		       const void *lv, const void *rv, size_t size, const char *fmt, ...)
 {
-	char body[2048];
-	int n;
-	va_list ap;
+	struct text t = { .n = 0 };
 
-	n = snprintf(body, sizeof(body), KUNIT_SUBTEST_INDENT "Expected %s %s %s, but", left, op,
-		     right);
+	text_expected(&t, left, op, right);
 	if (!lv || !rv) {
-		snprintf(body + n, sizeof(body) - (size_t)n,
-			 "\n" KUNIT_SUBSUBTEST_INDENT "%s is %s", lv ? right : left, "NULL");
+		text_add(&t, "\n" KUNIT_SUBSUBTEST_INDENT "%s is NULL", lv ? right : left);
 	} else {
-		n += snprintf(body + n, sizeof(body) - (size_t)n,
-			      "\n" KUNIT_SUBSUBTEST_INDENT "%s ==\n", left);
-		n += hexdump(body + n, sizeof(body) - (size_t)n, lv, rv, size);
-		n += snprintf(body + n, sizeof(body) - (size_t)n,
-			      "\n" KUNIT_SUBSUBTEST_INDENT "%s ==\n", right);
-		hexdump(body + n, sizeof(body) - (size_t)n, rv, lv, size);
+		text_bytes(&t, left, lv, rv, size);
+		text_bytes(&t, right, rv, lv, size);
 	}
-	va_start(ap, fmt);
-	report(test, type, file, line, body, fmt, ap);
-	va_end(ap);
+	REPORT(test, type, file, line, &t, fmt);
 }
 
 void __kunit_check_unary(struct kunit *test, enum kunit_assert_type type, const char *file,
 			 int line, const char *expr, bool expected, const char *fmt, ...)
 {
-	char body[1024];
-	va_list ap;
+	struct text t = { .n = 0 };
 
-	snprintf(body, sizeof(body), KUNIT_SUBTEST_INDENT "Expected %s to be %s, but is %s", expr,
+	text_add(&t, KUNIT_SUBTEST_INDENT "Expected %s to be %s, but is %s", expr,
 		 expected ? "true" : "false", expected ? "false" : "true");
-	va_start(ap, fmt);
-	report(test, type, file, line, body, fmt, ap);
-	va_end(ap);
+	REPORT(test, type, file, line, &t, fmt);
 }
 
 void __kunit_check_not_err(struct kunit *test, enum kunit_assert_type type, const char *file,
 			   int line, const char *expr, const void *ptr, const char *fmt, ...)
 {
-	char body[1024];
-	va_list ap;
+	struct text t = { .n = 0 };
 
 	if (!ptr)
-		snprintf(body, sizeof(body), KUNIT_SUBTEST_INDENT "Expected %s is not null, but is",
-			 expr);
+		text_add(&t, KUNIT_SUBTEST_INDENT "Expected %s is not null, but is", expr);
 	else
-		snprintf(body, sizeof(body),
-			 KUNIT_SUBTEST_INDENT "Expected %s is not error, but is: %ld", expr,
+		text_add(&t, KUNIT_SUBTEST_INDENT "Expected %s is not error, but is: %ld", expr,
 			 PTR_ERR(ptr));
-	va_start(ap, fmt);
-	report(test, type, file, line, body, fmt, ap);
-	va_end(ap);
+	REPORT(test, type, file, line, &t, fmt);
 }
 
 void __kunit_check_fail(struct kunit *test, enum kunit_assert_type type, const char *file,
