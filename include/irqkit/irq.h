@@ -206,7 +206,31 @@ struct irqkit_irq_info {
 	bool		replay;			/* IRQS_REPLAY */
 	bool		spurious_disabled;	/* IRQS_SPURIOUS_DISABLED */
 	bool		inprogress;		/* a handler runs now */
+	bool		activated;		/* IRQD_ACTIVATED: requested, not shut down */
+	bool		managed;		/* IRQD_AFFINITY_MANAGED */
+	bool		managed_shutdown;	/* shut down: no CPU of its mask online */
 };
+
+/*
+ * Linux's struct irq_affinity_desc: the CPUs a line may target (0: all),
+ * and whether the kernel manages that affinity.  A managed line starts only
+ * on an online CPU of its mask; when the last of them goes offline it is
+ * shut down (its disable depth counting the shutdown) and when one comes
+ * back it starts again unless something else disabled it meanwhile.
+ */
+struct irqkit_irq_affinity_desc {
+	irqkit_cpumask	mask;
+	unsigned int	is_managed : 1;
+};
+
+/**
+ * irqkit_irq_set_affinity_desc - give a line not requested yet its
+ * affinity, managed or not (what Linux's irq_domain_alloc_descs does with
+ * its affinity argument).
+ * Return: 0; -EINVAL; -EBUSY while the line has a handler.
+ */
+IRQKIT_API int irqkit_irq_set_affinity_desc(unsigned int irq,
+					    const struct irqkit_irq_affinity_desc *affd);
 
 /** irqkit_irq_get_info - snapshot a line's state.  Return: 0 or -EINVAL. */
 IRQKIT_API int irqkit_irq_get_info(unsigned int irq, struct irqkit_irq_info *info);

@@ -690,6 +690,7 @@ static inline irqkit_cpumask irqkit__online_mask(void)
 /* irq/cpuhotplug.c: a CPU's lines move off it; what was pending for it, after its dispatcher */
 HIDDEN void irqkit__irq_migrate_all_off_cpu(unsigned int cpu);
 HIDDEN void irqkit__irq_resignal_off_cpu(unsigned int cpu);
+HIDDEN void irqkit__irq_affinity_online_cpu(unsigned int cpu);
 /* softirq.c, timer.c: an offline CPU's tasklets and timers go to @to */
 HIDDEN void irqkit__softirq_takeover(unsigned int cpu, unsigned int to);
 HIDDEN void irqkit__timers_dead_cpu(unsigned int cpu, unsigned int to);

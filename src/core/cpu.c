@@ -218,6 +218,7 @@ int irqkit_add_cpu(unsigned int cpu)
 	}
 	a_store_seq(&rt->cpus[cpu].offline, 0);
 	a_fetch_or(&rt->online, bit);
+	irqkit__irq_affinity_online_cpu(cpu);
 	ret = startup_states(cpu);
 	if (ret) {
 		if (!mode_player_delivers())

@@ -292,6 +292,89 @@ static void test_state_setup_errors(void **state)
 		irqkit_cpuhp_remove_state_nocalls(st[n]);
 }
 
+/* ---- managed lines -------------------------------------------------------------------- */
+
+static void make_managed_on_cpu1(unsigned int irq)
+{
+	struct irqkit_irq_affinity_desc affd = { .mask = 1ull << 1, .is_managed = 1 };
+
+	assert_int_equal(irqkit_irq_set_affinity_desc(irq, &affd), 0);
+}
+
+static void test_managed_line_shuts_down_and_comes_back(void **state)
+{
+	struct irqkit_irq_info info;
+
+	(void)state;
+	make_managed_on_cpu1(T_EDGE(3));
+	assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, "a", &a), 0);
+	info = info_of(T_EDGE(3));
+	assert_true(info.managed && info.activated && info.started);
+	assert_int_equal(info.cpu, 1);
+	assert_int_equal(irqkit_irq_set_affinity_desc(T_EDGE(3), &(struct irqkit_irq_affinity_desc){
+				 .mask = 1 }), -IRQKIT_EBUSY);
+	assert_int_equal(irqkit_remove_cpu(1), 0);
+	info = info_of(T_EDGE(3));
+	assert_true(info.managed_shutdown);
+	assert_false(info.activated);
+	assert_false(info.started);
+	assert_int_equal(info.depth, 1);
+	assert_log_lacks("no longer affine");		/* managed: shut down, not moved */
+	assert_int_equal(irqkit_add_cpu(1), 0);
+	info = info_of(T_EDGE(3));
+	assert_false(info.managed_shutdown);
+	assert_true(info.activated && info.started);
+	assert_int_equal(info.depth, 0);
+	assert_int_equal(info.cpu, 1);
+	atomic_store(&a.status, 1);
+	raise_and_wait(T_EDGE(3));
+	assert_int_equal(atomic_load(&a.handled), 1);
+	assert_int_equal(atomic_load(&a.cpu), 1);
+}
+
+/* As the kernel's irq_cpuhotplug_test: a disable, an unplug and a plug leave it disabled. */
+static void test_managed_line_disabled_across_hotplug_stays_disabled(void **state)
+{
+	struct irqkit_irq_info info;
+
+	(void)state;
+	make_managed_on_cpu1(T_EDGE(3));
+	assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, "a", &a), 0);
+	irqkit_disable_irq(T_EDGE(3));
+	assert_int_equal(info_of(T_EDGE(3)).depth, 1);
+	assert_int_equal(irqkit_remove_cpu(1), 0);
+	info = info_of(T_EDGE(3));
+	assert_false(info.activated || info.started);
+	assert_true(info.depth >= 1);
+	assert_int_equal(irqkit_add_cpu(1), 0);
+	info = info_of(T_EDGE(3));
+	assert_false(info.activated || info.started);
+	assert_int_equal(info.depth, 1);
+	irqkit_enable_irq(T_EDGE(3));
+	info = info_of(T_EDGE(3));
+	assert_true(info.activated && info.started);
+	assert_int_equal(info.depth, 0);
+}
+
+static void test_managed_line_requested_with_its_cpus_offline_waits(void **state)
+{
+	struct irqkit_irq_info info;
+
+	(void)state;
+	assert_int_equal(irqkit_remove_cpu(1), 0);
+	make_managed_on_cpu1(T_EDGE(3));
+	assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, "a", &a), 0);
+	info = info_of(T_EDGE(3));
+	assert_true(info.managed_shutdown);
+	assert_false(info.started);
+	assert_int_equal(info.depth, 1);
+	assert_int_equal(irqkit_add_cpu(1), 0);
+	info = info_of(T_EDGE(3));
+	assert_true(info.started && info.activated);
+	assert_int_equal(info.depth, 0);
+	assert_int_equal(info.cpu, 1);
+}
+
 /* Deterministic mode: no dispatchers; the lines move, the player delivers them on CPU 0. */
 static void test_deterministic_mode_moves_lines_too(void **state)
 {
@@ -324,6 +407,9 @@ int main(void)
 		T(test_tasklets_and_timers_move_to_an_online_cpu),
 		T(test_state_callbacks_run_on_their_cpu),
 		T(test_state_setup_errors),
+		T(test_managed_line_shuts_down_and_comes_back),
+		T(test_managed_line_disabled_across_hotplug_stays_disabled),
+		T(test_managed_line_requested_with_its_cpus_offline_waits),
 		T(test_deterministic_mode_moves_lines_too),
 #undef T
 	};

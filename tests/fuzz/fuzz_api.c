@@ -12,6 +12,9 @@
  * the stopped run's objects.  Inputs that begin with 0xF3 (version 3) also
  * leave the deterministic run for an episode of another mode and come
  * back: threaded mode with a line bound to an eventfd, or the simulator.
+ * Inputs that begin with 0xF4 (version 4) also move lines between CPUs,
+ * let this thread play CPU 1 for a moment, and take CPU 1 offline and
+ * back (CPU hotplug).
  * Every other input decodes as version 1 did, so the committed corpus and
  * regressions keep their meaning.
  *
@@ -47,7 +50,13 @@
  * - (version 3, simulator episode) every raise is accounted (runs +
  *   coalesced) once delivered, tasklets run once per schedule batch, and
  *   the same seed and operations give the same schedule (the run is
- *   repeated and the schedules' hashes compared).
+ *   repeated and the schedules' hashes compared);
+ * - (version 4) set_affinity: 0 when the mask holds an online CPU and the
+ *   line's chip can move (software lines), else -EINVAL; remove_cpu(1) 0
+ *   when online, 1 when offline already, remove_cpu(0) -EBUSY (this
+ *   thread plays it); add_cpu(1) 0 or 1 the other way round; and the
+ *   accounting above still holds at the end of the input, whatever lines
+ *   moved off CPU 1 with their arrivals pending.
  * A disagreement aborts with the model's and the runtime's values.
  *
  * Without libFuzzer (IRQKIT_FUZZ_STANDALONE) it replays the files named on
@@ -77,6 +86,7 @@
 #define MAX_ACTIONS	8
 #define FUZZ_V2		0xf2	/* first byte of a version-2 input */
 #define FUZZ_V3		0xf3	/* of a version-3 input */
+#define FUZZ_V4		0xf4	/* of a version-4 input */
 
 /* ---- the model ---------------------------------------------------------------- */
 
@@ -101,6 +111,7 @@ static struct {
 	int		tasklet_sched[2], tasklet_runs[2];
 	bool		started;
 	bool		hist_started, traced;	/* in this run (version 2) */
+	unsigned int	online;			/* CPUs online (version 4) */
 } m;
 
 static struct irqkit_tasklet tasklets[2];
@@ -203,6 +214,7 @@ static void start(void)
 		m.line[i].level = true;
 	m.irqs_off = m.bh_off = false;
 	m.started = true;
+	m.online = (1u << NR_CPUS) - 1;
 	m.hist_started = m.traced = false;
 	for (int i = 0; i < 2; i++) {
 		irqkit_tasklet_init(&tasklets[i], tasklet_fn, (unsigned long)i);
@@ -817,12 +829,58 @@ static void op_sim_episode(struct input *in)
 	start();
 }
 
+/* ---- version 4: CPUs and affinity ----------------------------------------------------- */
+
+static void op_affinity(struct input *in)
+{
+	unsigned int irq = next(in) % (NR_IRQS + 4);
+	irqkit_cpumask mask = next(in) % 4;
+	int want = irq < NR_EDGE + NR_LEVEL && (mask & m.online) ? 0 : -IRQKIT_EINVAL;
+	int got = irqkit_irq_set_affinity(irq, mask);
+
+	if (got != want)
+		fail("irq_set_affinity(%u, %#llx) = %d, model %d (online %#x)", irq,
+		     (unsigned long long)mask, got, want, m.online);
+}
+
+static void op_hotplug(struct input *in)
+{
+	unsigned int f = next(in) % 4;
+	int got, want;
+
+	if (m.irqs_off || m.bh_off)
+		return;		/* they sleep: not from there */
+	switch (f) {
+	case 0:
+		want = (m.online & 2) ? 0 : 1;
+		if ((got = irqkit_remove_cpu(1)) != want)
+			fail("remove_cpu(1) = %d, model %d", got, want);
+		m.online &= ~2u;
+		break;
+	case 1:
+		want = (m.online & 2) ? 1 : 0;
+		if ((got = irqkit_add_cpu(1)) != want)
+			fail("add_cpu(1) = %d, model %d", got, want);
+		m.online |= 2u;
+		break;
+	case 2:
+		if ((got = irqkit_remove_cpu(0)) != -IRQKIT_EBUSY)
+			fail("remove_cpu(0) of this thread's CPU = %d, model -EBUSY", got);
+		break;
+	default:
+		/* CPU 1's lines, delivered on this thread (offline: what was left, nothing) */
+		if ((got = irqkit_cpu_run(1)) != 0)
+			fail("cpu_run(1) = %d, model 0", got);
+		break;
+	}
+}
+
 static void run(struct input *in)
 {
 	unsigned int nr_ops = 16;
 
-	if (in->n && (in->p[0] == FUZZ_V2 || in->p[0] == FUZZ_V3)) {
-		nr_ops = in->p[0] == FUZZ_V3 ? 21 : 20;
+	if (in->n && (in->p[0] == FUZZ_V2 || in->p[0] == FUZZ_V3 || in->p[0] == FUZZ_V4)) {
+		nr_ops = in->p[0] == FUZZ_V4 ? 23 : in->p[0] == FUZZ_V3 ? 21 : 20;
 		in->p++;
 		in->n--;
 	}
@@ -909,6 +967,12 @@ static void run(struct input *in)
 				op_fd_episode(in);
 			else
 				op_sim_episode(in);
+			break;
+		case 21:
+			op_affinity(in);
+			break;
+		case 22:
+			op_hotplug(in);
 			break;
 		}
 	}

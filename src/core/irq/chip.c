@@ -123,8 +123,25 @@ static void __irq_startup(struct irqkit_desc *desc)
  */
 int irqkit__irq_startup(struct irqkit_desc *desc, bool resend)
 {
+	struct irqkit_irq_data *d = &desc->irq_data;
+
 	desc_assert_locked(desc);
 	desc->depth = 0;
+	if (irqd_has(d, IRQD_AFFINITY_MANAGED)) {
+		/* a managed line starts on an online CPU of its mask, or waits shut down for one */
+		irqkit_cpumask mask = d->affinity & irqkit__online_mask();
+		struct irqkit_chip *chip = desc_chip(desc);
+
+		if (!mask) {
+			desc->depth = 1;
+			irqd_set(d, IRQD_MANAGED_SHUTDOWN);
+			return 0;
+		}
+		irqd_clear(d, IRQD_MANAGED_SHUTDOWN);
+		if (chip->irq_set_affinity)
+			(void)chip->irq_set_affinity(d, mask, false);
+	}
+	irqd_set(d, IRQD_ACTIVATED);
 	if (irqd_has(&desc->irq_data, IRQD_IRQ_STARTED))
 		irqkit__irq_enable(desc);
 	else
@@ -155,6 +172,28 @@ void irqkit__irq_shutdown(struct irqkit_desc *desc)
 		__irq_disable(desc, true);
 	}
 	irqd_clear(&desc->irq_data, IRQD_IRQ_STARTED);
+}
+
+/* irq_shutdown_and_deactivate(): the line shut down and its resources released. */
+void irqkit__irq_shutdown_and_deactivate(struct irqkit_desc *desc)
+{
+	irqkit__irq_shutdown(desc);
+	irqd_clear(&desc->irq_data, IRQD_ACTIVATED);
+}
+
+/*
+ * irq_startup_managed(): a CPU of a managed line's mask came back.  The
+ * shutdown counted as a disable; only a line nobody else disabled starts
+ * (a disable, an unplug and a plug leave it disabled).
+ */
+void irqkit__irq_startup_managed(struct irqkit_desc *desc)
+{
+	desc_assert_locked(desc);
+	irqd_clear(&desc->irq_data, IRQD_MANAGED_SHUTDOWN);
+	if (desc->depth)
+		desc->depth--;
+	if (!desc->depth)
+		irqkit__irq_startup(desc, true);
 }
 
 /*

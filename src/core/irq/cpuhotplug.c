@@ -28,6 +28,13 @@ static void migrate_one_irq(struct irqkit_desc *desc, unsigned int cpu, irqkit_c
 		return;
 	}
 	mask = d->affinity & online;
+	if (!mask && irqd_has(d, IRQD_AFFINITY_MANAGED)) {
+		/* managed: shut down, its affinity kept, until a CPU of it returns */
+		irqd_set(d, IRQD_MANAGED_SHUTDOWN);
+		irqkit__irq_shutdown_and_deactivate(desc);
+		desc_unlock_irqrestore(desc, flags);
+		return;
+	}
 	if (!mask) {
 		mask = online;
 		broken = true;
@@ -79,5 +86,30 @@ void irqkit__irq_resignal_off_cpu(unsigned int cpu)
 				irqkit_cpu_signal(READ_ONCE(rt->descs[irq].irq_data.cpu), irq);
 			}
 		}
+	}
+}
+
+/*
+ * irq_affinity_online_cpu: CPU @cpu is back.  Each managed line whose mask
+ * holds it starts again if it was shut down for want of a CPU, else is
+ * spread over its mask again (it may move back to @cpu).
+ */
+void irqkit__irq_affinity_online_cpu(unsigned int cpu)
+{
+	struct irqkit__runtime *rt = &irqkit__rt;
+	irqkit_cpumask online = irqkit__online_mask();
+
+	for (unsigned int i = 0; i < rt->nr_irqs; i++) {
+		struct irqkit_desc *desc = &rt->descs[i];
+		struct irqkit_irq_data *d = &desc->irq_data;
+		unsigned long flags = desc_lock_irqsave(desc);
+
+		if (irqd_has(d, IRQD_AFFINITY_MANAGED) && (d->affinity & ((irqkit_cpumask)1 << cpu))) {
+			if (irqd_has(d, IRQD_MANAGED_SHUTDOWN))
+				irqkit__irq_startup_managed(desc);
+			else if (desc->action && d->chip && d->chip->irq_set_affinity)
+				(void)d->chip->irq_set_affinity(d, d->affinity & online, false);
+		}
+		desc_unlock_irqrestore(desc, flags);
 	}
 }

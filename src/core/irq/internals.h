@@ -31,6 +31,9 @@
 #define IRQD_DEFAULT_TRIGGER_SET	(1u << 13)
 #define IRQD_PER_CPU			(1u << 14)
 #define IRQD_NO_BALANCING		(1u << 16)
+#define IRQD_ACTIVATED			(1u << 17)	/* the line's resources are set up */
+#define IRQD_AFFINITY_MANAGED		(1u << 18)	/* the kernel's affinity, not the user's */
+#define IRQD_MANAGED_SHUTDOWN		(1u << 19)	/* managed, shut down: no CPU of it online */
 
 /*
  * desc->istate bits (Linux's IRQS_*), under the descriptor lock.
@@ -219,6 +222,8 @@ HIDDEN unsigned int irqkit__kstat_sum(unsigned int irq);
 /* chip.c */
 HIDDEN int irqkit__irq_startup(struct irqkit_desc *desc, bool resend);
 HIDDEN void irqkit__irq_shutdown(struct irqkit_desc *desc);
+HIDDEN void irqkit__irq_shutdown_and_deactivate(struct irqkit_desc *desc);
+HIDDEN void irqkit__irq_startup_managed(struct irqkit_desc *desc);
 HIDDEN void irqkit__irq_enable(struct irqkit_desc *desc);
 HIDDEN void irqkit__irq_disable(struct irqkit_desc *desc);
 HIDDEN void irqkit__mask_irq(struct irqkit_desc *desc);

@@ -738,7 +738,7 @@ static struct irqkit_action *unlink_action(struct irqkit_desc *desc, void *dev_i
 	a_store_release(action_ptr, action->next);
 	if (!desc->action) {
 		WRITE_ONCE(desc->settings, desc->settings & ~IRQKIT_IRQ_DISABLE_UNLAZY);
-		irqkit__irq_shutdown(desc);
+		irqkit__irq_shutdown_and_deactivate(desc);
 	}
 	*deferred = irqkit_arch_current()->running == desc;
 	if (*deferred) {
@@ -898,6 +898,28 @@ out_unlock:
 	return ret;
 }
 
+int irqkit_irq_set_affinity_desc(unsigned int irq, const struct irqkit_irq_affinity_desc *affd)
+{
+	unsigned long flags;
+	struct irqkit_desc *desc = irq_to_desc(irq);
+	int ret = 0;
+
+	if (!desc || !affd)
+		return -IRQKIT_EINVAL;
+	flags = desc_lock_irqsave(desc);
+	if (desc->action) {
+		ret = -IRQKIT_EBUSY;
+	} else {
+		desc->irq_data.affinity = affd->mask ? affd->mask : ~(irqkit_cpumask)0;
+		if (affd->is_managed)
+			irqd_set(&desc->irq_data, IRQD_AFFINITY_MANAGED);
+		else
+			irqd_clear(&desc->irq_data, IRQD_AFFINITY_MANAGED | IRQD_MANAGED_SHUTDOWN);
+	}
+	desc_unlock_irqrestore(desc, flags);
+	return ret;
+}
+
 int irqkit_irq_get_info(unsigned int irq, struct irqkit_irq_info *info)
 {
 	unsigned long flags;
@@ -922,6 +944,9 @@ int irqkit_irq_get_info(unsigned int irq, struct irqkit_irq_info *info)
 	info->disabled = state & IRQD_IRQ_DISABLED;
 	info->masked = state & IRQD_IRQ_MASKED;
 	info->started = state & IRQD_IRQ_STARTED;
+	info->activated = state & IRQD_ACTIVATED;
+	info->managed = state & IRQD_AFFINITY_MANAGED;
+	info->managed_shutdown = state & IRQD_MANAGED_SHUTDOWN;
 	info->inprogress = state & IRQD_IRQ_INPROGRESS;
 	info->pending = istate_get(desc) & IRQS_PENDING;
 	info->replay = istate_get(desc) & IRQS_REPLAY;
