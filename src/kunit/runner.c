@@ -586,13 +586,15 @@ static void run_once(struct kunit_suite *s, struct kunit_case *c, struct kunit *
 	t->name = c->name;
 	t->status = KUNIT_SUCCESS;
 	t->status_comment[0] = '\0';
-	t->runner = &r;
+	t->runner = NULL;
 	ret = start_runtime(seed);
 	if (ret) {
 		kunit_err(t, "irqkit_start failed: %d", ret);
 		set_failure(t);
 		return;
 	}
+	/* cppcheck-suppress autoVariables ; cleared below, before this frame ends */
+	t->runner = &r;
 	r.abort = &env;
 	__atomic_store_n(&cur_run, &r, __ATOMIC_RELEASE);
 	if (!sigsetjmp(env, 0)) {
@@ -914,6 +916,7 @@ static bool parse_uint(const char *arg, const char *name, unsigned long long *v)
 int irqkit_kunit_main(int argc, char **argv)
 {
 	struct kunit_suite **start = __start_kunit_test_suites, **stop = __stop_kunit_test_suites;
+	size_t nr_suites;
 	long nr = 0, num = 0;
 	bool failed = false;
 
@@ -942,27 +945,27 @@ int irqkit_kunit_main(int argc, char **argv)
 		}
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (!start || !stop)
-		start = stop = NULL;
-	for (struct kunit_suite **s = start; s && s < stop; s++) {
+	/* the linker's bounds of the section, as addresses: two symbols, one array */
+	nr_suites = start && stop ? ((uintptr_t)stop - (uintptr_t)start) / sizeof(*start) : 0;
+	for (size_t k = 0; k < nr_suites; k++) {
 		struct kunit_case *cases[1024];
-		int n = selected_cases(*s, cases, 1024);
+		int n = selected_cases(start[k], cases, 1024);
 
 		if (opt.list)
 			for (int i = 0; i < n; i++)
-				printf("%s.%s\n", (*s)->name, cases[i]->name);
+				printf("%s.%s\n", start[k]->name, cases[i]->name);
 		nr += n > 0;
 	}
 	if (opt.list)
 		return 0;
 	out("KTAP version 1");
 	out("1..%ld", nr);
-	for (struct kunit_suite **s = start; s && s < stop; s++) {
+	for (size_t k = 0; k < nr_suites; k++) {
 		struct kunit_case *cases[1024];
 
-		if (!selected_cases(*s, cases, 1024))
+		if (!selected_cases(start[k], cases, 1024))
 			continue;
-		failed |= run_suite(*s, ++num) == KUNIT_FAILURE;
+		failed |= run_suite(start[k], ++num) == KUNIT_FAILURE;
 	}
 	return failed ? 1 : 0;
 }
