@@ -54,9 +54,11 @@
  * - (version 4) set_affinity: 0 when the mask holds an online CPU and the
  *   line's chip can move (software lines), else -EINVAL; remove_cpu(1) 0
  *   when online, 1 when offline already, remove_cpu(0) -EBUSY (this
- *   thread plays it); add_cpu(1) 0 or 1 the other way round; and the
- *   accounting above still holds at the end of the input, whatever lines
- *   moved off CPU 1 with their arrivals pending.
+ *   thread plays it); add_cpu(1) 0 or 1 the other way round; after each,
+ *   every software line on the CPU the model's migration rules give (an
+ *   online CPU of its affinity, else the first online one; none moves
+ *   back); and the accounting above still holds at the end of the input,
+ *   whatever lines moved off CPU 1 with their arrivals pending.
  * A disagreement aborts with the model's and the runtime's values.
  *
  * Without libFuzzer (IRQKIT_FUZZ_STANDALONE) it replays the files named on
@@ -101,6 +103,7 @@ struct mline {
 	int		calls_in_run;		/* actions called so far in this run */
 	/* at the last change of trigger type: what was counted until then */
 	long		base_raises, base_runs, base_coalesced, base_waiting;
+	unsigned int	aff, cpu;		/* affinity and effective CPU (version 4) */
 };
 
 static struct {
@@ -210,6 +213,8 @@ static void start(void)
 	memset(m.line, 0, sizeof(m.line));
 	for (int i = 0; i < NR_IRQS; i++)
 		m.line[i].depth = 1;	/* a line nobody requested is disabled, as Linux's */
+	for (int i = 0; i < NR_IRQS; i++)
+		m.line[i].aff = (1u << NR_CPUS) - 1;
 	for (int i = NR_EDGE; i < NR_EDGE + NR_LEVEL; i++)
 		m.line[i].level = true;
 	m.irqs_off = m.bh_off = false;
@@ -831,6 +836,18 @@ static void op_sim_episode(struct input *in)
 
 /* ---- version 4: CPUs and affinity ----------------------------------------------------- */
 
+/* Every software line targets the CPU the model says. */
+static void check_cpus(const char *after)
+{
+	for (unsigned int i = 0; i < NR_EDGE + NR_LEVEL; i++) {
+		struct irqkit_irq_info info;
+
+		if (irqkit_irq_get_info(i, &info) || (unsigned int)info.cpu != m.line[i].cpu)
+			fail("after %s: irq %u on CPU %d, model %u (affinity %#x, online %#x)", after,
+			     i, info.cpu, m.line[i].cpu, m.line[i].aff, m.online);
+	}
+}
+
 static void op_affinity(struct input *in)
 {
 	unsigned int irq = next(in) % (NR_IRQS + 4);
@@ -841,6 +858,23 @@ static void op_affinity(struct input *in)
 	if (got != want)
 		fail("irq_set_affinity(%u, %#llx) = %d, model %d (online %#x)", irq,
 		     (unsigned long long)mask, got, want, m.online);
+	if (!got) {
+		m.line[irq].aff = (unsigned int)mask;
+		m.line[irq].cpu = (unsigned int)__builtin_ctz((unsigned int)mask & m.online);
+	}
+	check_cpus("irq_set_affinity");
+}
+
+/* CPU 1 went: its lines go to an online CPU of their affinity, else (broken) to CPU 0. */
+static void model_cpu1_offline(void)
+{
+	m.online &= ~2u;
+	for (unsigned int i = 0; i < NR_EDGE + NR_LEVEL; i++) {
+		unsigned int mask = m.line[i].aff & m.online;
+
+		if (m.line[i].cpu == 1)
+			m.line[i].cpu = (unsigned int)__builtin_ctz(mask ? mask : m.online);
+	}
 }
 
 static void op_hotplug(struct input *in)
@@ -855,13 +889,15 @@ static void op_hotplug(struct input *in)
 		want = (m.online & 2) ? 0 : 1;
 		if ((got = irqkit_remove_cpu(1)) != want)
 			fail("remove_cpu(1) = %d, model %d", got, want);
-		m.online &= ~2u;
+		model_cpu1_offline();
+		check_cpus("remove_cpu(1)");
 		break;
 	case 1:
 		want = (m.online & 2) ? 1 : 0;
 		if ((got = irqkit_add_cpu(1)) != want)
 			fail("add_cpu(1) = %d, model %d", got, want);
 		m.online |= 2u;
+		check_cpus("add_cpu(1)");	/* lines do not move back */
 		break;
 	case 2:
 		if ((got = irqkit_remove_cpu(0)) != -IRQKIT_EBUSY)
