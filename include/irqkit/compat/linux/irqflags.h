@@ -4,6 +4,7 @@
 #define IRQKIT_COMPAT_LINUX_IRQFLAGS_H
 
 #include <irqkit/task.h>
+#include <linux/cleanup.h>
 
 /* Linux's typecheck(): flags must be unsigned long. */
 #define irqkit__typecheck(type, x) ({				\
@@ -58,5 +59,10 @@ __attribute__((unavailable("restore_flags() is gone since Linux 2.6: use "
 void irqkit__removed_restore_flags(void);
 #define save_flags(flags)	irqkit__removed_save_flags()
 #define restore_flags(flags)	irqkit__removed_restore_flags()
+
+/* guard(irqsave)(), guard(irq)() (<linux/cleanup.h>): interrupts off for the scope */
+DEFINE_LOCK_GUARD_0(irq, local_irq_disable(), local_irq_enable())
+DEFINE_LOCK_GUARD_0(irqsave, local_irq_save(_T->flags), local_irq_restore(_T->flags),
+		    unsigned long flags)
 
 #endif

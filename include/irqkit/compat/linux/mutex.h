@@ -4,6 +4,7 @@
 #define IRQKIT_COMPAT_LINUX_MUTEX_H
 
 #include <irqkit/wait.h>
+#include <linux/cleanup.h>
 
 #define mutex				irqkit_mutex
 #define __MUTEX_INITIALIZER(name)	IRQKIT_MUTEX_INITIALIZER(name)
@@ -16,5 +17,8 @@
 #define mutex_unlock(lock)		irqkit_mutex_unlock(lock)
 #define mutex_is_locked(lock)		irqkit_mutex_is_locked(lock)
 #define mutex_destroy(lock)		((void)(lock))
+
+/* guard(mutex)(&lock), scoped_guard(mutex, &lock) { } (<linux/cleanup.h>) */
+DEFINE_GUARD(mutex, struct mutex *, mutex_lock(_T), mutex_unlock(_T))
 
 #endif

@@ -8,6 +8,7 @@
 #include <linux/irqflags.h>
 #include <linux/preempt.h>
 #include <linux/bottom_half.h>
+#include <linux/cleanup.h>
 
 typedef struct irqkit_spinlock spinlock_t;
 typedef struct irqkit_spinlock raw_spinlock_t;
@@ -89,5 +90,18 @@ typedef struct irqkit_rwlock rwlock_t;
 	({ irqkit__typecheck(unsigned long, flags);			\
 	   local_irq_save(flags);					\
 	   write_trylock(l) ? 1 : ({ local_irq_restore(flags); 0; }); })
+
+/* Guards (<linux/cleanup.h>): guard(spinlock_irqsave)(&lock), scoped_guard(...) { } */
+DEFINE_LOCK_GUARD_1(spinlock, spinlock_t, spin_lock(_T->lock), spin_unlock(_T->lock))
+DEFINE_LOCK_GUARD_1(spinlock_irq, spinlock_t, spin_lock_irq(_T->lock), spin_unlock_irq(_T->lock))
+DEFINE_LOCK_GUARD_1(spinlock_bh, spinlock_t, spin_lock_bh(_T->lock), spin_unlock_bh(_T->lock))
+DEFINE_LOCK_GUARD_1(spinlock_irqsave, spinlock_t, spin_lock_irqsave(_T->lock, _T->flags),
+		    spin_unlock_irqrestore(_T->lock, _T->flags), unsigned long flags)
+DEFINE_LOCK_GUARD_1(raw_spinlock, raw_spinlock_t, raw_spin_lock(_T->lock), raw_spin_unlock(_T->lock))
+DEFINE_LOCK_GUARD_1(raw_spinlock_irq, raw_spinlock_t, raw_spin_lock_irq(_T->lock),
+		    raw_spin_unlock_irq(_T->lock))
+DEFINE_LOCK_GUARD_1(raw_spinlock_irqsave, raw_spinlock_t,
+		    raw_spin_lock_irqsave(_T->lock, _T->flags),
+		    raw_spin_unlock_irqrestore(_T->lock, _T->flags), unsigned long flags)
 
 #endif
