@@ -11,6 +11,8 @@
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/interrupt.h>
+#include <linux/module.h>
+#include <linux/nodemask.h>
 
 #include <irqkit/irqkit.h>
 
@@ -18,6 +20,14 @@
 
 static void cpu_hotplug_answers(struct kunit *test)
 {
+	/* the checks a kernel test makes before it unplugs (as kernel/irq/irq_test.c) */
+	if (!IS_ENABLED(CONFIG_SMP))
+		kunit_skip(test, "requires CONFIG_SMP");
+	if (!get_cpu_device(1) || !cpu_is_hotpluggable(1))
+		kunit_skip(test, "CPU 1 must be hotpluggable");
+	KUNIT_EXPECT_FALSE(test, IS_ENABLED(CONFIG_NOT_AN_OPTION));
+	KUNIT_EXPECT_EQ(test, NUMA_NO_NODE, -1);
+	KUNIT_EXPECT_NULL(test, get_cpu_device(64));
 	if (num_online_cpus() < 3)
 		kunit_skip(test, "needs 3 CPUs (--cpus=3)");
 	KUNIT_EXPECT_TRUE(test, cpu_is_hotpluggable(1));
@@ -109,3 +119,5 @@ static struct kunit_suite cpu_hotplug_suite = {
 };
 
 kunit_test_suite(cpu_hotplug_suite);
+MODULE_DESCRIPTION("CPU hotplug tests");
+MODULE_LICENSE("MIT");
