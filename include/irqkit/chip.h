@@ -123,6 +123,23 @@ IRQKIT_API struct irqkit_irq_data *irqkit_irq_get_irq_data(unsigned int irq);
 IRQKIT_API unsigned int irqkit_irqd_get_trigger_type(const struct irqkit_irq_data *d);
 
 /**
+ * irqkit_irqd_state - the line's state as Linux's irqd_* helpers read it:
+ * IRQKIT_IRQD_* bits (started, activated, disabled, masked, in progress,
+ * level, per-CPU, managed affinity, managed and shut down).
+ * Context: any; a snapshot.
+ */
+#define IRQKIT_IRQD_STARTED		(1u << 0)
+#define IRQKIT_IRQD_ACTIVATED		(1u << 1)
+#define IRQKIT_IRQD_DISABLED		(1u << 2)
+#define IRQKIT_IRQD_MASKED		(1u << 3)
+#define IRQKIT_IRQD_INPROGRESS		(1u << 4)
+#define IRQKIT_IRQD_LEVEL		(1u << 5)
+#define IRQKIT_IRQD_PER_CPU		(1u << 6)
+#define IRQKIT_IRQD_AFFINITY_MANAGED	(1u << 7)
+#define IRQKIT_IRQD_MANAGED_SHUTDOWN	(1u << 8)
+IRQKIT_API unsigned int irqkit_irqd_state(const struct irqkit_irq_data *d);
+
+/**
  * irqkit_irqchip_state - answer irq_get_irqchip_state for a chip that knows
  * whether a line requests (@pending) and whether it is masked (@masked).
  * Return: 0 with *@state set, or -EINVAL for another @which (ACTIVE).

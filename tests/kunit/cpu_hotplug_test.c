@@ -11,6 +11,7 @@
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/interrupt.h>
+#include <linux/irq.h>
 #include <linux/module.h>
 #include <linux/nodemask.h>
 
@@ -106,10 +107,52 @@ static void dynamic_state_keeps_per_cpu_state(struct kunit *test)
 		KUNIT_EXPECT_NULL(test, buffers[cpu]);
 }
 
+static unsigned int depth_of(struct kunit *test, unsigned int irq)
+{
+	struct irqkit_irq_info info;
+
+	KUNIT_ASSERT_EQ(test, irqkit_irq_get_info(irq, &info), 0);
+	return info.depth;
+}
+
+/* The kernel's irq_cpuhotplug_test sequence, through irqkit's managed affinity. */
+static void managed_line_disabled_across_hotplug(struct kunit *test)
+{
+	struct irq_affinity_desc affinity = { .mask = 1ull << 1, .is_managed = 1 };
+	struct irq_data *data;
+
+	KUNIT_ASSERT_EQ(test, irqkit_swchip_add(LINE, 1, IRQKIT_TYPE_EDGE_RISING), 0);
+	KUNIT_ASSERT_EQ(test, irqkit_irq_set_affinity_desc(LINE, &affinity), 0);
+	data = irq_get_irq_data(LINE);
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	KUNIT_ASSERT_EQ(test, request_irq(LINE, line_handler, 0, "test_irq", test), 0);
+	KUNIT_EXPECT_TRUE(test, irqd_is_activated(data));
+	KUNIT_EXPECT_TRUE(test, irqd_is_started(data));
+	KUNIT_EXPECT_TRUE(test, irqd_affinity_is_managed(data));
+	KUNIT_EXPECT_EQ(test, depth_of(test, LINE), 0);
+	disable_irq(LINE);
+	KUNIT_EXPECT_EQ(test, depth_of(test, LINE), 1);
+	KUNIT_EXPECT_EQ(test, remove_cpu(1), 0);
+	KUNIT_EXPECT_FALSE(test, irqd_is_activated(data));
+	KUNIT_EXPECT_FALSE(test, irqd_is_started(data));
+	KUNIT_EXPECT_TRUE(test, irqd_is_managed_and_shutdown(data));
+	KUNIT_EXPECT_GE(test, depth_of(test, LINE), 1);
+	KUNIT_EXPECT_EQ(test, add_cpu(1), 0);
+	KUNIT_EXPECT_FALSE(test, irqd_is_activated(data));
+	KUNIT_EXPECT_FALSE(test, irqd_is_started(data));
+	KUNIT_EXPECT_EQ(test, depth_of(test, LINE), 1);
+	enable_irq(LINE);
+	KUNIT_EXPECT_TRUE(test, irqd_is_activated(data));
+	KUNIT_EXPECT_TRUE(test, irqd_is_started(data));
+	KUNIT_EXPECT_EQ(test, depth_of(test, LINE), 0);
+	free_irq(LINE, test);
+}
+
 static struct kunit_case cpu_hotplug_cases[] = {
 	KUNIT_CASE(cpu_hotplug_answers),
 	KUNIT_CASE(line_moves_off_an_offline_cpu),
 	KUNIT_CASE(dynamic_state_keeps_per_cpu_state),
+	KUNIT_CASE(managed_line_disabled_across_hotplug),
 	{}
 };
 

@@ -80,6 +80,30 @@ unsigned int irqkit_irqd_get_trigger_type(const struct irqkit_irq_data *d)
 	return irqd_get(d) & IRQD_TRIGGER_MASK;
 }
 
+unsigned int irqkit_irqd_state(const struct irqkit_irq_data *d)
+{
+	static const struct { unsigned int in, out; } map[] = {
+		{ IRQD_IRQ_STARTED, IRQKIT_IRQD_STARTED },
+		{ IRQD_ACTIVATED, IRQKIT_IRQD_ACTIVATED },
+		{ IRQD_IRQ_DISABLED, IRQKIT_IRQD_DISABLED },
+		{ IRQD_IRQ_MASKED, IRQKIT_IRQD_MASKED },
+		{ IRQD_IRQ_INPROGRESS, IRQKIT_IRQD_INPROGRESS },
+		{ IRQD_LEVEL, IRQKIT_IRQD_LEVEL },
+		{ IRQD_PER_CPU, IRQKIT_IRQD_PER_CPU },
+		{ IRQD_AFFINITY_MANAGED, IRQKIT_IRQD_AFFINITY_MANAGED },
+		{ IRQD_MANAGED_SHUTDOWN, IRQKIT_IRQD_MANAGED_SHUTDOWN },
+	};
+	unsigned int state, out = 0;
+
+	if (!d)
+		return 0;
+	state = irqd_get(d);
+	for (unsigned int i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (state & map[i].in)
+			out |= map[i].out;
+	return out;
+}
+
 int irqkit_irqchip_state(int which, bool pending, bool masked, bool *state)
 {
 	switch (which) {

@@ -63,6 +63,17 @@ typedef irqkit_flow_fn irq_flow_handler_t;
 #define irq_data_get_irq_chip(d)	((d)->chip)
 #define irqd_to_hwirq(d)		((d)->hwirq)
 #define irqd_get_trigger_type(d)	irqkit_irqd_get_trigger_type(d)
+#define irqd_is_started(d)		(!!(irqkit_irqd_state(d) & IRQKIT_IRQD_STARTED))
+#define irqd_is_activated(d)		(!!(irqkit_irqd_state(d) & IRQKIT_IRQD_ACTIVATED))
+#define irqd_irq_disabled(d)		(!!(irqkit_irqd_state(d) & IRQKIT_IRQD_DISABLED))
+#define irqd_irq_masked(d)		(!!(irqkit_irqd_state(d) & IRQKIT_IRQD_MASKED))
+#define irqd_irq_inprogress(d)		(!!(irqkit_irqd_state(d) & IRQKIT_IRQD_INPROGRESS))
+#define irqd_is_level_type(d)		(!!(irqkit_irqd_state(d) & IRQKIT_IRQD_LEVEL))
+#define irqd_is_per_cpu(d)		(!!(irqkit_irqd_state(d) & IRQKIT_IRQD_PER_CPU))
+#define irqd_affinity_is_managed(d)	(!!(irqkit_irqd_state(d) & IRQKIT_IRQD_AFFINITY_MANAGED))
+#define irqd_is_managed_and_shutdown(d)	(!!(irqkit_irqd_state(d) & IRQKIT_IRQD_MANAGED_SHUTDOWN))
+/* struct irq_affinity_desc and the managed affinity of a line not requested yet */
+#define irq_affinity_desc		irqkit_irq_affinity_desc
 #define irq_set_irq_type(irq, type)	irqkit_irq_set_irq_type((irq), (type))
 #define irq_modify_status(irq, clr, set) irqkit_irq_modify_status((irq), (clr), (set))
 #define irq_set_status_flags(irq, set)	irqkit_irq_modify_status((irq), 0, (set))
