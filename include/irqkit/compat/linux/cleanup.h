@@ -54,11 +54,8 @@
 		return _T;								\
 	}
 
-/*
- * A guard over a lock with state of its own (the flags of an irqsave):
- * @_lock and @_unlock use _T->lock and the members the rest declares.
- */
-#define DEFINE_LOCK_GUARD_1(_name, _type, _lock, _unlock, ...)				\
+/* The class of a lock guard: the lock (NULL: nothing held), the state the rest declares. */
+#define __DEFINE_UNLOCK_GUARD(_name, _type, _unlock, ...)				\
 	typedef struct {								\
 		_type *lock;								\
 		__VA_ARGS__;								\
@@ -68,7 +65,14 @@
 		if (_T->lock) {								\
 			_unlock;							\
 		}									\
-	}										\
+	}
+
+/*
+ * A guard over a lock with state of its own (the flags of an irqsave):
+ * @_lock and @_unlock use _T->lock and the members the rest declares.
+ */
+#define DEFINE_LOCK_GUARD_1(_name, _type, _lock, _unlock, ...)				\
+	__DEFINE_UNLOCK_GUARD(_name, _type, _unlock, __VA_ARGS__)			\
 	static inline class_##_name##_t class_##_name##_constructor(_type *l)		\
 	{										\
 		class_##_name##_t _t = { .lock = l }, *_T = &_t;			\
@@ -78,16 +82,7 @@
 
 /* A guard over no object (interrupts off): the members the rest declares. */
 #define DEFINE_LOCK_GUARD_0(_name, _lock, _unlock, ...)					\
-	typedef struct {								\
-		void *lock;								\
-		__VA_ARGS__;								\
-	} class_##_name##_t;								\
-	static inline void class_##_name##_destructor(class_##_name##_t *_T)		\
-	{										\
-		if (_T->lock) {								\
-			_unlock;							\
-		}									\
-	}										\
+	__DEFINE_UNLOCK_GUARD(_name, void, _unlock, __VA_ARGS__)			\
 	static inline class_##_name##_t class_##_name##_constructor(void)		\
 	{										\
 		class_##_name##_t _t = { .lock = (void *)1 }, *_T = &_t;		\
