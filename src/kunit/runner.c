@@ -830,7 +830,7 @@ static bool watch_child(pid_t pid, const char *suite, struct kunit_case **cases)
 /* One suite: its header, cases and result.  The suite's status. */
 static enum kunit_status run_suite(struct kunit_suite *s, long num)
 {
-	struct kunit_case *cases[1024];
+	struct kunit_case *cases[1024] = { NULL };
 	int nr = selected_cases(s, cases, 1024);
 	size_t size = sizeof(struct shared) + (size_t)nr * sizeof(enum kunit_status);
 	enum kunit_status status = KUNIT_SKIPPED;
@@ -948,7 +948,7 @@ int irqkit_kunit_main(int argc, char **argv)
 	/* the linker's bounds of the section, as addresses: two symbols, one array */
 	nr_suites = start && stop ? ((uintptr_t)stop - (uintptr_t)start) / sizeof(*start) : 0;
 	for (size_t k = 0; k < nr_suites; k++) {
-		struct kunit_case *cases[1024];
+		struct kunit_case *cases[1024] = { NULL };
 		int n = selected_cases(start[k], cases, 1024);
 
 		if (opt.list)
@@ -961,7 +961,7 @@ int irqkit_kunit_main(int argc, char **argv)
 	out("KTAP version 1");
 	out("1..%ld", nr);
 	for (size_t k = 0; k < nr_suites; k++) {
-		struct kunit_case *cases[1024];
+		struct kunit_case *cases[1024] = { NULL };
 
 		if (!selected_cases(start[k], cases, 1024))
 			continue;
