@@ -32,7 +32,7 @@
 #define IRQ_TIMER	7
 #define IRQ_STUCK	9
 #define IRQ_I2C		11
-#define NR_CPUS		3
+#define DEMO_CPUS		3
 
 /* A simulated device: a status register the handler reads and clears. */
 struct device {
@@ -256,7 +256,7 @@ int main(int argc, char **argv)
 	const char *trace = NULL;
 	bool hist = false;
 	struct irqkit_config cfg = {
-		.nr_irqs = 16, .nr_cpus = NR_CPUS, .log = log_line,
+		.nr_irqs = 16, .nr_cpus = DEMO_CPUS, .log = log_line,
 	};
 	struct pulse pulses[] = {
 		{ &eth0, IRQ_SHARED_EDGE, 700 },
@@ -294,7 +294,7 @@ int main(int argc, char **argv)
 
 	printf("irqkit demo: %d virtual CPUs; eth0+snd0 share line %d, tmr0 on line %d, "
 	       "disk0+usb0 share level line %d, i2c0 has a threaded handler on line %d\n",
-	       NR_CPUS, IRQ_SHARED_EDGE, IRQ_TIMER, IRQ_STUCK, IRQ_I2C);
+	       DEMO_CPUS, IRQ_SHARED_EDGE, IRQ_TIMER, IRQ_STUCK, IRQ_I2C);
 	check(request_irq(IRQ_SHARED_EDGE, device_interrupt, IRQF_SHARED, "eth0", &eth0),
 	      "request eth0");
 	check(request_irq(IRQ_SHARED_EDGE, device_interrupt, IRQF_SHARED, "snd0", &snd0),

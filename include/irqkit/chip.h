@@ -25,12 +25,17 @@ struct irqkit_irq_data {
 	void			*chip_data;	/* public: the chip's own */
 	unsigned int		cpu;		/* read-only: target (effective) CPU */
 	bool			has_domain;	/* read-only: hwirq is shown in /proc */
-	irqkit_cpumask		affinity;	/* read-only: requested CPUs */
+	union {						/* read-only: requested CPUs */
+		irqkit_cpumask		affinity;
+		struct irqkit_cpus	affinity_cpus;	/* the same, as a struct cpumask */
+	};
 };
 
 /* Chip flags, Linux's IRQCHIP_* (include/linux/irq.h). */
 #define IRQKIT_CHIP_SET_TYPE_MASKED	(1u << 0)
 #define IRQKIT_CHIP_EOI_IF_HANDLED	(1u << 1)
+/* The chip cannot wake the system: kept for chips that say so; irqkit has no wake interrupts yet. */
+#define IRQKIT_CHIP_SKIP_SET_WAKE	(1u << 4)
 #define IRQKIT_CHIP_ONESHOT_SAFE	(1u << 5)
 #define IRQKIT_CHIP_EOI_THREADED	(1u << 6)
 
@@ -57,8 +62,12 @@ struct irqkit_chip {
 	void		(*irq_mask_ack)(struct irqkit_irq_data *d);
 	void		(*irq_unmask)(struct irqkit_irq_data *d);
 	void		(*irq_eoi)(struct irqkit_irq_data *d);
-	int		(*irq_set_affinity)(struct irqkit_irq_data *d, irqkit_cpumask dest,
-					    bool force);
+	/*
+	 * Route the line to a CPU of @dest (online CPUs only) and record the
+	 * one chosen with irqkit_irq_data_update_effective_affinity().
+	 */
+	int		(*irq_set_affinity)(struct irqkit_irq_data *d,
+					    const struct irqkit_cpus *dest, bool force);
 	/* Return 1 when the chip re-raised the line, 0 when it cannot. */
 	int		(*irq_retrigger)(struct irqkit_irq_data *d);
 	/* Return 0 or -EINVAL; may switch the flow handler (irqkit_irq_set_handler_locked). */
@@ -120,6 +129,15 @@ IRQKIT_API int irqkit_irq_set_hwirq(unsigned int irq, unsigned long hwirq);
 /** Replace the flow handler from a chip's irq_set_type (descriptor lock held). */
 IRQKIT_API void irqkit_irq_set_handler_locked(struct irqkit_irq_data *d, irqkit_flow_fn handle);
 IRQKIT_API struct irqkit_irq_data *irqkit_irq_get_irq_data(unsigned int irq);
+
+/**
+ * irqkit_irq_data_update_effective_affinity - record the CPU a chip's
+ * irq_set_affinity routed the line to: the first CPU of @m (Linux keeps a
+ * mask; an irqkit line targets one CPU at a time).  An empty @m changes
+ * nothing.  Context: the chip's irq_set_affinity (descriptor lock held).
+ */
+IRQKIT_API void irqkit_irq_data_update_effective_affinity(struct irqkit_irq_data *d,
+							  const struct irqkit_cpus *m);
 IRQKIT_API unsigned int irqkit_irqd_get_trigger_type(const struct irqkit_irq_data *d);
 
 /**

@@ -52,6 +52,17 @@ IRQKIT_API int irqkit_add_cpu(unsigned int cpu);
 IRQKIT_API bool irqkit_cpu_online(unsigned int cpu);
 /** irqkit_cpu_online_mask - the online CPUs, a bit each.  Context: any. */
 IRQKIT_API irqkit_cpumask irqkit_cpu_online_mask(void);
+/**
+ * irqkit_cpu_online_cpus - the online CPUs as Linux's cpu_online_mask: a
+ * set that changes as CPUs go and come, read with relaxed loads.  Read it
+ * while a run lasts.  Context: any.
+ */
+IRQKIT_API const struct irqkit_cpus *irqkit_cpu_online_cpus(void);
+/** irqkit_cpu_possible_cpus - every CPU of the run, Linux's cpu_possible_mask. */
+IRQKIT_API const struct irqkit_cpus *irqkit_cpu_possible_cpus(void);
+/** irqkit_cpus_bit - CPU @n alone, at [@n]: Linux's cpumask_of(n). */
+IRQKIT_API extern const struct irqkit_cpus irqkit_cpus_bit[IRQKIT_NR_CPUS_MAX];
+
 /** irqkit_num_online_cpus - how many are online.  Context: any. */
 IRQKIT_API unsigned int irqkit_num_online_cpus(void);
 

@@ -219,7 +219,7 @@ struct irqkit_irq_info {
  * back it starts again unless something else disabled it meanwhile.
  */
 struct irqkit_irq_affinity_desc {
-	irqkit_cpumask	mask;
+	struct irqkit_cpus	mask;
 	unsigned int	is_managed : 1;
 };
 

@@ -8,6 +8,8 @@
 #include <irqkit/spinlock.h>
 #include <irqkit/irq.h>
 #include <irqkit/chip.h>
+#include <irqkit/irqdesc.h>
+#include <irqkit/irqdomain.h>
 #include <irqkit/runtime.h>
 #include <irqkit/softirq.h>
 #include <irqkit/timer.h>

@@ -105,6 +105,38 @@ typedef enum irqkit_irqreturn (*irqkit_handler_regs_fn)(int irq, void *dev_id,
 #define IRQKIT_NR_CPUS_MAX	64
 typedef uint64_t irqkit_cpumask;
 
+/*
+ * struct irqkit_cpus - a set of CPUs passed by address, Linux's struct
+ * cpumask: what a chip's irq_set_affinity receives and an affinity
+ * descriptor holds.  The same CPUs as an irqkit_cpumask, in words of the
+ * machine's long so that Linux's cpumask_bits() reads it.  irqkit_cpus_mask()
+ * reads with relaxed loads: a set another thread changes (the online CPUs)
+ * is read without a data race.
+ */
+#define IRQKIT_CPUS_LONGS	(IRQKIT_NR_CPUS_MAX / (8 * __SIZEOF_LONG__))
+struct irqkit_cpus {
+	unsigned long	bits[IRQKIT_CPUS_LONGS];
+};
+
+static inline irqkit_cpumask irqkit_cpus_mask(const struct irqkit_cpus *c)
+{
+	irqkit_cpumask m = 0;
+
+	for (unsigned int i = 0; i < IRQKIT_CPUS_LONGS; i++)
+		m |= (irqkit_cpumask)__atomic_load_n(&c->bits[i], __ATOMIC_RELAXED)
+		     << (i * 8 * __SIZEOF_LONG__);
+	return m;
+}
+
+static inline struct irqkit_cpus irqkit_cpus_of_mask(irqkit_cpumask m)
+{
+	struct irqkit_cpus c;
+
+	for (unsigned int i = 0; i < IRQKIT_CPUS_LONGS; i++)
+		c.bits[i] = (unsigned long)(m >> (i * 8 * __SIZEOF_LONG__));
+	return c;
+}
+
 /* Log levels: Linux's KERN_EMERG (0) .. KERN_DEBUG (7). */
 #define IRQKIT_LOG_EMERG	0
 #define IRQKIT_LOG_ALERT	1

@@ -686,17 +686,19 @@ static int fdl_set_type(struct irqkit_irq_data *d, unsigned int type)
 }
 
 /* Move the descriptor to the first CPU of @dest's epoll set. */
-static int fdl_set_affinity(struct irqkit_irq_data *d, irqkit_cpumask dest, bool force)
+static int fdl_set_affinity(struct irqkit_irq_data *d, const struct irqkit_cpus *dest,
+			    bool force)
 {
 	struct fd_line *l = line_of_data(d);
+	irqkit_cpumask mask = irqkit_cpus_mask(dest);
 	unsigned int cpu;
 	int ret = 0;
 	unsigned long lflags;
 
 	(void)force;
-	if (!dest)
+	if (!mask)
 		return -IRQKIT_EINVAL;
-	cpu = (unsigned int)__builtin_ctzll(dest);
+	cpu = (unsigned int)__builtin_ctzll(mask);
 	lflags = irqkit_spin_lock_irqsave(&l->lock);
 	if ((ld(&l->state) & FL_INSET) && l->cpu != cpu) {
 		unsigned int from = l->cpu;

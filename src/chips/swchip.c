@@ -168,12 +168,12 @@ static int sw_set_type(struct irqkit_irq_data *d, unsigned int type)
 }
 
 /* Route to the first CPU of @dest. */
-static int sw_set_affinity(struct irqkit_irq_data *d, irqkit_cpumask dest, bool force)
+static int sw_set_affinity(struct irqkit_irq_data *d, const struct irqkit_cpus *dest, bool force)
 {
 	(void)force;
-	if (!dest)
+	if (!irqkit_cpus_mask(dest))
 		return -IRQKIT_EINVAL;
-	WRITE_ONCE(d->cpu, (unsigned int)__builtin_ctzll(dest));
+	irqkit_irq_data_update_effective_affinity(d, dest);
 	return 0;
 }
 

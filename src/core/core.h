@@ -208,7 +208,11 @@ struct irqkit__runtime {
 	unsigned int		hz;
 	unsigned int		flags;
 	irqkit_cpumask		loop_cpus;	/* CPUs a program's loop plays: no dispatcher */
-	irqkit_cpumask		online;		/* CPU hotplug (cpu.c): atomic */
+	union {					/* CPU hotplug (cpu.c): atomic */
+		irqkit_cpumask		online;
+		struct irqkit_cpus	online_cpus;	/* the same bits, as cpu_online_mask */
+	};
+	struct irqkit_cpus	possible_cpus;	/* every CPU of the run */
 	bool			barrier_heavy;	/* the platform has irqkit_plat_barrier_heavy */
 	irqkit_log_fn		log;
 	void			*log_arg;

@@ -43,6 +43,31 @@ irqkit_cpumask irqkit_cpu_online_mask(void)
 	return irqkit_started() ? irqkit__online_mask() : 0;
 }
 
+/* The online word read as words of a long: the same bits on a little-endian machine. */
+_Static_assert(IRQKIT_CPUS_LONGS == 1 || __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+	       "cpu_online_mask aliases the online word");
+
+const struct irqkit_cpus *irqkit_cpu_online_cpus(void)
+{
+	return &irqkit__rt.online_cpus;
+}
+
+const struct irqkit_cpus *irqkit_cpu_possible_cpus(void)
+{
+	return &irqkit__rt.possible_cpus;
+}
+
+#define BPL		(8 * __SIZEOF_LONG__)
+#define ONE(i)		{ .bits = { [(i) / BPL] = 1ul << ((i) % BPL) } }
+#define EIGHT(i)	ONE(i), ONE(i + 1), ONE(i + 2), ONE(i + 3), ONE(i + 4), ONE(i + 5), \
+			ONE(i + 6), ONE(i + 7)
+const struct irqkit_cpus irqkit_cpus_bit[IRQKIT_NR_CPUS_MAX] = {
+	EIGHT(0), EIGHT(8), EIGHT(16), EIGHT(24), EIGHT(32), EIGHT(40), EIGHT(48), EIGHT(56),
+};
+#undef EIGHT
+#undef ONE
+#undef BPL
+
 unsigned int irqkit_num_online_cpus(void)
 {
 	irqkit_cpumask m = irqkit_cpu_online_mask();

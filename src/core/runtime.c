@@ -83,6 +83,8 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 		.loop_cpus	= c.loop_cpus,
 		.online		= c.nr_cpus >= 64 ? ~(irqkit_cpumask)0 :
 				  (((irqkit_cpumask)1 << c.nr_cpus) - 1),
+		.possible_cpus	= irqkit_cpus_of_mask(c.nr_cpus >= 64 ? ~(irqkit_cpumask)0 :
+						      (((irqkit_cpumask)1 << c.nr_cpus) - 1)),
 		.log		= c.log,
 		.log_arg	= c.log_arg,
 		.start_ns	= irqkit_plat_now_ns(),

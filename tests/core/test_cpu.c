@@ -296,7 +296,8 @@ static void test_state_setup_errors(void **state)
 
 static void make_managed_on_cpu1(unsigned int irq)
 {
-	struct irqkit_irq_affinity_desc affd = { .mask = 1ull << 1, .is_managed = 1 };
+	struct irqkit_irq_affinity_desc affd = { .mask = irqkit_cpus_of_mask(1ull << 1),
+						 .is_managed = 1 };
 
 	assert_int_equal(irqkit_irq_set_affinity_desc(irq, &affd), 0);
 }
@@ -312,7 +313,7 @@ static void test_managed_line_shuts_down_and_comes_back(void **state)
 	assert_true(info.managed && info.activated && info.started);
 	assert_int_equal(info.cpu, 1);
 	assert_int_equal(irqkit_irq_set_affinity_desc(T_EDGE(3), &(struct irqkit_irq_affinity_desc){
-				 .mask = 1 }), -IRQKIT_EBUSY);
+				 .mask = irqkit_cpus_of_mask(1) }), -IRQKIT_EBUSY);
 	assert_int_equal(irqkit_remove_cpu(1), 0);
 	info = info_of(T_EDGE(3));
 	assert_true(info.managed_shutdown);

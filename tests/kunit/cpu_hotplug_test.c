@@ -118,9 +118,10 @@ static unsigned int depth_of(struct kunit *test, unsigned int irq)
 /* The kernel's irq_cpuhotplug_test sequence, through irqkit's managed affinity. */
 static void managed_line_disabled_across_hotplug(struct kunit *test)
 {
-	struct irq_affinity_desc affinity = { .mask = 1ull << 1, .is_managed = 1 };
+	struct irq_affinity_desc affinity = { .is_managed = 1 };
 	struct irq_data *data;
 
+	cpumask_copy(&affinity.mask, cpumask_of(1));
 	KUNIT_ASSERT_EQ(test, irqkit_swchip_add(LINE, 1, IRQKIT_TYPE_EDGE_RISING), 0);
 	KUNIT_ASSERT_EQ(test, irqkit_irq_set_affinity_desc(LINE, &affinity), 0);
 	data = irq_get_irq_data(LINE);

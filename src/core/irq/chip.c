@@ -139,7 +139,7 @@ int irqkit__irq_startup(struct irqkit_desc *desc, bool resend)
 		}
 		irqd_clear(d, IRQD_MANAGED_SHUTDOWN);
 		if (chip->irq_set_affinity)
-			(void)chip->irq_set_affinity(d, mask, false);
+			(void)chip_set_affinity(d, mask);
 	}
 	irqd_set(d, IRQD_ACTIVATED);
 	if (irqd_has(&desc->irq_data, IRQD_IRQ_STARTED))
@@ -194,6 +194,39 @@ void irqkit__irq_startup_managed(struct irqkit_desc *desc)
 		desc->depth--;
 	if (!desc->depth)
 		irqkit__irq_startup(desc, true);
+}
+
+/* The same steps for code of Linux's shape (<irqkit/irqdesc.h>). */
+void irqkit_irq_shutdown_and_deactivate(struct irqkit_desc *desc)
+{
+	irqkit__irq_shutdown_and_deactivate(desc);
+}
+
+/* Take the descriptor lock unless the caller holds it; true when taken here. */
+static bool lock_unless_held(struct irqkit_desc *desc, unsigned long *flags)
+{
+	return irqkit_spin_trylock_irqsave(&desc->lock, flags);
+}
+
+int irqkit_irq_activate(struct irqkit_desc *desc)
+{
+	unsigned long flags;
+	bool took = lock_unless_held(desc, &flags);
+
+	irqd_set(&desc->irq_data, IRQD_ACTIVATED);
+	if (took)
+		desc_unlock_irqrestore(desc, flags);
+	return 0;
+}
+
+void irqkit_irq_startup_managed(struct irqkit_desc *desc)
+{
+	unsigned long flags;
+	bool took = lock_unless_held(desc, &flags);
+
+	irqkit__irq_startup_managed(desc);
+	if (took)
+		desc_unlock_irqrestore(desc, flags);
 }
 
 /*

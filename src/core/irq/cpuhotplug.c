@@ -39,7 +39,7 @@ static void migrate_one_irq(struct irqkit_desc *desc, unsigned int cpu, irqkit_c
 		mask = online;
 		broken = true;
 	}
-	err = chip->irq_set_affinity(d, mask, false);
+	err = chip_set_affinity(d, mask);
 	desc_unlock_irqrestore(desc, flags);
 	if (err)
 		irqkit_printk(IRQKIT_LOG_WARNING, "IRQ%u: set affinity failed(%d).", irq, err);
@@ -108,7 +108,7 @@ void irqkit__irq_affinity_online_cpu(unsigned int cpu)
 			if (irqd_has(d, IRQD_MANAGED_SHUTDOWN))
 				irqkit__irq_startup_managed(desc);
 			else if (desc->action && d->chip && d->chip->irq_set_affinity)
-				(void)d->chip->irq_set_affinity(d, d->affinity & online, false);
+				(void)chip_set_affinity(d, d->affinity & online);
 		}
 		desc_unlock_irqrestore(desc, flags);
 	}

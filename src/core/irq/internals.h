@@ -9,6 +9,7 @@
 #define IRQKIT_CORE_IRQ_INTERNALS_H
 
 #include "core.h"
+#include <irqkit/irqdesc.h>
 
 /* ---- descriptor state ---------------------------------------------------- */
 
@@ -90,37 +91,7 @@ struct irqkit_action {
 	unsigned long		thread_mask;	/* its bit in desc->threads_oneshot */
 };
 
-/*
- * struct irqkit_desc - one per line.  The fields touched by every interrupt
- * come first and fit one cache line.
- */
-struct irqkit_desc {
-	struct irqkit_spinlock	lock;		/* the descriptor lock */
-	unsigned int		istate;		/* IRQS_*, lock */
-	struct irqkit_irq_data	irq_data;	/* .state IRQD_*, lock */
-	irqkit_flow_fn		handle_irq;	/* lock to change */
-	struct irqkit_action	*action;	/* lock to change, READ_ONCE to walk */
-	unsigned int		depth;		/* disable nesting, lock */
-	unsigned int		irq_count;	/* spurious window, handler CPU */
-	unsigned int		irqs_unhandled;	/* spurious window, handler CPU */
-	unsigned long		last_unhandled;	/* jiffies, handler CPU */
-	/* cold */
-	unsigned int		settings;	/* IRQKIT_IRQ_*, lock */
-	unsigned int		request_mutex;	/* serialises request and free */
-	const char		*name;		/* flow name for /proc, or NULL */
-	struct irqkit_desc	*resend_next;	/* on the software resend list */
-	bool			resend_queued;	/* resend lock */
-	struct irqkit_action	*deferred_free;	/* freed by its own handler */
-	unsigned int		pending_merged;	/* arrivals folded into a PENDING one, lock */
-	unsigned int		threads_handled;	/* thread_fn returned HANDLED */
-	unsigned long		threads_oneshot;	/* ONESHOT threads still to run, atomic */
-	unsigned int		threads_active;		/* woken threads not yet done, atomic */
-	unsigned int		wait_for_threads;	/* synchronize_irq sleeps on it */
-	unsigned int		threads_handled_last;	/* spurious deferral (3.3) */
-	struct irqkit__fault	*fault;		/* fault injection (fault.c), lock */
-	uint64_t		raised_ns;	/* first raise not yet handled, histograms (observe.c) */
-	uint64_t		flow;		/* that raise's link, recorder (observe.c) */
-} __attribute__((aligned(64)));
+/* struct irqkit_desc, one per line, is public: <irqkit/irqdesc.h>. */
 
 static inline struct irqkit_desc *irq_to_desc(unsigned int irq)
 {
@@ -200,6 +171,14 @@ static inline void desc_unlock(struct irqkit_desc *desc)
 {
 	irqkit_spin_unlock(&desc->lock);
 }
+/* The chip routes the line to a CPU of @mask (its irq_set_affinity, which the caller checked). */
+static inline int chip_set_affinity(struct irqkit_irq_data *d, irqkit_cpumask mask)
+{
+	struct irqkit_cpus dest = irqkit_cpus_of_mask(mask);
+
+	return d->chip->irq_set_affinity(d, &dest, false);
+}
+
 static inline unsigned long desc_lock_irqsave(struct irqkit_desc *desc)
 {
 	return irqkit_spin_lock_irqsave(&desc->lock);

@@ -3,6 +3,27 @@
 #include "internals.h"
 
 /* desc_set_defaults(): no chip, the bad flow, disabled and masked, depth 1. */
+static void desc_set_defaults(struct irqkit_desc *desc, unsigned int irq)
+{
+	desc->irq_data.irq = irq;
+	desc->irq_data.hwirq = irq;
+	desc->irq_data.chip = &irqkit_no_irq_chip;
+	desc->irq_data.chip_data = NULL;
+	desc->irq_data.has_domain = false;
+	WRITE_ONCE(desc->irq_data.state, IRQD_IRQ_DISABLED | IRQD_IRQ_MASKED);
+	desc->irq_data.affinity = ~(irqkit_cpumask)0;
+	WRITE_ONCE(desc->irq_data.cpu, 0);
+	WRITE_ONCE(desc->handle_irq, irqkit_handle_bad_irq);
+	WRITE_ONCE(desc->istate, 0);
+	desc->depth = 1;
+	desc->settings = 0;
+	desc->name = NULL;
+	desc->irq_count = 0;
+	desc->irqs_unhandled = 0;
+	desc->last_unhandled = 0;
+	desc->pending_merged = 0;
+}
+
 int irqkit__descs_init(void)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;
@@ -10,18 +31,101 @@ int irqkit__descs_init(void)
 	rt->descs = irqkit_plat_alloc(sizeof(*rt->descs) * rt->nr_irqs);
 	if (!rt->descs)
 		return -IRQKIT_ENOMEM;
-	for (unsigned int i = 0; i < rt->nr_irqs; i++) {
-		struct irqkit_desc *desc = &rt->descs[i];
-
-		desc->irq_data.irq = i;
-		desc->irq_data.hwirq = i;
-		desc->irq_data.chip = &irqkit_no_irq_chip;
-		desc->irq_data.state = IRQD_IRQ_DISABLED | IRQD_IRQ_MASKED;
-		desc->irq_data.affinity = ~(irqkit_cpumask)0;
-		desc->handle_irq = irqkit_handle_bad_irq;
-		desc->depth = 1;
-	}
+	for (unsigned int i = 0; i < rt->nr_irqs; i++)
+		desc_set_defaults(&rt->descs[i], i);
 	return 0;
+}
+
+struct irqkit_desc *irqkit_irq_to_desc(unsigned int irq)
+{
+	return irq_to_desc(irq);
+}
+
+/* ---- allocation (Linux's irq_alloc_descs / irq_free_descs) ------------------------------ */
+
+/* Serialises the allocators: a range found free stays free until it is marked. */
+static struct irqkit_mutex sparse_irq_lock = IRQKIT_MUTEX_INITIALIZER(sparse_irq_lock);
+
+static bool desc_is_free(struct irqkit_desc *desc)
+{
+	unsigned long flags = desc_lock_irqsave(desc);
+	bool free = !desc->allocated && !desc->action && desc->irq_data.chip == &irqkit_no_irq_chip;
+
+	desc_unlock_irqrestore(desc, flags);
+	return free;
+}
+
+/* The first line of @cnt free ones at or after @from, or nr_irqs. */
+static unsigned int find_free_range(unsigned int from, unsigned int cnt)
+{
+	unsigned int nr = irqkit__rt.nr_irqs, run = 0;
+
+	for (unsigned int i = from; i < nr; i++) {
+		run = desc_is_free(&irqkit__rt.descs[i]) ? run + 1 : 0;
+		if (run == cnt)
+			return i + 1 - cnt;
+	}
+	return nr;
+}
+
+int irqkit_irq_alloc_descs(int irq, unsigned int from, unsigned int cnt,
+			   const struct irqkit_irq_affinity_desc *affd)
+{
+	unsigned int nr = irqkit__rt.nr_irqs, start;
+	int ret;
+
+	if (!irqkit_started() || !cnt || cnt > nr)
+		return -IRQKIT_EINVAL;
+	if (irq >= 0) {
+		if (from > (unsigned int)irq || (unsigned int)irq > nr - cnt)
+			return -IRQKIT_EINVAL;
+		from = (unsigned int)irq;
+	}
+	irqkit_mutex_lock(&sparse_irq_lock);
+	start = find_free_range(from, cnt);
+	if (irq >= 0 && start != (unsigned int)irq) {
+		ret = -IRQKIT_EEXIST;
+	} else if (start >= nr) {
+		ret = -IRQKIT_ENOMEM;
+	} else {
+		for (unsigned int i = 0; i < cnt; i++) {
+			struct irqkit_desc *desc = &irqkit__rt.descs[start + i];
+			unsigned long flags = desc_lock_irqsave(desc);
+
+			desc->allocated = true;
+			desc_unlock_irqrestore(desc, flags);
+			if (affd)
+				(void)irqkit_irq_set_affinity_desc(start + i, &affd[i]);
+		}
+		ret = (int)start;
+	}
+	irqkit_mutex_unlock(&sparse_irq_lock);
+	return ret;
+}
+
+void irqkit_irq_free_descs(unsigned int irq, unsigned int cnt)
+{
+	if (!irqkit_started())
+		return;
+	irqkit_mutex_lock(&sparse_irq_lock);
+	for (unsigned int i = irq; i < irqkit__rt.nr_irqs && i - irq < cnt; i++) {
+		struct irqkit_desc *desc = &irqkit__rt.descs[i];
+		unsigned long flags = desc_lock_irqsave(desc);
+		bool busy = desc->allocated && desc->action, freed = false;
+
+		if (desc->allocated && !busy) {
+			desc_set_defaults(desc, i);
+			desc->allocated = false;
+			freed = true;
+		}
+		desc_unlock_irqrestore(desc, flags);
+		if (busy)
+			irqkit_printk(IRQKIT_LOG_ERR,
+				      "irq_free_descs: IRQ %u still has a handler; not freed", i);
+		for (unsigned int c = 0; freed && c < irqkit__rt.nr_cpus; c++)
+			WRITE_ONCE(irqkit__rt.cpus[c].kstat[i], 0);
+	}
+	irqkit_mutex_unlock(&sparse_irq_lock);
 }
 
 void irqkit__descs_exit(void)
@@ -78,6 +182,15 @@ bool irqkit_irq_has_action(unsigned int irq)
 unsigned int irqkit_irqd_get_trigger_type(const struct irqkit_irq_data *d)
 {
 	return irqd_get(d) & IRQD_TRIGGER_MASK;
+}
+
+void irqkit_irq_data_update_effective_affinity(struct irqkit_irq_data *d,
+					       const struct irqkit_cpus *m)
+{
+	irqkit_cpumask mask = m ? irqkit_cpus_mask(m) : 0;
+
+	if (d && mask)
+		WRITE_ONCE(d->cpu, (unsigned int)__builtin_ctzll(mask));
 }
 
 unsigned int irqkit_irqd_state(const struct irqkit_irq_data *d)

@@ -890,7 +890,7 @@ int irqkit_irq_set_affinity(unsigned int irq, irqkit_cpumask mask)
 		ret = -IRQKIT_EINVAL;
 		goto out_unlock;
 	}
-	ret = chip->irq_set_affinity(&desc->irq_data, mask & online, false);
+	ret = chip_set_affinity(&desc->irq_data, mask & online);
 	if (!ret)
 		desc->irq_data.affinity = mask;
 out_unlock:
@@ -910,7 +910,9 @@ int irqkit_irq_set_affinity_desc(unsigned int irq, const struct irqkit_irq_affin
 	if (desc->action) {
 		ret = -IRQKIT_EBUSY;
 	} else {
-		desc->irq_data.affinity = affd->mask ? affd->mask : ~(irqkit_cpumask)0;
+		irqkit_cpumask mask = irqkit_cpus_mask(&affd->mask);
+
+		desc->irq_data.affinity = mask ? mask : ~(irqkit_cpumask)0;
 		if (affd->is_managed)
 			irqd_set(&desc->irq_data, IRQD_AFFINITY_MANAGED);
 		else

@@ -5,11 +5,13 @@
 
 #include <irqkit/chip.h>
 #include <irqkit/irq.h>
+#include <linux/cpumask.h>
+#include <linux/irqdesc.h>
 #include <linux/irqreturn.h>
+#include <linux/spinlock.h>
 
 #define irq_chip		irqkit_chip
 #define irq_data		irqkit_irq_data
-#define irq_desc		irqkit_desc
 typedef irqkit_flow_fn irq_flow_handler_t;
 
 #define IRQ_TYPE_NONE		IRQKIT_TYPE_NONE
@@ -37,6 +39,7 @@ typedef irqkit_flow_fn irq_flow_handler_t;
 #define IRQCHIP_SET_TYPE_MASKED	IRQKIT_CHIP_SET_TYPE_MASKED
 #define IRQCHIP_EOI_IF_HANDLED	IRQKIT_CHIP_EOI_IF_HANDLED
 #define IRQCHIP_ONESHOT_SAFE	IRQKIT_CHIP_ONESHOT_SAFE
+#define IRQCHIP_SKIP_SET_WAKE	IRQKIT_CHIP_SKIP_SET_WAKE
 #define IRQCHIP_EOI_THREADED	IRQKIT_CHIP_EOI_THREADED
 #define IRQCHIP_STATE_PENDING	IRQKIT_CHIPSTATE_PENDING
 #define IRQCHIP_STATE_ACTIVE	IRQKIT_CHIPSTATE_ACTIVE
@@ -74,6 +77,21 @@ typedef irqkit_flow_fn irq_flow_handler_t;
 #define irqd_is_managed_and_shutdown(d)	(!!(irqkit_irqd_state(d) & IRQKIT_IRQD_MANAGED_SHUTDOWN))
 /* struct irq_affinity_desc and the managed affinity of a line not requested yet */
 #define irq_affinity_desc		irqkit_irq_affinity_desc
+#define irq_data_update_effective_affinity(d, m) \
+	irqkit_irq_data_update_effective_affinity((d), (m))
+#define irq_data_get_affinity_mask(d)	((const struct cpumask *)&(d)->affinity_cpus)
+#define irq_data_get_effective_affinity_mask(d) \
+	cpumask_of(__atomic_load_n(&(d)->cpu, __ATOMIC_RELAXED))
+
+/* Lines numbered for a chip that does not number its own (node: one memory node here). */
+#define irq_alloc_descs(irq, from, cnt, node) \
+	((void)(node), irqkit_irq_alloc_descs((irq), (from), (cnt), NULL))
+#define irq_alloc_descs_from(from, cnt, node)	irq_alloc_descs(-1, (from), (cnt), (node))
+#define irq_alloc_desc(node)			irq_alloc_descs(-1, 1, 1, (node))
+#define irq_alloc_desc_at(at, node)		irq_alloc_descs((at), (at), 1, (node))
+#define irq_alloc_desc_from(from, node)		irq_alloc_descs(-1, (from), 1, (node))
+#define irq_free_descs(irq, cnt)		irqkit_irq_free_descs((irq), (cnt))
+#define irq_free_desc(irq)			irqkit_irq_free_descs((irq), 1)
 #define irq_set_irq_type(irq, type)	irqkit_irq_set_irq_type((irq), (type))
 #define irq_modify_status(irq, clr, set) irqkit_irq_modify_status((irq), (clr), (set))
 #define irq_set_status_flags(irq, set)	irqkit_irq_modify_status((irq), 0, (set))

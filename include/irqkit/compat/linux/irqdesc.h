@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Linux's <linux/irqdesc.h> over irqkit: struct irq_desc (its lock, its
+ * irq_data and its disable depth readable as in Linux) and its accessors.
+ */
+#ifndef IRQKIT_COMPAT_LINUX_IRQDESC_H
+#define IRQKIT_COMPAT_LINUX_IRQDESC_H
+
+#include <irqkit/irqdesc.h>
+
+#define irq_desc			irqkit_desc
+#define irq_to_desc(irq)		irqkit_irq_to_desc(irq)
+
+static inline struct irqkit_irq_data *irq_desc_get_irq_data(struct irqkit_desc *desc)
+{
+	return &desc->irq_data;
+}
+static inline unsigned int irq_desc_get_irq(struct irqkit_desc *desc)
+{
+	return desc->irq_data.irq;
+}
+static inline struct irqkit_chip *irq_desc_get_chip(struct irqkit_desc *desc)
+{
+	return desc->irq_data.chip;
+}
+static inline void *irq_desc_get_chip_data(struct irqkit_desc *desc)
+{
+	return desc->irq_data.chip_data;
+}
+/* Linux's irq_desc_has_action and irq_has_action */
+static inline bool irq_desc_has_action(struct irqkit_desc *desc)
+{
+	return __atomic_load_n(&desc->action, __ATOMIC_ACQUIRE) != NULL;
+}
+#define irq_has_action(irq)		irqkit_irq_has_action(irq)
+
+#endif
