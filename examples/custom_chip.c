@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * A chip of your own: an 8-pin GPIO expander whose pins interrupt on a
- * rising edge, written with the public chip API only (<irqkit/chip.h>), as
- * an irqchip driver is in Linux.
+ * rising edge, written with the public chip API only (<irqkit/chip.h>,
+ * <irqkit/irqdomain.h>), as an irqchip driver is in Linux: its pins are
+ * numbered its own way (hwirq 0-7) and an irq domain gives each one a line
+ * of the runtime when it is mapped; the domain's map() attaches the line to
+ * the chip.
  *
  * The "hardware" is two registers: STATUS latches a rising edge per pin,
  * MASK (1 = masked) keeps a latched pin from interrupting.  A pin whose
@@ -22,7 +25,6 @@
 #include <stdlib.h>
 
 #define PINS		8
-#define FIRST_IRQ	16
 
 /* ---- the expander: its registers and its irq_chip ---------------------------------------- */
 
@@ -30,6 +32,7 @@ struct expander {
 	unsigned int	status;		/* latched rising edges, one bit per pin */
 	unsigned int	mask;		/* 1: the pin may not interrupt */
 	unsigned int	edges;		/* edges the pins saw, for the check */
+	struct irqkit_irq_domain *domain;	/* pin -> line */
 };
 
 static struct expander gpx = { .mask = 0xff };	/* masked until a line starts */
@@ -106,30 +109,50 @@ static struct irqkit_chip gpx_chip = {
 	.irq_get_irqchip_state	= gpx_get_state,
 };
 
-/* A pin sees a rising edge (the wire, in a real board). */
+/* A pin sees a rising edge (the wire, in a real board): its line found through the domain. */
 static void pin_edge(unsigned int pin)
 {
 	__atomic_fetch_add(&gpx.edges, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_or(&gpx.status, 1u << pin, __ATOMIC_ACQ_REL);
-	maybe_signal(irqkit_irq_get_irq_data(FIRST_IRQ + pin));
+	maybe_signal(irqkit_irq_get_irq_data(irqkit_irq_find_mapping(gpx.domain, pin)));
 }
 
-/* What the platform code of a board does: attach each pin's line to the chip. */
-static int gpx_init(void)
+/* The domain's map(): a pin got a line; attach it to the chip, rising edges. */
+static int gpx_map(struct irqkit_irq_domain *d, unsigned int irq, irqkit_hwirq_t pin)
 {
-	for (unsigned int pin = 0; pin < PINS; pin++) {
-		unsigned int irq = FIRST_IRQ + pin;
-		int ret = irqkit_irq_set_chip_and_handler_name(irq, &gpx_chip,
-							       irqkit_handle_edge_irq, "edge");
+	int ret = irqkit_irq_set_chip_and_handler_name(irq, &gpx_chip, irqkit_handle_edge_irq,
+						       "edge");
 
-		if (!ret)
-			ret = irqkit_irq_set_hwirq(irq, pin);
-		if (!ret)
-			ret = irqkit_irq_set_default_type(irq, IRQKIT_TYPE_EDGE_RISING);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	(void)pin;
+	if (!ret)
+		ret = irqkit_irq_set_chip_data(irq, d->host_data);
+	if (!ret)
+		ret = irqkit_irq_set_default_type(irq, IRQKIT_TYPE_EDGE_RISING);
+	return ret;
+}
+
+static const struct irqkit_irq_domain_ops gpx_domain_ops = {
+	.map	= gpx_map,
+};
+
+/*
+ * What the chip's probe does: a domain for its pins.  A driver of a pin
+ * asks for the pin's line with irqkit_irq_create_mapping(), as a device
+ * tree lookup would give it in Linux.
+ */
+static struct irqkit_fwnode gpx_fwnode = { .name = "gpiox" };
+
+static int gpx_probe(void)
+{
+	gpx.domain = irqkit_irq_domain_create_linear(&gpx_fwnode, PINS, &gpx_domain_ops, &gpx);
+	return gpx.domain ? 0 : -IRQKIT_ENOMEM;
+}
+
+static void gpx_remove(void)
+{
+	for (unsigned int pin = 0; pin < PINS; pin++)
+		irqkit_irq_dispose_mapping(irqkit_irq_find_mapping(gpx.domain, pin));
+	irqkit_irq_domain_remove(gpx.domain);
 }
 
 /* ---- a driver of the pins ------------------------------------------------------------------ */
@@ -155,44 +178,50 @@ static int fail(const char *what, int ret)
 
 int main(int argc, char **argv)
 {
-	struct irqkit_config cfg = { .nr_irqs = FIRST_IRQ + PINS, .nr_cpus = 2 };
+	struct irqkit_config cfg = { .nr_irqs = 32, .nr_cpus = 2 };
 	int edges = argc > 1 ? atoi(argv[1]) : 1000;
-	unsigned int total = 0;
+	unsigned int total = 0, irq[PINS];
 	char table[4096];
 	int ret;
 
 	ret = irqkit_start(&cfg);
 	if (ret)
 		return fail("irqkit_start", ret);
-	ret = gpx_init();
+	ret = gpx_probe();
 	if (ret)
-		return fail("gpx_init", ret);
+		return fail("gpx_probe", ret);
 	for (unsigned int pin = 0; pin < PINS; pin++) {
+		irq[pin] = irqkit_irq_create_mapping_affinity(gpx.domain, pin, NULL);
+		if (!irq[pin])
+			return fail("irq_create_mapping", -IRQKIT_ENOMEM);
 		snprintf(names[pin], sizeof(names[pin]), "button%u", pin);
-		ret = irqkit_request_irq(FIRST_IRQ + pin, button_interrupt,
-					 IRQKIT_F_TRIGGER_RISING, names[pin], &handled[pin]);
+		ret = irqkit_request_irq(irq[pin], button_interrupt, IRQKIT_F_TRIGGER_RISING,
+					 names[pin], &handled[pin]);
 		if (ret)
 			return fail("request_irq", ret);
 	}
+	/* the expander has 8 pins: no line for a ninth */
+	if (irqkit_irq_create_mapping_affinity(gpx.domain, PINS, NULL) != 0)
+		return fail("a ninth pin was mapped", -1);
 	/* a level trigger is refused by the chip, so by request_irq */
-	if (irqkit_irq_set_irq_type(FIRST_IRQ, IRQKIT_TYPE_LEVEL_HIGH) != -IRQKIT_EINVAL)
+	if (irqkit_irq_set_irq_type(irq[0], IRQKIT_TYPE_LEVEL_HIGH) != -IRQKIT_EINVAL)
 		return fail("a level trigger was accepted", -1);
 
 	for (int i = 0; i < edges; i++) {
 		for (unsigned int pin = 0; pin < PINS; pin++) {
 			pin_edge(pin);
-			ret = irqkit_wait_delivered(FIRST_IRQ + pin, 5000);
+			ret = irqkit_wait_delivered(irq[pin], 5000);
 			if (ret)
 				return fail("irqkit_wait_delivered", ret);
 		}
 	}
 	/* an edge while the line is disabled waits in STATUS, and is taken at enable */
-	irqkit_disable_irq(FIRST_IRQ + 3);
+	irqkit_disable_irq(irq[3]);
 	pin_edge(3);
-	if (irqkit_wait_delivered(FIRST_IRQ + 3, 20) != -IRQKIT_ETIMEDOUT)
+	if (irqkit_wait_delivered(irq[3], 20) != -IRQKIT_ETIMEDOUT)
 		return fail("an edge of a disabled line was delivered", -1);
-	irqkit_enable_irq(FIRST_IRQ + 3);
-	ret = irqkit_wait_delivered(FIRST_IRQ + 3, 5000);
+	irqkit_enable_irq(irq[3]);
+	ret = irqkit_wait_delivered(irq[3], 5000);
 	if (ret)
 		return fail("the held-back edge", ret);
 
@@ -202,7 +231,8 @@ int main(int argc, char **argv)
 	printf("%s", table);
 	printf("custom_chip: %u edges, %u handled\n", gpx.edges, total);
 	for (unsigned int pin = 0; pin < PINS; pin++)
-		irqkit_free_irq(FIRST_IRQ + pin, &handled[pin]);
+		irqkit_free_irq(irq[pin], &handled[pin]);
+	gpx_remove();
 	irqkit_stop();
 	return total == gpx.edges ? 0 : 1;
 }

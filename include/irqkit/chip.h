@@ -12,6 +12,7 @@ extern "C" {
 struct irqkit_chip;
 struct irqkit_desc;
 struct irqkit_irq_events;
+struct irqkit_irq_domain;
 
 /*
  * struct irqkit_irq_data - the per-line data every chip operation receives
@@ -25,6 +26,8 @@ struct irqkit_irq_data {
 	void			*chip_data;	/* public: the chip's own */
 	unsigned int		cpu;		/* read-only: target (effective) CPU */
 	bool			has_domain;	/* read-only: hwirq is shown in /proc */
+	struct irqkit_irq_domain *domain;	/* read-only: the domain that mapped it, or NULL */
+	struct irqkit_irq_data	*parent_data;	/* read-only: the level below (hierarchy) */
 	union {						/* read-only: requested CPUs */
 		irqkit_cpumask		affinity;
 		struct irqkit_cpus	affinity_cpus;	/* the same, as a struct cpumask */
@@ -74,6 +77,8 @@ struct irqkit_chip {
 	int		(*irq_set_type)(struct irqkit_irq_data *d, unsigned int flow_type);
 	int		(*irq_get_irqchip_state)(struct irqkit_irq_data *d, int which,
 						 bool *state);
+	int		(*irq_set_irqchip_state)(struct irqkit_irq_data *d, int which,
+						 bool state);
 	/*
 	 * irqkit addition, optional: called on the target CPU before the flow
 	 * handler of a signalled line.  Return false when the line no longer
@@ -158,6 +163,17 @@ IRQKIT_API unsigned int irqkit_irqd_get_trigger_type(const struct irqkit_irq_dat
 IRQKIT_API unsigned int irqkit_irqd_state(const struct irqkit_irq_data *d);
 
 /**
+ * irqkit_irq_get_irqchip_state - ask the line's chip (the first level of a
+ * hierarchy that can answer) whether it is pending, active or masked
+ * (Linux's irq_get_irqchip_state); irqkit_irq_set_irqchip_state sets it
+ * (a pending software edge, say).  @which: IRQKIT_CHIPSTATE_*.
+ * Return: 0; -EINVAL (no such line, or no chip answers @which).
+ * Context: any, but not under the line's descriptor lock.
+ */
+IRQKIT_API int irqkit_irq_get_irqchip_state(unsigned int irq, int which, bool *state);
+IRQKIT_API int irqkit_irq_set_irqchip_state(unsigned int irq, int which, bool val);
+
+/**
  * irqkit_irqchip_state - answer irq_get_irqchip_state for a chip that knows
  * whether a line requests (@pending) and whether it is masked (@masked).
  * Return: 0 with *@state set, or -EINVAL for another @which (ACTIVE).
@@ -205,6 +221,23 @@ IRQKIT_API bool irqkit_cpu_handle_now(unsigned int cpu, unsigned int irq);
  * type a shared request must match).  Return: 0 or -EINVAL.
  */
 IRQKIT_API int irqkit_irq_set_default_type(unsigned int irq, unsigned int type);
+
+/**
+ * irqkit_irq_set_chained_handler_and_data - make @irq a chained line: @handle,
+ * a demultiplexer that runs its children's lines (with
+ * irqkit_generic_handle_domain_irq(), between Linux's chained_irq_enter and
+ * _exit), is its flow and runs with no action; the line is marked not
+ * requestable, not probed, not threaded, and started now (Linux's
+ * irq_set_chained_handler_and_data).  @handle NULL undoes it.  @data is the
+ * line's handler data (irqkit_irq_get_handler_data).
+ * Return: 0; -EINVAL (no such line); -EBUSY (a driver requested it).
+ * Context: process context.
+ */
+IRQKIT_API int irqkit_irq_set_chained_handler_and_data(unsigned int irq, irqkit_flow_fn handle,
+						       void *data);
+/** The flow's own data of a line (Linux's irq_set_handler_data).  Return: 0 or -EINVAL. */
+IRQKIT_API int irqkit_irq_set_handler_data(unsigned int irq, void *data);
+IRQKIT_API void *irqkit_irq_get_handler_data(unsigned int irq);
 
 /** irqkit_irq_has_action - does the line have a handler now?  Context: any. */
 IRQKIT_API bool irqkit_irq_has_action(unsigned int irq);

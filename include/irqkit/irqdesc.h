@@ -29,7 +29,11 @@ struct irqkit__fault;
 struct irqkit_desc {
 	struct irqkit_spinlock	lock;		/* the descriptor lock */
 	unsigned int		istate;		/* IRQS_*, lock */
-	struct irqkit_irq_data	irq_data;	/* .state IRQD_*, lock */
+	union {				/* .state IRQD_*, lock */
+		struct irqkit_irq_data	irq_data;
+		/* the same, for Linux-name code, where irq_data is irqkit_irq_data */
+		struct irqkit_irq_data	irqkit_irq_data;
+	};
 	irqkit_flow_fn		handle_irq;	/* lock to change */
 	struct irqkit_action	*action;	/* lock to change, READ_ONCE to walk */
 	unsigned int		depth;		/* disable nesting, lock */
@@ -44,6 +48,7 @@ struct irqkit_desc {
 	bool			resend_queued;	/* resend lock */
 	bool			allocated;	/* by irqkit_irq_alloc_descs(), lock */
 	struct irqkit_action	*deferred_free;	/* freed by its own handler */
+	void			*handler_data;	/* the flow's (a chained handler's), public */
 	unsigned int		pending_merged;	/* arrivals folded into a PENDING one, lock */
 	unsigned int		threads_handled;	/* thread_fn returned HANDLED */
 	unsigned long		threads_oneshot;	/* ONESHOT threads still to run, atomic */

@@ -220,6 +220,32 @@ static int sw_get_state(struct irqkit_irq_data *d, int which, bool *state)
 	return irqkit_irqchip_state(which, s & (SW_LATCH | SW_LEVEL), s & SW_MASKED, state);
 }
 
+/*
+ * irq_set_irqchip_state(PENDING): set, an edge arrives as by a raise, but is
+ * always latched and signalled (the caller holds the descriptor lock);
+ * cleared, a latched edge is dropped.  A level line follows its input only.
+ */
+static int sw_set_state(struct irqkit_irq_data *d, int which, bool state)
+{
+	struct sw_line *l = sw_line(d);
+	unsigned int old;
+
+	if (which != IRQKIT_CHIPSTATE_PENDING || (READ_ONCE(l->state) & SW_TYPE_LEVEL))
+		return -IRQKIT_EINVAL;
+	if (!state) {
+		a_fetch_and(&l->state, ~SW_LATCH);
+		return 0;
+	}
+	old = a_fetch_or(&l->state, SW_LATCH);
+	if (old & SW_LATCH) {
+		a_add_relaxed(&l->coalesced, 1);
+		irqkit_trace(coalesced, d->irq);
+	} else if (!(old & SW_MASKED)) {
+		sw_signal(d);
+	}
+	return 0;
+}
+
 struct irqkit_chip irqkit_sw_chip = {
 	.name			= "SW-IRQ",
 	.irq_ack		= sw_ack,
@@ -231,6 +257,41 @@ struct irqkit_chip irqkit_sw_chip = {
 	.irq_set_affinity	= sw_set_affinity,
 	.irq_claim		= sw_claim,
 	.irq_get_irqchip_state	= sw_get_state,
+	.irq_set_irqchip_state	= sw_set_state,
+	.irq_get_events		= sw_get_events,
+};
+
+/*
+ * The interrupt simulator's chip (irqsim.c): this chip under Linux's
+ * simulator rules, rising and falling edges only, and a fire on a masked
+ * line dropped rather than latched (irq_sim_set_irqchip_state).
+ */
+static int sim_set_type(struct irqkit_irq_data *d, unsigned int type)
+{
+	if (!(type & IRQKIT_TYPE_EDGE_BOTH) || (type & ~IRQKIT_TYPE_EDGE_BOTH))
+		return -IRQKIT_EINVAL;
+	return sw_set_type(d, type);
+}
+
+static int sim_set_state(struct irqkit_irq_data *d, int which, bool state)
+{
+	if (which == IRQKIT_CHIPSTATE_PENDING && state && (READ_ONCE(sw_line(d)->state) & SW_MASKED))
+		return 0;
+	return sw_set_state(d, which, state);
+}
+
+HIDDEN struct irqkit_chip irqkit__sim_chip = {
+	.name			= "irq_sim",
+	.irq_ack		= sw_ack,
+	.irq_mask		= sw_mask,
+	.irq_mask_ack		= sw_mask_ack,
+	.irq_unmask		= sw_unmask,
+	.irq_retrigger		= sw_retrigger,
+	.irq_set_type		= sim_set_type,
+	.irq_set_affinity	= sw_set_affinity,
+	.irq_claim		= sw_claim,
+	.irq_get_irqchip_state	= sw_get_state,
+	.irq_set_irqchip_state	= sim_set_state,
 	.irq_get_events		= sw_get_events,
 };
 

@@ -685,6 +685,9 @@ struct irqkit_work;
 HIDDEN const void *irqkit__work_fn(const struct irqkit_work *work);
 IRQKIT_API void irqkit_delayed_work_timer_fn(struct irqkit_timer_list *timer);
 
+/* irq/irqdomain.c: the run's lines are gone from every domain's map */
+HIDDEN void irqkit__domains_exit(void);
+
 /* cpu.c: CPU hotplug */
 HIDDEN void irqkit__cpuhp_init(void);
 static inline irqkit_cpumask irqkit__online_mask(void)

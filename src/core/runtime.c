@@ -209,6 +209,7 @@ void irqkit__core_exit(void)
 		hook->registered = false;
 		hook->fn();
 	}
+	irqkit__domains_exit();
 	irqkit__cpus_exit();
 	irqkit__descs_exit();
 	task_reset_self();

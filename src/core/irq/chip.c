@@ -124,8 +124,12 @@ static void __irq_startup(struct irqkit_desc *desc)
 int irqkit__irq_startup(struct irqkit_desc *desc, bool resend)
 {
 	struct irqkit_irq_data *d = &desc->irq_data;
+	int ret;
 
 	desc_assert_locked(desc);
+	ret = irqkit__irq_activate(desc);
+	if (ret)
+		return ret;
 	desc->depth = 0;
 	if (irqd_has(d, IRQD_AFFINITY_MANAGED)) {
 		/* a managed line starts on an online CPU of its mask, or waits shut down for one */
@@ -135,13 +139,14 @@ int irqkit__irq_startup(struct irqkit_desc *desc, bool resend)
 		if (!mask) {
 			desc->depth = 1;
 			irqd_set(d, IRQD_MANAGED_SHUTDOWN);
+			irqkit__irq_domain_deactivate(d);
+			irqd_clear(d, IRQD_ACTIVATED);
 			return 0;
 		}
 		irqd_clear(d, IRQD_MANAGED_SHUTDOWN);
 		if (chip->irq_set_affinity)
 			(void)chip_set_affinity(d, mask);
 	}
-	irqd_set(d, IRQD_ACTIVATED);
 	if (irqd_has(&desc->irq_data, IRQD_IRQ_STARTED))
 		irqkit__irq_enable(desc);
 	else
@@ -178,7 +183,27 @@ void irqkit__irq_shutdown(struct irqkit_desc *desc)
 void irqkit__irq_shutdown_and_deactivate(struct irqkit_desc *desc)
 {
 	irqkit__irq_shutdown(desc);
-	irqd_clear(&desc->irq_data, IRQD_ACTIVATED);
+	if (irqd_has(&desc->irq_data, IRQD_ACTIVATED)) {
+		irqkit__irq_domain_deactivate(&desc->irq_data);
+		irqd_clear(&desc->irq_data, IRQD_ACTIVATED);
+	}
+}
+
+/*
+ * irq_activate(): the line's resources set up (its domains' activate, from
+ * the root up), once until it is deactivated.  Descriptor lock held.
+ */
+int irqkit__irq_activate(struct irqkit_desc *desc)
+{
+	int ret;
+
+	desc_assert_locked(desc);
+	if (irqd_has(&desc->irq_data, IRQD_ACTIVATED))
+		return 0;
+	ret = irqkit__irq_domain_activate(&desc->irq_data, false);
+	if (!ret)
+		irqd_set(&desc->irq_data, IRQD_ACTIVATED);
+	return ret;
 }
 
 /*
@@ -212,11 +237,11 @@ int irqkit_irq_activate(struct irqkit_desc *desc)
 {
 	unsigned long flags;
 	bool took = lock_unless_held(desc, &flags);
+	int ret = irqkit__irq_activate(desc);
 
-	irqd_set(&desc->irq_data, IRQD_ACTIVATED);
 	if (took)
 		desc_unlock_irqrestore(desc, flags);
-	return 0;
+	return ret;
 }
 
 void irqkit_irq_startup_managed(struct irqkit_desc *desc)
@@ -492,7 +517,7 @@ int irqkit_irq_set_hwirq(unsigned int irq, unsigned long hwirq)
 
 void irqkit_irq_set_handler_locked(struct irqkit_irq_data *d, irqkit_flow_fn handle)
 {
-	struct irqkit_desc *desc = container_of(d, struct irqkit_desc, irq_data);
+	struct irqkit_desc *desc = irq_to_desc(d->irq);	/* any level of a hierarchy */
 
 	WRITE_ONCE(desc->handle_irq, handle ? handle : irqkit_handle_bad_irq);
 }
@@ -531,4 +556,115 @@ int irqkit_irq_set_irq_type(unsigned int irq, unsigned int type)
 	ret = irqkit__irq_set_trigger(desc, type & IRQKIT_TYPE_SENSE_MASK);
 	desc_unlock_irqrestore(desc, flags);
 	return ret;
+}
+
+/* ---- chained handlers and handler data --------------------------------------------------- */
+
+int irqkit_irq_set_handler_data(unsigned int irq, void *data)
+{
+	struct irqkit_desc *desc = irq_to_desc(irq);
+	unsigned long flags;
+
+	if (!desc)
+		return -IRQKIT_EINVAL;
+	flags = desc_lock_irqsave(desc);
+	desc->handler_data = data;
+	desc_unlock_irqrestore(desc, flags);
+	return 0;
+}
+
+void *irqkit_irq_get_handler_data(unsigned int irq)
+{
+	struct irqkit_desc *desc = irq_to_desc(irq);
+
+	return desc ? READ_ONCE(desc->handler_data) : NULL;
+}
+
+/*
+ * __irq_do_set_handler() for a chained line: the demultiplexer is the
+ * flow; the line cannot be requested, probed or threaded, and starts now.
+ * Undone (NULL), the line is disabled and masked again at depth 1.
+ */
+int irqkit_irq_set_chained_handler_and_data(unsigned int irq, irqkit_flow_fn handle, void *data)
+{
+	struct irqkit_desc *desc = irq_to_desc(irq);
+	const unsigned int chained = IRQKIT_IRQ_NOPROBE | IRQKIT_IRQ_NOREQUEST | IRQKIT_IRQ_NOTHREAD;
+	unsigned long flags;
+	int ret = 0;
+
+	if (!desc)
+		return -IRQKIT_EINVAL;
+	flags = desc_lock_irqsave(desc);
+	if (desc->action) {
+		ret = -IRQKIT_EBUSY;		/* requested by a driver: not a demultiplexer's */
+	} else if (!handle) {
+		if (irqd_has(&desc->irq_data, IRQD_IRQ_STARTED))
+			irqkit__irq_shutdown_and_deactivate(desc);
+		desc->depth = 1;
+		WRITE_ONCE(desc->handle_irq, irqkit_handle_bad_irq);
+		WRITE_ONCE(desc->settings, desc->settings & ~chained);
+		desc->handler_data = NULL;
+	} else {
+		desc->handler_data = data;
+		WRITE_ONCE(desc->handle_irq, handle);
+		WRITE_ONCE(desc->settings, desc->settings | chained);
+		ret = irqkit__irq_startup(desc, true);
+	}
+	desc_unlock_irqrestore(desc, flags);
+	return ret;
+}
+
+/* ---- hierarchy: a level's operation done by the level below ------------------------------ */
+
+#define PARENT_OP(name, op)							\
+void irqkit_irq_chip_##name##_parent(struct irqkit_irq_data *d)			\
+{										\
+	struct irqkit_irq_data *p = d->parent_data;				\
+										\
+	if (p && p->chip->op)							\
+		p->chip->op(p);							\
+}
+PARENT_OP(enable, irq_enable)
+PARENT_OP(disable, irq_disable)
+PARENT_OP(ack, irq_ack)
+PARENT_OP(mask, irq_mask)
+PARENT_OP(mask_ack, irq_mask_ack)
+PARENT_OP(unmask, irq_unmask)
+PARENT_OP(eoi, irq_eoi)
+#undef PARENT_OP
+
+int irqkit_irq_chip_set_affinity_parent(struct irqkit_irq_data *d, const struct irqkit_cpus *dest,
+					bool force)
+{
+	struct irqkit_irq_data *p = d->parent_data;
+
+	if (!p || !p->chip->irq_set_affinity)
+		return -IRQKIT_ENOSYS;
+	return p->chip->irq_set_affinity(p, dest, force);
+}
+
+int irqkit_irq_chip_set_type_parent(struct irqkit_irq_data *d, unsigned int type)
+{
+	struct irqkit_irq_data *p = d->parent_data;
+
+	if (!p || !p->chip->irq_set_type)
+		return -IRQKIT_ENOSYS;
+	return p->chip->irq_set_type(p, type);
+}
+
+int irqkit_irq_chip_retrigger_hierarchy(struct irqkit_irq_data *d)
+{
+	for (d = d->parent_data; d; d = d->parent_data)
+		if (d->chip->irq_retrigger)
+			return d->chip->irq_retrigger(d);
+	return 0;
+}
+
+int irqkit_irq_chip_get_parent_state(struct irqkit_irq_data *d, int which, bool *state)
+{
+	struct irqkit_irq_data *p = d->parent_data;
+
+	if (!p || !p->chip->irq_get_irqchip_state)
+		return -IRQKIT_ENOSYS;
+	return p->chip->irq_get_irqchip_state(p, which, state);
 }

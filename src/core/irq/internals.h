@@ -10,6 +10,7 @@
 
 #include "core.h"
 #include <irqkit/irqdesc.h>
+#include <irqkit/irqdomain.h>
 
 /* ---- descriptor state ---------------------------------------------------- */
 
@@ -203,6 +204,11 @@ HIDDEN int irqkit__irq_startup(struct irqkit_desc *desc, bool resend);
 HIDDEN void irqkit__irq_shutdown(struct irqkit_desc *desc);
 HIDDEN void irqkit__irq_shutdown_and_deactivate(struct irqkit_desc *desc);
 HIDDEN void irqkit__irq_startup_managed(struct irqkit_desc *desc);
+HIDDEN int irqkit__irq_activate(struct irqkit_desc *desc);
+
+/* irqdomain.c: a hierarchy line's levels activated (root first) and deactivated */
+HIDDEN int irqkit__irq_domain_activate(struct irqkit_irq_data *d, bool reserve);
+HIDDEN void irqkit__irq_domain_deactivate(struct irqkit_irq_data *d);
 HIDDEN void irqkit__irq_enable(struct irqkit_desc *desc);
 HIDDEN void irqkit__irq_disable(struct irqkit_desc *desc);
 HIDDEN void irqkit__mask_irq(struct irqkit_desc *desc);

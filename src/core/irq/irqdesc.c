@@ -44,7 +44,7 @@ struct irqkit_desc *irqkit_irq_to_desc(unsigned int irq)
 /* ---- allocation (Linux's irq_alloc_descs / irq_free_descs) ------------------------------ */
 
 /* Serialises the allocators: a range found free stays free until it is marked. */
-static struct irqkit_mutex sparse_irq_lock = IRQKIT_MUTEX_INITIALIZER(sparse_irq_lock);
+static unsigned int sparse_irq_lock;	/* the core's sleeping mutex (irqkit__mutex_lock) */
 
 static bool desc_is_free(struct irqkit_desc *desc)
 {
@@ -81,7 +81,7 @@ int irqkit_irq_alloc_descs(int irq, unsigned int from, unsigned int cnt,
 			return -IRQKIT_EINVAL;
 		from = (unsigned int)irq;
 	}
-	irqkit_mutex_lock(&sparse_irq_lock);
+	irqkit__mutex_lock(&sparse_irq_lock);
 	start = find_free_range(from, cnt);
 	if (irq >= 0 && start != (unsigned int)irq) {
 		ret = -IRQKIT_EEXIST;
@@ -99,7 +99,7 @@ int irqkit_irq_alloc_descs(int irq, unsigned int from, unsigned int cnt,
 		}
 		ret = (int)start;
 	}
-	irqkit_mutex_unlock(&sparse_irq_lock);
+	irqkit__mutex_unlock(&sparse_irq_lock);
 	return ret;
 }
 
@@ -107,7 +107,7 @@ void irqkit_irq_free_descs(unsigned int irq, unsigned int cnt)
 {
 	if (!irqkit_started())
 		return;
-	irqkit_mutex_lock(&sparse_irq_lock);
+	irqkit__mutex_lock(&sparse_irq_lock);
 	for (unsigned int i = irq; i < irqkit__rt.nr_irqs && i - irq < cnt; i++) {
 		struct irqkit_desc *desc = &irqkit__rt.descs[i];
 		unsigned long flags = desc_lock_irqsave(desc);
@@ -125,7 +125,7 @@ void irqkit_irq_free_descs(unsigned int irq, unsigned int cnt)
 		for (unsigned int c = 0; freed && c < irqkit__rt.nr_cpus; c++)
 			WRITE_ONCE(irqkit__rt.cpus[c].kstat[i], 0);
 	}
-	irqkit_mutex_unlock(&sparse_irq_lock);
+	irqkit__mutex_unlock(&sparse_irq_lock);
 }
 
 void irqkit__descs_exit(void)
@@ -188,9 +188,15 @@ void irqkit_irq_data_update_effective_affinity(struct irqkit_irq_data *d,
 					       const struct irqkit_cpus *m)
 {
 	irqkit_cpumask mask = m ? irqkit_cpus_mask(m) : 0;
+	struct irqkit_desc *desc;
 
-	if (d && mask)
-		WRITE_ONCE(d->cpu, (unsigned int)__builtin_ctzll(mask));
+	if (!d || !mask)
+		return;
+	WRITE_ONCE(d->cpu, (unsigned int)__builtin_ctzll(mask));
+	/* a level of a hierarchy: the line's (top) data routes it too, as Linux's common data */
+	desc = irq_to_desc(d->irq);
+	if (desc && d != &desc->irq_data)
+		WRITE_ONCE(desc->irq_data.cpu, (unsigned int)__builtin_ctzll(mask));
 }
 
 unsigned int irqkit_irqd_state(const struct irqkit_irq_data *d)
@@ -210,6 +216,8 @@ unsigned int irqkit_irqd_state(const struct irqkit_irq_data *d)
 
 	if (!d)
 		return 0;
+	if (d->domain && irq_to_desc(d->irq))
+		d = &irq_to_desc(d->irq)->irq_data;	/* every level shares the line's state */
 	state = irqd_get(d);
 	for (unsigned int i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		if (state & map[i].in)

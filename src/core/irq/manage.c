@@ -573,7 +573,10 @@ static int __setup_irq(unsigned int irq, struct irqkit_desc *desc, struct irqkit
 	}
 
 	if (!shared) {
-		/* first action (1.7) */
+		/* first action (1.7): the line's resources first, whether it starts or not */
+		ret = irqkit__irq_activate(desc);
+		if (ret)
+			goto out_unlock;
 		if (new->flags & IRQKIT_F_TRIGGER_MASK) {
 			ret = irqkit__irq_set_trigger(desc, new->flags & IRQKIT_F_TRIGGER_MASK);
 			if (ret)
@@ -992,4 +995,45 @@ int irqkit_irq_get_event_totals(unsigned int irq, struct irqkit_irq_events *ev)
 unsigned int irqkit_irq_err_count(void)
 {
 	return READ_ONCE(irqkit__rt.irq_err_count);
+}
+
+/*
+ * irq_get_irqchip_state / irq_set_irqchip_state: the first level of the
+ * line's hierarchy whose chip has the operation answers, under the
+ * descriptor lock.
+ */
+static int irqchip_state(unsigned int irq, int which, bool *state, bool set, bool val)
+{
+	struct irqkit_desc *desc = irq_to_desc(irq);
+	struct irqkit_irq_data *d;
+	unsigned long flags;
+	int ret = -IRQKIT_EINVAL;
+
+	if (!desc || (!set && !state))
+		return -IRQKIT_EINVAL;
+	flags = desc_lock_irqsave(desc);
+	for (d = &desc->irq_data; d; d = d->parent_data) {
+		struct irqkit_chip *chip = d->chip;
+
+		if (!set && chip->irq_get_irqchip_state) {
+			ret = chip->irq_get_irqchip_state(d, which, state);
+			break;
+		}
+		if (set && chip->irq_set_irqchip_state) {
+			ret = chip->irq_set_irqchip_state(d, which, val);
+			break;
+		}
+	}
+	desc_unlock_irqrestore(desc, flags);
+	return ret;
+}
+
+int irqkit_irq_get_irqchip_state(unsigned int irq, int which, bool *state)
+{
+	return irqchip_state(irq, which, state, false, false);
+}
+
+int irqkit_irq_set_irqchip_state(unsigned int irq, int which, bool val)
+{
+	return irqchip_state(irq, which, NULL, true, val);
 }

@@ -95,6 +95,17 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
 #define probe_irq_off(val)		irqkit_probe_irq_off(val)
 #define probe_irq_mask(val)		irqkit_probe_irq_mask(val)
 #define disable_irq(irq)		irqkit_disable_irq(irq)
+/* the chip's view of a line (enum irqchip_irq_state) */
+#include <irqkit/chip.h>
+#ifndef IRQCHIP_STATE_PENDING
+#define IRQCHIP_STATE_PENDING		IRQKIT_CHIPSTATE_PENDING
+#define IRQCHIP_STATE_ACTIVE		IRQKIT_CHIPSTATE_ACTIVE
+#define IRQCHIP_STATE_MASKED		IRQKIT_CHIPSTATE_MASKED
+#endif
+#define irq_get_irqchip_state(irq, which, state) \
+	irqkit_irq_get_irqchip_state((irq), (which), (state))
+#define irq_set_irqchip_state(irq, which, val) \
+	irqkit_irq_set_irqchip_state((irq), (which), (val))
 #define disable_irq_nosync(irq)		irqkit_disable_irq_nosync(irq)
 #define disable_hardirq(irq)		irqkit_disable_hardirq(irq)
 #define enable_irq(irq)			irqkit_enable_irq(irq)

@@ -5,6 +5,7 @@
 
 #include <irqkit/chip.h>
 #include <irqkit/irq.h>
+#include <irqkit/irqdomain.h>
 #include <linux/cpumask.h>
 #include <linux/irqdesc.h>
 #include <linux/irqreturn.h>
@@ -41,9 +42,11 @@ typedef irqkit_flow_fn irq_flow_handler_t;
 #define IRQCHIP_ONESHOT_SAFE	IRQKIT_CHIP_ONESHOT_SAFE
 #define IRQCHIP_SKIP_SET_WAKE	IRQKIT_CHIP_SKIP_SET_WAKE
 #define IRQCHIP_EOI_THREADED	IRQKIT_CHIP_EOI_THREADED
+#ifndef IRQCHIP_STATE_PENDING
 #define IRQCHIP_STATE_PENDING	IRQKIT_CHIPSTATE_PENDING
 #define IRQCHIP_STATE_ACTIVE	IRQKIT_CHIPSTATE_ACTIVE
 #define IRQCHIP_STATE_MASKED	IRQKIT_CHIPSTATE_MASKED
+#endif
 
 #define no_irq_chip		irqkit_no_irq_chip
 #define dummy_irq_chip		irqkit_dummy_irq_chip
@@ -99,6 +102,28 @@ typedef irqkit_flow_fn irq_flow_handler_t;
 #define irq_set_noprobe(irq)		irqkit_irq_modify_status((irq), 0, IRQ_NOPROBE)
 #define irq_set_probe(irq)		irqkit_irq_modify_status((irq), IRQ_NOPROBE, 0)
 #define generic_handle_irq(irq)		irqkit_generic_handle_irq(irq)
+#define irq_set_chained_handler(irq, h)	irqkit_irq_set_chained_handler_and_data((irq), (h), NULL)
+#define irq_set_chained_handler_and_data(irq, h, data) \
+	irqkit_irq_set_chained_handler_and_data((irq), (h), (data))
+#define irq_set_handler_data(irq, data)	irqkit_irq_set_handler_data((irq), (data))
+#define irq_get_handler_data(irq)	irqkit_irq_get_handler_data(irq)
+#define irq_desc_get_handler_data(desc)	((desc)->handler_data)
+#define irq_data_get_irq_handler_data(d) irqkit_irq_get_handler_data((d)->irq)
+#define irq_get_chip(irq)		(irqkit_irq_get_irq_data(irq) ? irqkit_irq_get_irq_data(irq)->chip : NULL)
+#define irq_get_chip_data(irq)		(irqkit_irq_get_irq_data(irq) ? irqkit_irq_get_irq_data(irq)->chip_data : NULL)
+
+/* hierarchy: a level's chip operation done by the level below (names, for chip tables) */
+#define irq_chip_enable_parent	irqkit_irq_chip_enable_parent
+#define irq_chip_disable_parent	irqkit_irq_chip_disable_parent
+#define irq_chip_ack_parent	irqkit_irq_chip_ack_parent
+#define irq_chip_mask_parent	irqkit_irq_chip_mask_parent
+#define irq_chip_mask_ack_parent	irqkit_irq_chip_mask_ack_parent
+#define irq_chip_unmask_parent	irqkit_irq_chip_unmask_parent
+#define irq_chip_eoi_parent	irqkit_irq_chip_eoi_parent
+#define irq_chip_set_affinity_parent	irqkit_irq_chip_set_affinity_parent
+#define irq_chip_set_type_parent	irqkit_irq_chip_set_type_parent
+#define irq_chip_retrigger_hierarchy	irqkit_irq_chip_retrigger_hierarchy
+#define irq_chip_get_parent_state	irqkit_irq_chip_get_parent_state
 #define handle_nested_irq(irq)		irqkit_handle_nested_irq(irq)
 
 #endif
