@@ -50,6 +50,7 @@ struct irqkit_desc {
 	struct irqkit_action	*deferred_free;	/* freed by its own handler */
 	void			*handler_data;	/* the flow's (a chained handler's), public */
 	unsigned int		pending_merged;	/* arrivals folded into a PENDING one, lock */
+	unsigned int		edge_turns;	/* the edge flow's later turns, lock */
 	unsigned int		threads_handled;	/* thread_fn returned HANDLED */
 	unsigned long		threads_oneshot;	/* ONESHOT threads still to run, atomic */
 	unsigned int		threads_active;		/* woken threads not yet done, atomic */

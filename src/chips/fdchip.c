@@ -111,6 +111,7 @@ struct fd_line {
 	uint64_t	cur_coalesced;	/* the delivery in progress */
 	uint64_t	cur_lost;
 	uint64_t	cur_ts;
+	unsigned int	cur_turns;	/* the edge flow's later turns at that hand-over */
 	uint64_t	last_ts;
 	uint64_t	tot_arrivals;
 	uint64_t	tot_coalesced;
@@ -399,9 +400,15 @@ static void fold(struct fd_line *l)
 	add64(&l->tot_coalesced, 1);
 }
 
-/* A delivery starts: it stands for what was read since the last one. */
+/*
+ * A delivery starts: it stands for what was read since the last one.  The
+ * flow's ack (edge) or the claim (level) hands over; a later turn of the
+ * edge flow has no ack, so its handler's get_events does (fdl_get_events).
+ */
 static void hand_over(struct fd_line *l)
 {
+	WRITE_ONCE(l->cur_turns,
+		   irqkit__core_irq_edge_turns(irqkit_irq_get_irq_data(line_irq(l))));
 	WRITE_ONCE(l->cur_coalesced, a_xchg_relaxed(&l->acc_coalesced, 0));
 	WRITE_ONCE(l->cur_lost, a_xchg_relaxed(&l->acc_lost, 0));
 	WRITE_ONCE(l->cur_ts, READ_ONCE(l->last_ts));
@@ -768,6 +775,9 @@ static void fdl_get_events(struct irqkit_irq_data *d, struct irqkit_irq_events *
 		ev->lost = READ_ONCE(l->tot_lost);
 		ev->timestamp_ns = READ_ONCE(l->last_ts);
 	} else {
+		/* a later turn of the edge flow: what it stands for is what came since */
+		if (irqkit__core_irq_edge_turns(d) != READ_ONCE(l->cur_turns))
+			hand_over(l);
 		ev->coalesced = READ_ONCE(l->cur_coalesced);
 		ev->lost = READ_ONCE(l->cur_lost);
 		ev->timestamp_ns = READ_ONCE(l->cur_ts);

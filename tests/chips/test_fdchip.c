@@ -107,6 +107,62 @@ static int efd(void)
 
 /* ---- eventfd ----------------------------------------------------------------- */
 
+/* A handler that holds its first run until told to go. */
+static atomic_int hold_entered, hold_go;
+static atomic_ullong hold_events;
+
+static enum irqkit_irqreturn hold_handler(int irq, void *dev)
+{
+	struct irqkit_irq_events ev;
+
+	(void)dev;
+	assert_int_equal(irqkit_irq_get_events((unsigned int)irq, &ev), 0);
+	atomic_fetch_add(&hold_events, ev.events);
+	if (atomic_fetch_add(&hold_entered, 1) == 0)
+		while (!atomic_load(&hold_go))
+			usleep(100);
+	return IRQKIT_HANDLED;
+}
+
+static bool line_pending(unsigned int irq)
+{
+	struct irqkit_irq_info info;
+
+	return irqkit_irq_get_info(irq, &info) == 0 && info.pending;
+}
+
+/*
+ * An arrival that finds its line in progress on another CPU (the line moved
+ * meanwhile) is remembered (PENDING), and the running CPU serves it in a
+ * second turn with no ack: that turn's handler must be told the events it
+ * stands for, not the first turn's again (regression: the fuzzer's
+ * "11 events of 12").
+ */
+static void test_a_later_turn_counts_its_own_events(void **state)
+{
+	int fd = efd();
+
+	(void)state;
+	atomic_store(&hold_entered, 0);
+	atomic_store(&hold_go, 0);
+	atomic_store(&hold_events, 0);
+	assert_int_equal(irqkit_fd_bind_eventfd(L(0), fd), 0);
+	assert_int_equal(irqkit_request_irq(L(0), hold_handler, 0, "efd", NULL), 0);
+	efd_write(fd, 1);
+	assert_true(wait_until(atomic_load(&hold_entered) == 1, 5000));
+	/* the first run holds CPU 0; the line moves and 3 events arrive on CPU 1 */
+	assert_int_equal(irqkit_irq_set_affinity(L(0), 1ull << 1), 0);
+	efd_write(fd, 3);
+	assert_true(wait_until(line_pending(L(0)), 5000));	/* found it in progress */
+	atomic_store(&hold_go, 1);
+	assert_int_equal(irqkit_wait_delivered(L(0), 5000), 0);
+	assert_int_equal(atomic_load(&hold_entered), 2);
+	assert_int_equal(atomic_load(&hold_events), 4);
+	irqkit_free_irq(L(0), NULL);
+	assert_int_equal(irqkit_fd_unbind(L(0)), 0);
+	close(fd);
+}
+
 static void test_eventfd_write_runs_the_handler_on_the_lines_cpu(void **state)
 {
 	int fd = efd();
@@ -829,6 +885,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_eventfd_write_runs_the_handler_on_the_lines_cpu,
 						thr_setup, thr_teardown),
 		cmocka_unit_test_setup_teardown(test_wait_delivered_counts_an_arrival_still_in_the_descriptor,
+						thr_setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_a_later_turn_counts_its_own_events,
 						thr_setup, thr_teardown),
 		cmocka_unit_test_setup_teardown(test_line_and_descriptor_leave_an_offline_cpu,
 						thr_setup, thr_teardown),

@@ -210,6 +210,7 @@ static __always_inline bool edge_irq_turn(struct irqkit_desc *desc)
 		if (!irqd_irq_disabled(&desc->irq_data) && irqd_irq_masked(&desc->irq_data))
 			irqkit__unmask_irq(desc);
 	}
+	WRITE_ONCE(desc->edge_turns, desc->edge_turns + 1);	/* a run with no ack before it */
 	__handle_irq_event(desc, true, false);
 	return true;
 }

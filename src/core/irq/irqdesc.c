@@ -36,6 +36,13 @@ int irqkit__descs_init(void)
 	return 0;
 }
 
+unsigned int irqkit__core_irq_edge_turns(const struct irqkit_irq_data *d)
+{
+	struct irqkit_desc *desc = irq_to_desc(d->irq);
+
+	return desc ? READ_ONCE(desc->edge_turns) : 0;
+}
+
 struct irqkit_desc *irqkit_irq_to_desc(unsigned int irq)
 {
 	return irq_to_desc(irq);

@@ -66,4 +66,14 @@ static inline bool irqkit__core_irq_taken_direct(const struct irqkit_irq_data *d
 	return irqkit_arch_current()->direct_irq == d->irq + 1;
 }
 
+/*
+ * How many later turns the edge flow has run on @d's line: handler runs
+ * that serve an edge remembered as PENDING while the line was in progress,
+ * with no ack before them (as Linux's handle_edge_irq loop).  A chip that
+ * tells each run what it stands for (get_events) hands over at its ack and
+ * again when this count moves.  Read under the descriptor lock or by the
+ * line's running handler.
+ */
+HIDDEN unsigned int irqkit__core_irq_edge_turns(const struct irqkit_irq_data *d);
+
 #endif /* IRQKIT_CORE_IRQCHIP_H */
