@@ -73,6 +73,17 @@ struct irqkit_sw_stats {
 /** irqkit_sw_get_stats - read a software line's accounting.  Return: 0 or -EINVAL. */
 IRQKIT_API int irqkit_sw_get_stats(unsigned int irq, struct irqkit_sw_stats *st);
 
+/**
+ * irqkit_swchip_domain - the software chip's irq domain (Linux's way to get
+ * its lines): hwirq N is line N for the lines irqkit_swchip_add() put on
+ * the chip, and irqkit_irq_create_mapping(irqkit_swchip_domain(), hw) gives
+ * a free line as a rising-edge software line.  Made at the first call and
+ * kept across runs.  Return: the domain, or NULL (no memory).
+ * Context: process context.
+ */
+struct irqkit_irq_domain;
+IRQKIT_API struct irqkit_irq_domain *irqkit_swchip_domain(void);
+
 /** The software chip itself, for irqkit_irq_set_chip_and_handler_name(). */
 IRQKIT_API extern struct irqkit_chip irqkit_sw_chip;
 

@@ -26,6 +26,7 @@
  * them only; that flow's ack, like the direct path's, has nothing to clear.
  */
 #include <irqkit-core/irqchip.h>
+#include <irqkit/irqdomain.h>
 #include <irqkit/swchip.h>
 
 #define SW_LATCH	(1u << 0)
@@ -295,10 +296,77 @@ HIDDEN struct irqkit_chip irqkit__sim_chip = {
 	.irq_get_events		= sw_get_events,
 };
 
+/* Put line @irq on the chip; its hwirq is its domain's, else its number. */
+static void sw_setup(unsigned int irq, unsigned int type)
+{
+	struct irqkit_irq_data *d = irqkit_irq_get_irq_data(irq);
+	bool level = type & IRQKIT_TYPE_LEVEL_MASK;
+	struct sw_line *l = &sw_lines[irq];
+
+	*l = (struct sw_line){ .state = SW_MASKED | (level ? SW_TYPE_LEVEL : 0), .d = d };
+	irqkit_irq_set_chip_data(irq, l);
+	irqkit_irq_set_chip_and_handler_name(irq, &irqkit_sw_chip,
+					     level ? irqkit_handle_level_irq : irqkit_handle_edge_irq,
+					     NULL);
+	if (!READ_ONCE(d->domain))
+		irqkit_irq_set_hwirq(irq, irq);
+	irqkit_irq_set_default_type(irq, type);
+}
+
+static int sw_lines_init(void)
+{
+	unsigned int nr = irqkit_nr_irqs();
+
+	if (sw_lines)
+		return 0;
+	sw_lines = irqkit_plat_alloc(sizeof(*sw_lines) * nr);
+	if (!sw_lines)
+		return -IRQKIT_ENOMEM;
+	sw_nr_lines = nr;
+	irqkit__core_exit_hook_add(&sw_exit_hook);
+	return 0;
+}
+
+/*
+ * The chip's domain: its inputs are numbered as the lines they drive
+ * (hwirq = line, a tree, as the runtime's line count may change from run
+ * to run).  A line mapped through it (irqkit_irq_create_mapping) becomes a
+ * rising-edge software line.
+ */
+static int sw_map(struct irqkit_irq_domain *domain, unsigned int virq, irqkit_hwirq_t hw)
+{
+	int ret = sw_lines_init();
+
+	(void)domain;
+	(void)hw;
+	if (!ret)
+		sw_setup(virq, IRQKIT_TYPE_EDGE_RISING);
+	return ret;
+}
+
+static const struct irqkit_irq_domain_ops sw_domain_ops = { .map = sw_map };
+static struct irqkit_fwnode sw_fwnode = { .name = "irqkit-sw" };
+static struct irqkit_irq_domain *sw_domain;	/* made once, kept across runs */
+
+struct irqkit_irq_domain *irqkit_swchip_domain(void)
+{
+	struct irqkit_irq_domain *d = a_load_acquire(&sw_domain), *expected = NULL;
+
+	if (d)
+		return d;
+	d = irqkit_irq_domain_create_tree(&sw_fwnode, &sw_domain_ops, NULL);
+	if (d && !a_cas(&sw_domain, &expected, d)) {
+		irqkit_irq_domain_remove(d);	/* another thread made it first */
+		d = expected;
+	}
+	return d;
+}
+
 int irqkit_swchip_add(unsigned int first, unsigned int count, unsigned int type)
 {
 	unsigned int nr = irqkit_nr_irqs();
-	bool level = type & IRQKIT_TYPE_LEVEL_MASK;
+	struct irqkit_irq_domain *domain;
+	int ret;
 
 	if (!nr || !count || first >= nr || count > nr - first)
 		return -IRQKIT_EINVAL;
@@ -309,24 +377,15 @@ int irqkit_swchip_add(unsigned int first, unsigned int count, unsigned int type)
 	for (unsigned int irq = first; irq < first + count; irq++)
 		if (irqkit_irq_has_action(irq))
 			return -IRQKIT_EINVAL;
-	if (!sw_lines) {
-		sw_lines = irqkit_plat_alloc(sizeof(*sw_lines) * nr);
-		if (!sw_lines)
-			return -IRQKIT_ENOMEM;
-		sw_nr_lines = nr;
-		irqkit__core_exit_hook_add(&sw_exit_hook);
-	}
+	ret = sw_lines_init();
+	if (ret)
+		return ret;
+	domain = irqkit_swchip_domain();
 	for (unsigned int irq = first; irq < first + count; irq++) {
-		struct sw_line *l = &sw_lines[irq];
-
-		*l = (struct sw_line){ .state = SW_MASKED | (level ? SW_TYPE_LEVEL : 0),
-				       .d = irqkit_irq_get_irq_data(irq) };
-		irqkit_irq_set_chip_data(irq, l);
-		irqkit_irq_set_chip_and_handler_name(irq, &irqkit_sw_chip,
-						     level ? irqkit_handle_level_irq :
-							     irqkit_handle_edge_irq, NULL);
-		irqkit_irq_set_hwirq(irq, irq);
-		irqkit_irq_set_default_type(irq, type);
+		/* a line no domain has yet joins the chip's, as legacy lines do */
+		if (domain && !READ_ONCE(irqkit_irq_get_irq_data(irq)->domain))
+			(void)irqkit_irq_domain_associate(domain, irq, irq);
+		sw_setup(irq, type);
 	}
 	return 0;
 }

@@ -574,6 +574,42 @@ static void interrupt_simulator_fires_lines(struct kunit *test)
 	irq_domain_remove_sim(sim);
 }
 
+/* ---- the software chip's own domain --------------------------------------------------- */
+
+static void software_chip_lines_are_in_its_domain(struct kunit *test)
+{
+	struct irq_domain *sw = irqkit_swchip_domain();
+	atomic_t calls = ATOMIC_INIT(0);
+	unsigned int virq;
+
+	KUNIT_ASSERT_NOT_NULL(test, sw);
+	KUNIT_EXPECT_PTR_EQ(test, irqkit_swchip_domain(), sw);
+	KUNIT_EXPECT_STREQ(test, sw->name, "irqkit-sw");
+	/* lines put on the chip by number: hwirq N is line N */
+	KUNIT_ASSERT_EQ(test, irqkit_swchip_add(5, 2, IRQKIT_TYPE_LEVEL_HIGH), 0);
+	KUNIT_EXPECT_EQ(test, irq_find_mapping(sw, 5), 5);
+	KUNIT_EXPECT_EQ(test, irq_find_mapping(sw, 6), 6);
+	KUNIT_EXPECT_PTR_EQ(test, irq_get_irq_data(6)->domain, sw);
+	KUNIT_EXPECT_EQ(test, irqd_get_trigger_type(irq_get_irq_data(6)), IRQ_TYPE_LEVEL_HIGH);
+	/* put on it again (another trigger): the same mapping */
+	KUNIT_ASSERT_EQ(test, irqkit_swchip_add(5, 1, IRQKIT_TYPE_EDGE_RISING), 0);
+	KUNIT_EXPECT_EQ(test, irq_find_mapping(sw, 5), 5);
+	KUNIT_EXPECT_EQ(test, sw->mapcount, 2);
+	/* Linux's way: a free line mapped, a rising-edge software line */
+	virq = irq_create_mapping(sw, 40);
+	KUNIT_ASSERT_GT(test, virq, 0);
+	KUNIT_EXPECT_EQ(test, irqd_to_hwirq(irq_get_irq_data(virq)), 40);
+	KUNIT_ASSERT_EQ(test, request_irq(virq, count_handler, 0, "swmapped", &calls), 0);
+	KUNIT_ASSERT_EQ(test, irqkit_sw_raise(virq), 0);
+	KUNIT_ASSERT_EQ(test, irqkit_wait_delivered(virq, 5000), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&calls), 1);
+	free_irq(virq, &calls);
+	irq_dispose_mapping(virq);
+	KUNIT_EXPECT_EQ(test, irqkit_sw_raise(virq), -EINVAL);	/* off the chip */
+	KUNIT_EXPECT_EQ(test, irq_find_mapping(sw, 40), 0);
+	/* the domain stays; its map is emptied when the run ends */
+}
+
 /* ---- bad input ------------------------------------------------------------------------ */
 
 static void bad_input_is_refused(struct kunit *test)
@@ -610,6 +646,7 @@ static struct kunit_case irq_domain_cases[] = {
 	KUNIT_CASE(hierarchy_of_two_levels),
 	KUNIT_CASE(chained_handler_demultiplexes),
 	KUNIT_CASE(interrupt_simulator_fires_lines),
+	KUNIT_CASE(software_chip_lines_are_in_its_domain),
 	KUNIT_CASE(bad_input_is_refused),
 	{}
 };
