@@ -130,7 +130,7 @@ static inline irqkit_cpumask irqkit_cpus_mask(const struct irqkit_cpus *c)
 
 static inline struct irqkit_cpus irqkit_cpus_of_mask(irqkit_cpumask m)
 {
-	struct irqkit_cpus c;
+	struct irqkit_cpus c = { { 0 } };
 
 	for (unsigned int i = 0; i < IRQKIT_CPUS_LONGS; i++)
 		c.bits[i] = (unsigned long)(m >> (i * 8 * __SIZEOF_LONG__));
