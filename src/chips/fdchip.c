@@ -91,7 +91,6 @@ static const struct fd_kind_desc {
 #define FL_SEEN		(1u << 8)	/* UIO count or GPIO seqno of a previous read is known */
 #define FL_NOCTL	(1u << 9)	/* UIO without irqcontrol: no re-enable writes */
 #define FL_OWN_FD	(1u << 10)	/* fd is our duplicate (tty transmit): closed at unbind */
-#define FL_TAKING	(1u << 11)	/* its CPU is reading an arrival, not yet latched or run */
 
 /* the largest record a descriptor gives: a signalfd_siginfo (a GPIO event is smaller) */
 enum { RECORD_MAX = sizeof(struct signalfd_siginfo) };
@@ -106,6 +105,12 @@ struct fd_line {
 	uint32_t	interest;	/* epoll events applied now */
 	unsigned int	peer;		/* tty: the other line of the pair, or IRQKIT_FD_NO_IRQ */
 	uint32_t	last_seq;	/* UIO count, GPIO seqno, of the last read (FL_SEEN) */
+	/*
+	 * CPUs reading an arrival not yet latched or run: a count, as two can
+	 * read at once while the line moves (the CPU it leaves read before the
+	 * move, the one it joins after).
+	 */
+	unsigned int	takers;
 	uint64_t	acc_coalesced;	/* read and not yet handed to a delivery */
 	uint64_t	acc_lost;
 	uint64_t	cur_coalesced;	/* the delivery in progress */
@@ -489,7 +494,7 @@ static void fdchip_event(unsigned int cpu, unsigned int irq, uint32_t revents)
 		return;		/* shut down, failed or moved since it was reported */
 	}
 	/* an arrival read is still pending until latched or run (fdl_get_state) */
-	set_bits(&l->state, FL_TAKING);
+	a_fetch_add(&l->takers, 1);
 	if (revents & kinds[l->kind].events)
 		read_arrival(l, &a);
 	irqkit_plat_fd_read_end(cpu);
@@ -499,7 +504,7 @@ static void fdchip_event(unsigned int cpu, unsigned int irq, uint32_t revents)
 		else
 			level_arrival(l, cpu, &a);
 	}
-	clear_bits(&l->state, FL_TAKING);
+	a_fetch_sub(&l->takers, 1);
 	if (a.error)
 		line_fail(l, a.error, a.err);
 	else if (revents & EPOLLERR)
@@ -741,7 +746,7 @@ static bool fdl_claim(struct irqkit_irq_data *d)
  * readable descriptor is an arrival nobody took, so irqkit_wait_delivered()
  * waits for it as for a latched edge.  Where the handler reads the
  * descriptor itself, readable says nothing about arrivals.  The descriptor
- * is looked at before the state: a read that emptied it set FL_TAKING
+ * is looked at before the state: a read that emptied it counted itself in takers
  * first, and clears it only once the arrival is latched or has run.
  */
 static bool fdl_unread(const struct fd_line *l, unsigned int s)
@@ -761,7 +766,8 @@ static int fdl_get_state(struct irqkit_irq_data *d, int which, bool *state)
 
 	a_fence();
 	s = ld(&l->state);
-	return irqkit_irqchip_state(which, unread || (s & (FL_LATCH | FL_LEVEL | FL_TAKING)),
+	return irqkit_irqchip_state(which, unread || (s & (FL_LATCH | FL_LEVEL)) ||
+					    a_load_seq(&l->takers),
 				    s & FL_MASKED, state);
 }
 

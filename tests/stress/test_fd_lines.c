@@ -187,6 +187,87 @@ static void test_every_event_written_is_handled_or_coalesced(void **state)
 }
 
 /*
+ * irqkit_wait_delivered() right after each burst of writes, while the line
+ * keeps moving between the CPUs: when it returns, the handler runs have
+ * been told every event written, no more, no less.  Two CPUs may read the
+ * descriptor at once around a move, and an arrival that finds the line in
+ * progress elsewhere is served by a later turn of the edge flow: both once
+ * let the wait end early or the count come out short.
+ */
+static atomic_ullong told;
+
+static enum irqkit_irqreturn telling_handler(int irq, void *dev)
+{
+	struct irqkit_irq_events ev;
+
+	(void)dev;
+	if (irqkit_irq_get_events((unsigned int)irq, &ev))
+		atomic_fetch_add(&violations, 1);
+	else
+		atomic_fetch_add(&told, ev.events);
+	stress_burn(20);
+	return IRQKIT_HANDLED;
+}
+
+#define ALONE	(FIRST + NLINES)	/* a line of its own, past the others */
+
+static int alone_setup(void **state)
+{
+	(void)state;
+	atomic_store(&violations, 0);
+	atomic_store(&stop_flag, false);
+	(void)test_seed();
+	return thr_setup_cpus(NCPU, ALONE + 1);
+}
+
+static void *one_line_mover(void *arg)
+{
+	unsigned int seed = test_seed() * 7u + 5;
+
+	(void)arg;
+	while (!atomic_load(&stop_flag)) {
+		if (irqkit_irq_set_affinity(ALONE, 1ull << (rnd(&seed) % NCPU)))
+			atomic_fetch_add(&violations, 1);
+		if (rnd(&seed) % 4 == 0)
+			usleep(rnd(&seed) % 50);
+	}
+	return NULL;
+}
+
+static void test_wait_delivered_after_writes_to_a_moving_line(void **state)
+{
+	unsigned int seed = test_seed() * 13u + 11;
+	int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	unsigned long long sum = 0;
+	pthread_t m;
+
+	(void)state;
+	assert_true(fd >= 0);
+	atomic_store(&told, 0);
+	assert_int_equal(irqkit_fd_bind_eventfd(ALONE, fd), 0);
+	assert_int_equal(irqkit_request_irq(ALONE, telling_handler, 0, "moving", NULL), 0);
+	assert_int_equal(pthread_create(&m, NULL, one_line_mover, NULL), 0);
+	for (int round = 0; round < stress_scale(3000); round++) {
+		for (unsigned int k = 1 + rnd(&seed) % 3; k; k--) {
+			uint64_t v = 1 + rnd(&seed) % 3;
+
+			assert_int_equal(write(fd, &v, sizeof(v)), (ssize_t)sizeof(v));
+			sum += v;
+		}
+		assert_int_equal(irqkit_wait_delivered(ALONE, 10000), 0);
+		if (atomic_load(&told) != sum)
+			fail_msg("round %d: handlers told %llu events of %llu written", round,
+				 (unsigned long long)atomic_load(&told), sum);
+	}
+	atomic_store(&stop_flag, true);
+	pthread_join(m, NULL);
+	assert_int_equal(atomic_load(&violations), 0);
+	irqkit_free_irq(ALONE, NULL);
+	assert_int_equal(irqkit_fd_unbind(ALONE), 0);
+	close(fd);
+}
+
+/*
  * The device keeps writing while another thread frees the even lines,
  * unbinds them and closes their descriptors: a dispatcher may be reading one
  * at that moment.
@@ -259,6 +340,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_every_event_written_is_handled_or_coalesced,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wait_delivered_after_writes_to_a_moving_line,
+						alone_setup, thr_teardown),
 		cmocka_unit_test_setup_teardown(test_descriptors_freed_and_closed_under_load,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_descriptor_closed_while_requested,
