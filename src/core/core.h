@@ -132,6 +132,7 @@ struct irqkit_cpu {
 	uint64_t		*pend0;		/* one bit per line */
 	unsigned int		*kstat;		/* per-line handled counts on this CPU */
 	unsigned int		taking;		/* 1 + the line being claimed and handled, or 0 */
+	unsigned int		taking_word;	/* 1 + the pend0 word taken and not yet run, or 0 */
 	/*
 	 * Arrivals held back by a fault counted in delivery points (fault.c):
 	 * 1 + their lines, written by the hardirq holder, read by anyone.

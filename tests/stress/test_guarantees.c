@@ -726,6 +726,71 @@ static void test_guarantee_2_threads_waiting_for_a_hardirq_are_woken(void **stat
 	unsetenv("IRQKIT_MEMBARRIER");
 }
 
+/*
+ * irqkit_wait_delivered() of a line whose chip keeps no state of its own
+ * (no latch to ask: the dummy chip), signalled to a CPU whose dispatcher
+ * is busy with a neighbour in the same word of its bitmap: the CPU takes
+ * the whole word, and while it runs the neighbour's long handler the line
+ * is neither in the bitmap nor being taken yet.  The wait must still see
+ * it (cpu->taking_word); before, it returned 0 with the handler not run.
+ */
+#define BUSY_NEIGHBOUR	(T_NOCHIP + 2)
+#define QUIET_LINE	(T_NOCHIP + 3)
+static atomic_long quiet_calls;
+
+static enum irqkit_irqreturn neighbour_handler(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	stress_burn(2000);
+	return IRQKIT_HANDLED;
+}
+
+static enum irqkit_irqreturn quiet_handler(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	atomic_fetch_add(&quiet_calls, 1);
+	return IRQKIT_HANDLED;
+}
+
+static void *neighbour_raiser(void *arg)
+{
+	(void)arg;
+	while (!atomic_load(&stop_flag)) {
+		irqkit_cpu_signal(1, BUSY_NEIGHBOUR);
+		usleep(20);
+	}
+	return NULL;
+}
+
+static void test_guarantee_6_wait_delivered_sees_a_word_in_hand(void **state)
+{
+	pthread_t r;
+
+	(void)state;
+	atomic_store(&quiet_calls, 0);
+	/* both signalled to CPU 1 by hand: the dummy chip routes nothing itself */
+	for (unsigned int irq = BUSY_NEIGHBOUR; irq <= QUIET_LINE; irq++)
+		assert_int_equal(irqkit_irq_set_chip_and_handler_name(irq, &irqkit_dummy_irq_chip,
+								      irqkit_handle_simple_irq,
+								      NULL), 0);
+	assert_int_equal(irqkit_request_irq(BUSY_NEIGHBOUR, neighbour_handler, 0, "busy", NULL), 0);
+	assert_int_equal(irqkit_request_irq(QUIET_LINE, quiet_handler, 0, "quiet", NULL), 0);
+	assert_int_equal(pthread_create(&r, NULL, neighbour_raiser, NULL), 0);
+	for (long i = 1; i <= stress_scale(3000); i++) {
+		irqkit_cpu_signal(1, QUIET_LINE);
+		assert_int_equal(irqkit_wait_delivered(QUIET_LINE, 10000), 0);
+		if (atomic_load(&quiet_calls) != i)
+			fail_msg("signal %ld: wait_delivered returned with %ld handler runs", i,
+				 atomic_load(&quiet_calls));
+	}
+	atomic_store(&stop_flag, true);
+	pthread_join(r, NULL);
+	irqkit_free_irq(BUSY_NEIGHBOUR, NULL);
+	irqkit_free_irq(QUIET_LINE, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -734,6 +799,7 @@ int main(void)
 		T(test_guarantee_6_nothing_raised_is_lost),
 		T(test_guarantee_6_no_wakeup_lost_behind_core_sections),
 		T(test_guarantee_6_no_wakeup_lost_at_the_dispatchers_idle),
+		T(test_guarantee_6_wait_delivered_sees_a_word_in_hand),
 		T(test_guarantee_4_synchronize_free_disable),
 		T(test_guarantee_7_bad_input_from_many_threads_then_clean_stop),
 		T(test_guarantee_7_start_stop_cycles_under_use),

@@ -243,11 +243,18 @@ static void deliver_batch(struct irqkit_cpu *c)
 			uint64_t w0;
 
 			w1 &= w1 - 1;
+			/*
+			 * Its lines are out of the bitmap before each is marked
+			 * taking: say meanwhile that the word is in hand
+			 * (irqkit_wait_delivered() reads the word, then this).
+			 */
+			a_store_release(&c->taking_word, wi + 1);
 			w0 = a_xchg(&c->pend0[wi], 0);
 			while (w0) {
 				handle_signalled(c, wi * 64 + ctz64(w0));
 				w0 &= w0 - 1;
 			}
+			a_store_release(&c->taking_word, 0);
 		}
 	}
 }

@@ -114,30 +114,45 @@ void irqkit_synchronize_irq(unsigned int irq)
 }
 
 /*
- * Does @desc hold an arrival not yet handled?  Where an arrival can be: latched
- * in the chip (its PENDING state), signalled to its CPU, being claimed from
- * the chip and handled there (cpu->taking), in progress, marked PENDING or
- * REPLAY by the flow, queued for the software resend, and a threaded handler
- * still to run or running.
+ * Does @desc hold an arrival not yet handled?  Where an arrival can be, in
+ * the order it passes: latched in the chip (its PENDING state), signalled
+ * to its CPU (the CPU's bitmap), in the word of the bitmap the CPU took
+ * (cpu->taking_word), being claimed from the chip and handled there
+ * (cpu->taking), in progress, marked PENDING or REPLAY by the flow, queued
+ * for the software resend, and a threaded handler still to run or running.
+ * Each step shows the next before it lets go of its own, and the places are
+ * looked at in that order: an arrival that moves on meanwhile is met at a
+ * later one (or has been handled).
  */
 static bool has_undelivered(struct irqkit_desc *desc, unsigned int irq)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;
 	unsigned long flags = desc_lock_irqsave(desc);
-	struct irqkit_chip *chip = desc->irq_data.chip;
-	bool pending = false;
-	bool busy = irqd_irq_inprogress(&desc->irq_data) ||
-		    (desc->istate & (IRQS_PENDING | IRQS_REPLAY));
+	bool pending = false, busy = false;
 
-	if (!busy && chip && chip->irq_get_irqchip_state &&
-	    !chip->irq_get_irqchip_state(&desc->irq_data, IRQKIT_CHIPSTATE_PENDING, &pending))
-		busy = pending;
+	/* the first level of the line's hierarchy whose chip knows */
+	for (struct irqkit_irq_data *d = &desc->irq_data; d; d = d->parent_data) {
+		struct irqkit_chip *chip = d->chip;
+
+		if (chip && chip->irq_get_irqchip_state) {
+			if (!chip->irq_get_irqchip_state(d, IRQKIT_CHIPSTATE_PENDING, &pending))
+				busy = pending;
+			break;
+		}
+	}
 	desc_unlock_irqrestore(desc, flags);
 	/* a claim cleared the chip's state after `taking` was set: seeing one, see the other */
 	a_fence();
 	for (unsigned int c = 0; !busy && c < rt->nr_cpus; c++)
-		busy = (a_load_acquire(&rt->cpus[c].pend0[irq / 64]) & (1ull << (irq % 64))) ||
-		       a_load_acquire(&rt->cpus[c].taking) == irq + 1;
+		busy = (a_load_seq(&rt->cpus[c].pend0[irq / 64]) & (1ull << (irq % 64))) ||
+		       a_load_seq(&rt->cpus[c].taking_word) == irq / 64 + 1 ||
+		       a_load_seq(&rt->cpus[c].taking) == irq + 1;
+	if (!busy) {
+		flags = desc_lock_irqsave(desc);
+		busy = irqd_irq_inprogress(&desc->irq_data) ||
+		       (desc->istate & (IRQS_PENDING | IRQS_REPLAY));
+		desc_unlock_irqrestore(desc, flags);
+	}
 	return busy || irqkit__resend_queued(desc) || a_load_seq(&desc->threads_active) ||
 	       irqkit__fault_holding(desc);
 }
