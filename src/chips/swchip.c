@@ -128,20 +128,25 @@ static void sw_mask_ack(struct irqkit_irq_data *d)
 	} while (!a_cas(&l->state, &old, new));
 }
 
-/* Replay an edge: latch it again as a fresh arrival would. */
-static int sw_retrigger(struct irqkit_irq_data *d)
+/* An edge latched under the descriptor lock: it coalesces, or is signalled unless masked. */
+static void sw_latch(struct irqkit_irq_data *d)
 {
 	struct sw_line *l = sw_line(d);
-	unsigned int old;
+	unsigned int old = a_fetch_or(&l->state, SW_LATCH);
 
-	a_add_relaxed(&l->resent, 1);
-	old = a_fetch_or(&l->state, SW_LATCH);
 	if (old & SW_LATCH) {
 		a_add_relaxed(&l->coalesced, 1);
 		irqkit_trace(coalesced, d->irq);
 	} else if (!(old & SW_MASKED)) {
 		sw_signal(d);
 	}
+}
+
+/* Replay an edge: latch it again as a fresh arrival would. */
+static int sw_retrigger(struct irqkit_irq_data *d)
+{
+	a_add_relaxed(&sw_line(d)->resent, 1);
+	sw_latch(d);
 	return 1;
 }
 
@@ -229,21 +234,13 @@ static int sw_get_state(struct irqkit_irq_data *d, int which, bool *state)
 static int sw_set_state(struct irqkit_irq_data *d, int which, bool state)
 {
 	struct sw_line *l = sw_line(d);
-	unsigned int old;
 
 	if (which != IRQKIT_CHIPSTATE_PENDING || (READ_ONCE(l->state) & SW_TYPE_LEVEL))
 		return -IRQKIT_EINVAL;
-	if (!state) {
+	if (state)
+		sw_latch(d);
+	else
 		a_fetch_and(&l->state, ~SW_LATCH);
-		return 0;
-	}
-	old = a_fetch_or(&l->state, SW_LATCH);
-	if (old & SW_LATCH) {
-		a_add_relaxed(&l->coalesced, 1);
-		irqkit_trace(coalesced, d->irq);
-	} else if (!(old & SW_MASKED)) {
-		sw_signal(d);
-	}
 	return 0;
 }
 
