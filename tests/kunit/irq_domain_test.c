@@ -617,6 +617,8 @@ static void bad_input_is_refused(struct kunit *test)
 	struct irq_domain *d;
 
 	KUNIT_EXPECT_NULL(test, irq_domain_create_linear(NULL, 0, &flat_ops, NULL));
+	KUNIT_EXPECT_NULL(test, irq_domain_create_legacy(NULL, 2, 10, 1ul << 40, &flat_ops, NULL));
+	KUNIT_EXPECT_NULL(test, irq_domain_create_legacy(NULL, 2, 100000, 0, &flat_ops, NULL));
 	KUNIT_EXPECT_EQ(test, irq_create_mapping(NULL, 1), 0);	/* no default host */
 	KUNIT_EXPECT_EQ(test, irq_find_mapping(NULL, 1), 0);
 	d = irq_domain_create_linear(NULL, 2, &flat_ops, NULL);

@@ -219,7 +219,9 @@ struct irqkit_irq_domain *irqkit_irq_domain_create_legacy(struct irqkit_fwnode *
 	struct irqkit_irq_domain *d;
 	int ret;
 
-	if (!size || first_irq >= irqkit__rt.nr_irqs || size > irqkit__rt.nr_irqs - first_irq)
+	/* its map is a table up to first_hwirq + size, as Linux's: keep that sane */
+	if (!size || first_irq >= irqkit__rt.nr_irqs || size > irqkit__rt.nr_irqs - first_irq ||
+	    first_hwirq > (1u << 24) - size)
 		return NULL;
 	d = domain_new(fwnode, (unsigned int)first_hwirq + size, first_hwirq + size, ops,
 		       host_data, NULL, 0);
