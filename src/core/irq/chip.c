@@ -117,6 +117,15 @@ static void __irq_startup(struct irqkit_desc *desc)
 	irqd_set(&desc->irq_data, IRQD_IRQ_STARTED);
 }
 
+/* irq_deactivate(): an activated line's resources released (its domains', top down). */
+static void irq_deactivate(struct irqkit_desc *desc)
+{
+	if (irqd_has(&desc->irq_data, IRQD_ACTIVATED)) {
+		irqkit__irq_domain_deactivate(&desc->irq_data);
+		irqd_clear(&desc->irq_data, IRQD_ACTIVATED);
+	}
+}
+
 /*
  * irq_startup(): depth becomes 0, the line is enabled (or started the first
  * time), and with @resend an edge that came while it was off is replayed.
@@ -124,27 +133,25 @@ static void __irq_startup(struct irqkit_desc *desc)
 int irqkit__irq_startup(struct irqkit_desc *desc, bool resend)
 {
 	struct irqkit_irq_data *d = &desc->irq_data;
+	bool managed = irqd_has(d, IRQD_AFFINITY_MANAGED);
+	/* a managed line starts on an online CPU of its mask, or waits shut down for one */
+	irqkit_cpumask mask = managed ? d->affinity & irqkit__online_mask() : 0;
 	int ret;
 
 	desc_assert_locked(desc);
+	if (managed && !mask) {
+		desc->depth = 1;
+		irqd_set(d, IRQD_MANAGED_SHUTDOWN);
+		irq_deactivate(desc);
+		return 0;
+	}
 	ret = irqkit__irq_activate(desc);
 	if (ret)
 		return ret;
 	desc->depth = 0;
-	if (irqd_has(d, IRQD_AFFINITY_MANAGED)) {
-		/* a managed line starts on an online CPU of its mask, or waits shut down for one */
-		irqkit_cpumask mask = d->affinity & irqkit__online_mask();
-		struct irqkit_chip *chip = desc_chip(desc);
-
-		if (!mask) {
-			desc->depth = 1;
-			irqd_set(d, IRQD_MANAGED_SHUTDOWN);
-			irqkit__irq_domain_deactivate(d);
-			irqd_clear(d, IRQD_ACTIVATED);
-			return 0;
-		}
+	if (managed) {
 		irqd_clear(d, IRQD_MANAGED_SHUTDOWN);
-		if (chip->irq_set_affinity)
+		if (desc_chip(desc)->irq_set_affinity)
 			(void)chip_set_affinity(d, mask);
 	}
 	if (irqd_has(&desc->irq_data, IRQD_IRQ_STARTED))
@@ -183,10 +190,7 @@ void irqkit__irq_shutdown(struct irqkit_desc *desc)
 void irqkit__irq_shutdown_and_deactivate(struct irqkit_desc *desc)
 {
 	irqkit__irq_shutdown(desc);
-	if (irqd_has(&desc->irq_data, IRQD_ACTIVATED)) {
-		irqkit__irq_domain_deactivate(&desc->irq_data);
-		irqd_clear(&desc->irq_data, IRQD_ACTIVATED);
-	}
+	irq_deactivate(desc);
 }
 
 /*

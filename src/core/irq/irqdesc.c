@@ -219,12 +219,14 @@ unsigned int irqkit_irqd_state(const struct irqkit_irq_data *d)
 		{ IRQD_AFFINITY_MANAGED, IRQKIT_IRQD_AFFINITY_MANAGED },
 		{ IRQD_MANAGED_SHUTDOWN, IRQKIT_IRQD_MANAGED_SHUTDOWN },
 	};
+	struct irqkit_desc *desc;
 	unsigned int state, out = 0;
 
 	if (!d)
 		return 0;
-	if (d->domain && irq_to_desc(d->irq))
-		d = &irq_to_desc(d->irq)->irq_data;	/* every level shares the line's state */
+	desc = d->domain ? irq_to_desc(d->irq) : NULL;
+	if (desc)
+		d = &desc->irq_data;	/* every level shares the line's state */
 	state = irqd_get(d);
 	for (unsigned int i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		if (state & map[i].in)

@@ -197,17 +197,27 @@ struct irqkit_irq_domain *irqkit_irq_domain_create_tree(struct irqkit_fwnode *fw
 
 static int associate_locked(struct irqkit_irq_domain *d, unsigned int virq, irqkit_hwirq_t hwirq);
 
-/* Map @size hwirqs from @first_hwirq to the lines from @first_irq.  domain_mutex held. */
-static int associate_many_locked(struct irqkit_irq_domain *d, unsigned int first_irq,
-				 irqkit_hwirq_t first_hwirq, unsigned int size)
+/*
+ * Map @size hwirqs from @first_hwirq to the lines from @first_irq, for a
+ * domain just made; if one fails, the ones mapped are disposed of and the
+ * domain removed.  Return: 0 or the failing association's error.
+ */
+static int associate_many_or_remove(struct irqkit_irq_domain *d, unsigned int first_irq,
+				    irqkit_hwirq_t first_hwirq, unsigned int size)
 {
-	for (unsigned int i = 0; i < size; i++) {
-		int ret = associate_locked(d, first_irq + i, first_hwirq + i);
+	int ret = 0;
 
-		if (ret)
-			return ret;
-	}
-	return 0;
+	irqkit__mutex_lock(&domain_mutex);
+	for (unsigned int i = 0; !ret && i < size; i++)
+		ret = associate_locked(d, first_irq + i, first_hwirq + i);
+	irqkit__mutex_unlock(&domain_mutex);
+	if (!ret)
+		return 0;
+	for (unsigned int i = 0; i < size; i++)
+		if (irqkit_irq_find_mapping(d, first_hwirq + i) == first_irq + i)
+			irqkit_irq_dispose_mapping(first_irq + i);
+	irqkit_irq_domain_remove(d);
+	return ret;
 }
 
 struct irqkit_irq_domain *irqkit_irq_domain_create_legacy(struct irqkit_fwnode *fwnode,
@@ -227,16 +237,11 @@ struct irqkit_irq_domain *irqkit_irq_domain_create_legacy(struct irqkit_fwnode *
 		       host_data, NULL, 0);
 	if (!d)
 		return NULL;
-	irqkit__mutex_lock(&domain_mutex);
-	ret = associate_many_locked(d, first_irq, first_hwirq, size);
-	irqkit__mutex_unlock(&domain_mutex);
+	ret = associate_many_or_remove(d, first_irq, first_hwirq, size);
 	if (ret) {
-		pr_err("irq_domain_create_legacy: %s: lines %u-%u: %d", d->name, first_irq,
+		pr_err("irq_domain_create_legacy: %s: lines %u-%u: %d",
+		       fwnode && fwnode->name ? fwnode->name : "(unnamed)", first_irq,
 		       first_irq + size - 1, ret);
-		for (unsigned int i = 0; i < size; i++)
-			if (irqkit_irq_find_mapping(d, first_hwirq + i) == first_irq + i)
-				irqkit_irq_dispose_mapping(first_irq + i);
-		irqkit_irq_domain_remove(d);
 		return NULL;
 	}
 	return d;
@@ -255,17 +260,7 @@ struct irqkit_irq_domain *irqkit_irq_domain_create_simple(struct irqkit_fwnode *
 	ret = irqkit_irq_alloc_descs((int)first_irq, first_irq, size, NULL);
 	if (ret < 0)
 		pr_info("Cannot allocate irq_descs @ IRQ%u, assuming pre-allocated", first_irq);
-	irqkit__mutex_lock(&domain_mutex);
-	ret = associate_many_locked(d, first_irq, 0, size);
-	irqkit__mutex_unlock(&domain_mutex);
-	if (ret) {
-		for (unsigned int i = 0; i < size; i++)
-			if (irqkit_irq_find_mapping(d, i) == first_irq + i)
-				irqkit_irq_dispose_mapping(first_irq + i);
-		irqkit_irq_domain_remove(d);
-		return NULL;
-	}
-	return d;
+	return associate_many_or_remove(d, first_irq, 0, size) ? NULL : d;
 }
 
 struct irqkit_irq_domain *

@@ -114,6 +114,25 @@ void irqkit_synchronize_irq(unsigned int irq)
 }
 
 /*
+ * The chip state of @desc's line, asked of (or set at) the first level of
+ * its hierarchy whose chip has the operation.  Descriptor lock held.
+ * Return: the chip's answer, or -EINVAL when no level has it.
+ */
+static int irqchip_state_locked(struct irqkit_desc *desc, int which, bool *state, bool set,
+				bool val)
+{
+	for (struct irqkit_irq_data *d = &desc->irq_data; d; d = d->parent_data) {
+		struct irqkit_chip *chip = d->chip;
+
+		if (!set && chip->irq_get_irqchip_state)
+			return chip->irq_get_irqchip_state(d, which, state);
+		if (set && chip->irq_set_irqchip_state)
+			return chip->irq_set_irqchip_state(d, which, val);
+	}
+	return -IRQKIT_EINVAL;
+}
+
+/*
  * Does @desc hold an arrival not yet handled?  Where an arrival can be, in
  * the order it passes: latched in the chip (its PENDING state), signalled
  * to its CPU (the CPU's bitmap), in the word of the bitmap the CPU took
@@ -128,18 +147,10 @@ static bool has_undelivered(struct irqkit_desc *desc, unsigned int irq)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;
 	unsigned long flags = desc_lock_irqsave(desc);
-	bool pending = false, busy = false;
+	bool pending = false;
+	bool busy = !irqchip_state_locked(desc, IRQKIT_CHIPSTATE_PENDING, &pending, false, false) &&
+		    pending;
 
-	/* the first level of the line's hierarchy whose chip knows */
-	for (struct irqkit_irq_data *d = &desc->irq_data; d; d = d->parent_data) {
-		struct irqkit_chip *chip = d->chip;
-
-		if (chip && chip->irq_get_irqchip_state) {
-			if (!chip->irq_get_irqchip_state(d, IRQKIT_CHIPSTATE_PENDING, &pending))
-				busy = pending;
-			break;
-		}
-	}
 	desc_unlock_irqrestore(desc, flags);
 	/* a claim cleared the chip's state after `taking` was set: seeing one, see the other */
 	a_fence();
@@ -1020,25 +1031,13 @@ unsigned int irqkit_irq_err_count(void)
 static int irqchip_state(unsigned int irq, int which, bool *state, bool set, bool val)
 {
 	struct irqkit_desc *desc = irq_to_desc(irq);
-	struct irqkit_irq_data *d;
 	unsigned long flags;
-	int ret = -IRQKIT_EINVAL;
+	int ret;
 
 	if (!desc || (!set && !state))
 		return -IRQKIT_EINVAL;
 	flags = desc_lock_irqsave(desc);
-	for (d = &desc->irq_data; d; d = d->parent_data) {
-		struct irqkit_chip *chip = d->chip;
-
-		if (!set && chip->irq_get_irqchip_state) {
-			ret = chip->irq_get_irqchip_state(d, which, state);
-			break;
-		}
-		if (set && chip->irq_set_irqchip_state) {
-			ret = chip->irq_set_irqchip_state(d, which, val);
-			break;
-		}
-	}
+	ret = irqchip_state_locked(desc, which, state, set, val);
 	desc_unlock_irqrestore(desc, flags);
 	return ret;
 }
