@@ -21,11 +21,11 @@ static int sim_map(struct irqkit_irq_domain *domain, unsigned int virq, irqkit_h
 	int ret;
 
 	(void)domain;
+	(void)hw;	/* the line is this domain's already: the software chip keeps its hwirq */
 	ret = irqkit_swchip_add(virq, 1, IRQKIT_TYPE_EDGE_RISING);
 	if (ret)
 		return ret;
 	irqkit_irq_set_chip_and_handler_name(virq, &irqkit__sim_chip, irqkit_handle_simple_irq, NULL);
-	irqkit_irq_set_hwirq(virq, hw);		/* the software chip numbered it by line */
 	irqkit_irq_modify_status(virq, IRQKIT_IRQ_NOREQUEST | IRQKIT_IRQ_NOAUTOEN,
 				 IRQKIT_IRQ_NOPROBE);
 	return 0;

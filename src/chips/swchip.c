@@ -244,19 +244,23 @@ static int sw_set_state(struct irqkit_irq_data *d, int which, bool state)
 	return 0;
 }
 
+/* The operations the software chip and the simulator's share. */
+#define SW_CHIP_COMMON_OPS					\
+	.irq_ack		= sw_ack,			\
+	.irq_mask		= sw_mask,			\
+	.irq_mask_ack		= sw_mask_ack,			\
+	.irq_unmask		= sw_unmask,			\
+	.irq_retrigger		= sw_retrigger,			\
+	.irq_set_affinity	= sw_set_affinity,		\
+	.irq_claim		= sw_claim,			\
+	.irq_get_irqchip_state	= sw_get_state,			\
+	.irq_get_events		= sw_get_events
+
 struct irqkit_chip irqkit_sw_chip = {
 	.name			= "SW-IRQ",
-	.irq_ack		= sw_ack,
-	.irq_mask		= sw_mask,
-	.irq_mask_ack		= sw_mask_ack,
-	.irq_unmask		= sw_unmask,
-	.irq_retrigger		= sw_retrigger,
+	SW_CHIP_COMMON_OPS,
 	.irq_set_type		= sw_set_type,
-	.irq_set_affinity	= sw_set_affinity,
-	.irq_claim		= sw_claim,
-	.irq_get_irqchip_state	= sw_get_state,
 	.irq_set_irqchip_state	= sw_set_state,
-	.irq_get_events		= sw_get_events,
 };
 
 /*
@@ -280,17 +284,9 @@ static int sim_set_state(struct irqkit_irq_data *d, int which, bool state)
 
 HIDDEN struct irqkit_chip irqkit__sim_chip = {
 	.name			= "irq_sim",
-	.irq_ack		= sw_ack,
-	.irq_mask		= sw_mask,
-	.irq_mask_ack		= sw_mask_ack,
-	.irq_unmask		= sw_unmask,
-	.irq_retrigger		= sw_retrigger,
+	SW_CHIP_COMMON_OPS,
 	.irq_set_type		= sim_set_type,
-	.irq_set_affinity	= sw_set_affinity,
-	.irq_claim		= sw_claim,
-	.irq_get_irqchip_state	= sw_get_state,
 	.irq_set_irqchip_state	= sim_set_state,
-	.irq_get_events		= sw_get_events,
 };
 
 /* Put line @irq on the chip; its hwirq is its domain's, else its number. */

@@ -546,6 +546,7 @@ static void interrupt_simulator_fires_lines(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(sim));
 	virq = irq_create_mapping(sim, 2);
 	KUNIT_ASSERT_GT(test, virq, 0);
+	KUNIT_EXPECT_EQ(test, irqd_to_hwirq(irq_get_irq_data(virq)), 2);
 	KUNIT_EXPECT_STREQ(test, irq_get_chip(virq)->name, "irq_sim");
 	/* before a request the line is masked: a fire is dropped, not kept */
 	KUNIT_EXPECT_EQ(test, irq_set_irqchip_state(virq, IRQCHIP_STATE_PENDING, true), 0);
