@@ -5,6 +5,8 @@
 # output is kept in BUILD_DIR/flake-hunt/run-K.log.
 # Usage: tools/flake-hunt.sh BUILD_DIR N [ctest arguments...]
 #   e.g. tools/flake-hunt.sh build/ci/clang-tsan 50
+# Each run prints one line as it ends, so a hunt cut short still says how
+# far it got.
 # Exit: 0 when every run passed, 1 otherwise.
 set -eu
 dir=${1:?usage: tools/flake-hunt.sh BUILD_DIR N [ctest arguments...]}
@@ -30,6 +32,7 @@ for k in $(seq 1 "$n"); do
 	if (cd "$dir" && ctest -j "$jobs" --timeout 900 --output-on-failure "$@") \
 		>"$out/run-$k.log" 2>&1; then
 		rm -f "$out/run-$k.log"
+		echo "run $k: passed"
 	else
 		failed=$((failed + 1))
 		sed -n 's/^[[:space:]]*[0-9]* - \(.*\) (\(Failed\|Timeout\|.*\))$/\1/p' \
