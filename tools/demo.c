@@ -288,9 +288,9 @@ int main(int argc, char **argv)
 	check(irqkit_swchip_add(IRQ_TIMER, 1, IRQ_TYPE_EDGE_RISING), "swchip_add 7");
 	check(irqkit_swchip_add(IRQ_STUCK, 1, IRQ_TYPE_LEVEL_HIGH), "swchip_add 9");
 	check(irqkit_swchip_add(IRQ_I2C, 1, IRQ_TYPE_LEVEL_HIGH), "swchip_add 11");
-	check(irq_set_affinity(IRQ_SHARED_EDGE, 1u << 0), "affinity 5");
-	check(irq_set_affinity(IRQ_TIMER, 1u << 2), "affinity 7");
-	check(irq_set_affinity(IRQ_STUCK, 1u << 1), "affinity 9");
+	check(irq_set_affinity(IRQ_SHARED_EDGE, cpumask_of(0)), "affinity 5");
+	check(irq_set_affinity(IRQ_TIMER, cpumask_of(2)), "affinity 7");
+	check(irq_set_affinity(IRQ_STUCK, cpumask_of(1)), "affinity 9");
 
 	printf("irqkit demo: %d virtual CPUs; eth0+snd0 share line %d, tmr0 on line %d, "
 	       "disk0+usb0 share level line %d, i2c0 has a threaded handler on line %d\n",

@@ -16,6 +16,7 @@
 #include <irqkit/timer.h>
 #include <irqkit/sched.h>
 #include <irqkit/wait.h>
+#include <irqkit/kthread.h>
 #include <irqkit/kernel.h>
 #include <irqkit/workqueue.h>
 #include <irqkit/swchip.h>

@@ -32,6 +32,8 @@ extern "C" {
 #define IRQKIT_TASK_INTERRUPTIBLE	0x0001u
 #define IRQKIT_TASK_UNINTERRUPTIBLE	0x0002u
 #define IRQKIT_TASK_NORMAL		(IRQKIT_TASK_INTERRUPTIBLE | IRQKIT_TASK_UNINTERRUPTIBLE)
+#define IRQKIT_TASK_PARKED		0x0040u	/* a kthread in kthread_parkme() */
+#define IRQKIT_TASK_DEAD		0x0080u	/* a kthread whose function returned */
 
 /* schedule_timeout() without a limit */
 #define IRQKIT_MAX_SCHEDULE_TIMEOUT	((long)(~0ul >> 1))

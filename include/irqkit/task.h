@@ -6,6 +6,7 @@
 #include <irqkit/types.h>
 
 struct irqkit__tbuf;
+struct irqkit__kthread;
 
 #ifdef __cplusplus
 extern "C" {
@@ -85,6 +86,7 @@ struct irqkit_task {
 	void			*irq_thread_desc;	/* the line of the irq thread */
 	void			*irq_thread_action;	/* and its action */
 	void			*worker;	/* the kworker it is, or NULL */
+	struct irqkit__kthread	*kthread_rec;	/* the kthread it is (<irqkit/kthread.h>), or NULL */
 	bool			in_point;	/* an exploration's hook runs */
 	unsigned int		chip_claimed;	/* irq + 1 a chip's claim took */
 	struct irqkit__task_lockdep lockdep;	/* the lock validator's held locks */

@@ -25,6 +25,8 @@ extern "C" {
  */
 #define IRQKIT_EPERM	1
 #define IRQKIT_ENOENT	2
+#define IRQKIT_ESRCH	3
+#define IRQKIT_EINTR	4
 #define IRQKIT_EIO	5
 #define IRQKIT_EBADF	9
 #define IRQKIT_EAGAIN	11

@@ -496,6 +496,8 @@ static inline void irqkit__softirq_preempt_point(struct irqkit_task *t, struct i
 		irqkit__cpu_deliver_hardirqs(t, c);
 }
 HIDDEN int irqkit__kthread_bind(int cpu);
+/* kthread.c */
+HIDDEN void irqkit__kthreads_stop_all(uint64_t limit_ns);
 
 /* softirq.c */
 HIDDEN int irqkit__softirq_init(void);
@@ -585,6 +587,7 @@ enum irqkit__wait_kind {
 	WAIT_WORKQUEUE,		/* @obj: the queue's name */
 	WAIT_TASKLET,		/* @obj: the tasklet */
 	WAIT_TIMER,		/* @obj: the timer */
+	WAIT_KTHREAD,		/* @obj: the kthread's name */
 };
 
 struct irqkit__wait {

@@ -148,11 +148,13 @@ bool irqkit__core_stop_refused(void)
 {
 	const struct irqkit_task *t = irqkit_arch_current();
 
-	if (!t->kthread && !(t->preempt_count & (IRQKIT_HARDIRQ_MASK | IRQKIT_SOFTIRQ_OFFSET)))
+	if (!t->kthread && !t->kthread_rec &&
+	    !(t->preempt_count & (IRQKIT_HARDIRQ_MASK | IRQKIT_SOFTIRQ_OFFSET)))
 		return false;
 	irqkit__warn(__FILE__, __LINE__,
 		     "irqkit_stop() called from %s: stopping would free the caller; refused",
-		     t->kthread ? "a thread of the runtime" : "interrupt context");
+		     t->kthread ? "a thread of the runtime" :
+		     t->kthread_rec ? "a kthread (the stop joins it)" : "interrupt context");
 	return true;
 }
 
@@ -164,6 +166,8 @@ bool irqkit__core_stopping(void)
 		return false;
 	if (!a_cas(&rt_state, &started, RT_STOPPING))
 		return false;
+	/* the run's kthreads first, while interrupts are still delivered as before */
+	irqkit__kthreads_stop_all(2 * irqkit__rt.watchdog_ns);
 	/* stop interrupt delivery loops: a line that screams must not hold stop up */
 	a_store_seq(&irqkit__rt.stopping, 1);
 	return true;

@@ -37,6 +37,8 @@
 #include <linux/time.h>
 #include <linux/interrupt.h>
 #include <linux/workqueue.h>
+#include <linux/kthread.h>
+#include <linux/err.h>
 #include <linux/spinlock.h>
 #include <linux/hardirq.h>
 #include <asm/hardirq.h>

@@ -61,13 +61,13 @@ static void line_moves_off_an_offline_cpu(struct kunit *test)
 	atomic_set(&served, 0);
 	KUNIT_ASSERT_EQ(test, irqkit_swchip_add(LINE, 1, IRQKIT_TYPE_EDGE_RISING), 0);
 	KUNIT_ASSERT_EQ(test, request_irq(LINE, line_handler, 0, "hp", test), 0);
-	KUNIT_ASSERT_EQ(test, irq_set_affinity(LINE, 1ull << 1), 0);
+	KUNIT_ASSERT_EQ(test, irq_set_affinity(LINE, cpumask_of(1)), 0);
 	KUNIT_ASSERT_EQ(test, remove_cpu(1), 0);
 	KUNIT_ASSERT_EQ(test, irqkit_sw_raise(LINE), 0);
 	KUNIT_ASSERT_EQ(test, irqkit_wait_delivered(LINE, 5000), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&served), 1);
 	KUNIT_EXPECT_NE(test, READ_ONCE(served_on), 1);
-	KUNIT_EXPECT_EQ(test, irq_set_affinity(LINE, 1ull << 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, irq_set_affinity(LINE, cpumask_of(1)), -EINVAL);
 	KUNIT_EXPECT_EQ(test, add_cpu(1), 0);
 	free_irq(LINE, test);
 }

@@ -109,7 +109,8 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
 #define disable_irq_nosync(irq)		irqkit_disable_irq_nosync(irq)
 #define disable_hardirq(irq)		irqkit_disable_hardirq(irq)
 #define enable_irq(irq)			irqkit_enable_irq(irq)
-#define irq_set_affinity(irq, mask)	irqkit_irq_set_affinity((irq), (mask))
+/* Linux's form: a struct cpumask, as cpumask_of(cpu) gives */
+#define irq_set_affinity(irq, mask)	irqkit_irq_set_affinity((irq), irqkit_cpus_mask(mask))
 
 /* ---- softirqs and tasklets ---------------------------------- */
 
