@@ -17,6 +17,7 @@
 #include <irqkit/sched.h>
 #include <irqkit/wait.h>
 #include <irqkit/kthread.h>
+#include <irqkit/signal.h>
 #include <irqkit/kernel.h>
 #include <irqkit/workqueue.h>
 #include <irqkit/swchip.h>

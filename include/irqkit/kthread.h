@@ -78,7 +78,9 @@ IRQKIT_API void irqkit_kthread_bind(struct irqkit_task *k, unsigned int cpu);
  * irqkit_kthread_stop - make kthread_should_stop() true for @k, wake it and
  * wait until its function returns
  *
- * A parked @k is unparked first.
+ * A parked @k is unparked first.  An interruptible sleep of @k then sees a
+ * signal pending (modern Linux's TIF_NOTIFY_SIGNAL), so a wait that does not
+ * test kthread_should_stop() still ends, with -ERESTARTSYS.
  * Context: process context, not @k itself.
  * Return: @threadfn's return value, or -EINTR when @k was never woken (its
  * function did not run).  Bad input, where Linux has no clean answer: a

@@ -9,8 +9,9 @@
  * to IRQKIT_TASK_RUNNING.  The state is set before the sleeper tests its
  * condition, and a wake-up sets it after the waker made the condition true,
  * so no wake-up is lost (Linux's rule; see <irqkit/wait.h>).  Wake-ups work
- * from any context.  There are no signals: an interruptible sleep ends only
- * by a wake-up or its timeout.
+ * from any context.  A signal (<irqkit/signal.h>) ends an interruptible
+ * sleep, and a fatal one (SIGKILL) a killable sleep, as on Linux: the sleep
+ * does not begin, or ends, with the state RUNNING.
  *
  * Deterministic mode: a sleep with a timeout moves the virtual clock (timers
  * that expire meanwhile run on the sleeper, as msleep does); a sleep without
@@ -34,6 +35,10 @@ extern "C" {
 #define IRQKIT_TASK_NORMAL		(IRQKIT_TASK_INTERRUPTIBLE | IRQKIT_TASK_UNINTERRUPTIBLE)
 #define IRQKIT_TASK_PARKED		0x0040u	/* a kthread in kthread_parkme() */
 #define IRQKIT_TASK_DEAD		0x0080u	/* a kthread whose function returned */
+#define IRQKIT_TASK_WAKEKILL		0x0100u	/* a fatal signal wakes it */
+#define IRQKIT_TASK_NOLOAD		0x0400u	/* the hung-task watchdog ignores it */
+#define IRQKIT_TASK_KILLABLE		(IRQKIT_TASK_WAKEKILL | IRQKIT_TASK_UNINTERRUPTIBLE)
+#define IRQKIT_TASK_IDLE		(IRQKIT_TASK_UNINTERRUPTIBLE | IRQKIT_TASK_NOLOAD)
 
 /* schedule_timeout() without a limit */
 #define IRQKIT_MAX_SCHEDULE_TIMEOUT	((long)(~0ul >> 1))
@@ -66,6 +71,7 @@ IRQKIT_API void irqkit_schedule(void);
 IRQKIT_API long irqkit_schedule_timeout(long timeout);
 IRQKIT_API long irqkit_schedule_timeout_interruptible(long timeout);
 IRQKIT_API long irqkit_schedule_timeout_uninterruptible(long timeout);
+IRQKIT_API long irqkit_schedule_timeout_killable(long timeout);
 
 /**
  * irqkit_wake_up_state - wake @p if its state is in @mode (try_to_wake_up)
@@ -86,7 +92,7 @@ IRQKIT_API void irqkit_might_sleep(const char *file, int line);
  * Delays.  ndelay/udelay/mdelay busy-wait, any context (in deterministic mode
  * they move the virtual clock instead).  msleep_interruptible and ssleep
  * sleep, process context; msleep_interruptible returns the milliseconds left
- * (always 0: there are no signals).
+ * when a signal ended it, else 0.
  */
 IRQKIT_API void irqkit_ndelay(unsigned long ns);
 IRQKIT_API void irqkit_udelay(unsigned long us);

@@ -77,7 +77,11 @@ struct irqkit_task {
 	unsigned int		direct_irq;	/* private: irq + 1 while a chip's direct path delivers it */
 	struct irqkit__tbuf	*trace;		/* private: its ring of the timeline recorder */
 	unsigned int		trace_gen;	/* private: of that recording */
-	/* Linux's task_struct fields that drivers read (see <irqkit/sched.h>) */
+	/*
+	 * Linux's task_struct fields that drivers read (see <irqkit/sched.h>).
+	 * From here on a field lives as long as the thread: a run's end resets
+	 * only the fields above.
+	 */
 	unsigned int		state;		/* IRQKIT_TASK_RUNNING, _INTERRUPTIBLE, ... */
 	unsigned int		wake_seq;	/* private: bumped by each wake-up */
 	int			pid;		/* read-only: thread id, once irqkit_current() ran */
@@ -89,6 +93,13 @@ struct irqkit_task {
 	struct irqkit__kthread	*kthread_rec;	/* the kthread it is (<irqkit/kthread.h>), or NULL */
 	bool			in_point;	/* an exploration's hook runs */
 	unsigned int		chip_claimed;	/* irq + 1 a chip's claim took */
+	/* private: signals (<irqkit/signal.h>), bit n - 1 for signal n */
+	unsigned long long	sig_pending;
+	unsigned long long	sig_allowed;	/* a kthread's allow_signal() */
+	unsigned int		sig_notify;	/* kthread_stop()'s TIF_NOTIFY_SIGNAL */
+	/* private: the task list (signals, the listing), kept until the thread ends */
+	bool			registered;
+	struct irqkit_task	*tasks_next, **tasks_pprev;
 	struct irqkit__task_lockdep lockdep;	/* the lock validator's held locks */
 };
 

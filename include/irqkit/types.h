@@ -46,6 +46,7 @@ extern "C" {
 #define IRQKIT_ENOTCONN	107
 #define IRQKIT_ETIMEDOUT	110
 #define IRQKIT_EALREADY	114
+#define IRQKIT_ERESTARTSYS	512	/* kernel-only: the call is restarted after the signal */
 
 /* What a handler returns; results of a shared line are OR-ed. */
 enum irqkit_irqreturn {

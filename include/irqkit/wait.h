@@ -103,8 +103,9 @@ IRQKIT_API long irqkit_sleep_on_common(struct irqkit_wait_queue_head *wq_head,
 
 /*
  * The wait_event family (statement expressions, as Linux's macros).  Each
- * may sleep: process context.  The interruptible forms never return
- * -ERESTARTSYS here (no signals).  The _timeout forms return 0 if the
+ * may sleep: process context.  The interruptible forms return -ERESTARTSYS
+ * when a signal is pending on the caller (and the condition is false), the
+ * killable forms when SIGKILL is.  The _timeout forms return 0 if the
  * condition is still false when the time ran out, else the jiffies left
  * (at least 1).
  */
@@ -114,17 +115,26 @@ IRQKIT_API long irqkit_sleep_on_common(struct irqkit_wait_queue_head *wq_head,
 											\
 	irqkit_init_wait_entry(&__wq_entry, (exclusive) ? IRQKIT_WQ_FLAG_EXCLUSIVE : 0);\
 	for (;;) {									\
-		irqkit_prepare_to_wait_event(&(wq_head), &__wq_entry, (state));		\
+		long __int = irqkit_prepare_to_wait_event(&(wq_head), &__wq_entry, (state));\
 		if (condition)								\
 			break;								\
+		if (__int) {								\
+			__ret = __int;							\
+			break;								\
+		}									\
 		cmd;									\
 	}										\
 	irqkit_finish_wait(&(wq_head), &__wq_entry);					\
 	__ret;										\
 })
 
-/* prepare_to_wait that keeps the entry's exclusive flag (Linux's prepare_to_wait_event). */
-IRQKIT_API void irqkit_prepare_to_wait_event(struct irqkit_wait_queue_head *wq_head,
+/*
+ * prepare_to_wait that keeps the entry's exclusive flag (Linux's
+ * prepare_to_wait_event).  Return: 0, or -ERESTARTSYS when a signal that
+ * @state lets through is pending (the entry is then off the queue and the
+ * state unchanged).
+ */
+IRQKIT_API long irqkit_prepare_to_wait_event(struct irqkit_wait_queue_head *wq_head,
 					     struct irqkit_wait_queue_entry *wq_entry,
 					     unsigned int state);
 
@@ -161,6 +171,13 @@ IRQKIT_API void irqkit_prepare_to_wait_event(struct irqkit_wait_queue_head *wq_h
 #define irqkit___wait_event_timeout(wq_head, condition, state, timeout)		\
 	irqkit___wait_event(wq_head, irqkit___wait_cond_timeout(condition), state, 0,	\
 			    (timeout), __ret = irqkit_schedule_timeout(__ret))
+
+#define irqkit_wait_event_killable(wq_head, condition) ({				\
+	irqkit_might_sleep(__FILE__, __LINE__);						\
+	(condition) ? 0 :								\
+	(int)irqkit___wait_event(wq_head, condition, IRQKIT_TASK_KILLABLE, 0, 0,		\
+				 irqkit_schedule());					\
+})
 
 #define irqkit_wait_event_timeout(wq_head, condition, timeout) ({			\
 	long __tmo = (timeout);								\
@@ -207,10 +224,14 @@ IRQKIT_API void irqkit_wait_for_completion(struct irqkit_completion *x);
 /* Return: 0 on timeout, else the jiffies left (at least 1). */
 IRQKIT_API unsigned long irqkit_wait_for_completion_timeout(struct irqkit_completion *x,
 							    unsigned long timeout);
-/* Return: 0 (there are no signals, so never -ERESTARTSYS). */
+/* Return: 0, or -ERESTARTSYS when a signal ended the wait (SIGKILL only, killable). */
 IRQKIT_API int irqkit_wait_for_completion_interruptible(struct irqkit_completion *x);
+IRQKIT_API int irqkit_wait_for_completion_killable(struct irqkit_completion *x);
+/* Return: -ERESTARTSYS (signalled), 0 (timed out), or the jiffies left (at least 1). */
 IRQKIT_API long irqkit_wait_for_completion_interruptible_timeout(struct irqkit_completion *x,
 								 unsigned long timeout);
+IRQKIT_API long irqkit_wait_for_completion_killable_timeout(struct irqkit_completion *x,
+							    unsigned long timeout);
 /** irqkit_try_wait_for_completion - take one completion without sleeping.  Return: taken? */
 IRQKIT_API bool irqkit_try_wait_for_completion(struct irqkit_completion *x);
 /** irqkit_completion_done - would a wait return at once?  Context: any. */
@@ -231,8 +252,9 @@ struct irqkit_semaphore {
 IRQKIT_API void irqkit_sema_init(struct irqkit_semaphore *sem, int val);
 /* down may sleep (process context); up and down_trylock work from any context. */
 IRQKIT_API void irqkit_down(struct irqkit_semaphore *sem);
-/* Return: 0 (no signals). */
+/* Return: 0, or -EINTR when a signal came first (SIGKILL only, killable). */
 IRQKIT_API int irqkit_down_interruptible(struct irqkit_semaphore *sem);
+IRQKIT_API int irqkit_down_killable(struct irqkit_semaphore *sem);
 /* Return: 0 when taken, -ETIME when @timeout jiffies passed first. */
 IRQKIT_API int irqkit_down_timeout(struct irqkit_semaphore *sem, long timeout);
 /* Return: 0 when taken, 1 when it would have had to sleep (the opposite of mutex_trylock). */
@@ -258,8 +280,9 @@ struct irqkit_mutex {
 
 IRQKIT_API void irqkit_mutex_init(struct irqkit_mutex *lock);
 IRQKIT_API void irqkit_mutex_lock(struct irqkit_mutex *lock);
-/* Return: 0 (no signals). */
+/* Return: 0, or -EINTR when a signal came first (SIGKILL only, killable): not taken then. */
 IRQKIT_API int irqkit_mutex_lock_interruptible(struct irqkit_mutex *lock);
+IRQKIT_API int irqkit_mutex_lock_killable(struct irqkit_mutex *lock);
 /* Return: 1 when taken, 0 when held by someone. */
 IRQKIT_API int irqkit_mutex_trylock(struct irqkit_mutex *lock);
 IRQKIT_API void irqkit_mutex_unlock(struct irqkit_mutex *lock);

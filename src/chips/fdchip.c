@@ -41,11 +41,14 @@
 #include <irqkit/fd.h>
 #include <irqkit-core/irqchip.h>
 
+#include "fdchip.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/gpio.h>
 #include <linux/vfio.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -123,6 +126,7 @@ struct fd_line {
 	uint64_t	tot_lost;
 	size_t		record_len;	/* of record[], 0: none read yet */
 	unsigned char	*record;	/* the last record read (GPIO, signalfd) */
+	uint64_t	sigs;		/* signalfd: the signals it takes, bit n - 1 for n */
 };
 
 static struct fd_line *lines;
@@ -944,9 +948,54 @@ int irqkit_fd_bind_timerfd(unsigned int irq, int tfd)
 	return bind_kind(irq, tfd, K_TIMERFD, -1);
 }
 
+/* The signals a signalfd takes: its mask, as /proc/self/fdinfo shows it ("sigmask:"). */
+static uint64_t signalfd_signals(int fd)
+{
+	char path[64], line[128];
+	unsigned long long mask = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "sigmask: %llx", &mask) == 1)
+			break;
+	fclose(f);
+	return mask;
+}
+
 int irqkit_fd_bind_signalfd(unsigned int irq, int sfd)
 {
-	return bind_kind(irq, sfd, K_SIGNALFD, -1);
+	uint64_t sigs = sfd >= 0 ? signalfd_signals(sfd) : 0;
+	uint64_t both;
+	int ret;
+
+	irqkit_spin_lock(&bind_lock);
+	both = sigs & irqkit__fd_routed_signals();
+	ret = both ? -IRQKIT_EBUSY : bind_locked(irq, sfd, K_SIGNALFD, -1, 0);
+	if (!ret)
+		lines[irq].sigs = sigs;
+	irqkit_spin_unlock(&bind_lock);
+	if (both)
+		irqkit_printk(IRQKIT_LOG_ERR,
+			      "irqkit_fd_bind_signalfd(%u): signal %d is routed to tasks (irqkit_route_signal); a signal goes to a line or to tasks, not both",
+			      irq, __builtin_ctzll(both) + 1);
+	return ret;
+}
+
+int irqkit__fd_signalfd_taker(int sig)
+{
+	int irq = -1;
+
+	irqkit_spin_lock(&bind_lock);
+	for (unsigned int i = 0; lines && i < nr_lines && irq < 0; i++)
+		if ((ld(&lines[i].state) & FL_BOUND) && lines[i].kind == K_SIGNALFD &&
+		    (lines[i].sigs & (1ull << (sig - 1))))
+			irq = (int)i;
+	irqkit_spin_unlock(&bind_lock);
+	return irq;
 }
 
 int irqkit_fd_bind_uio(unsigned int irq, int uio_fd)
@@ -989,6 +1038,7 @@ static void unbind_locked(struct fd_line *l)
 	if (ld(&l->state) & FL_OWN_FD)
 		close(l->fd);
 	free(l->record);
+	l->sigs = 0;
 	l->record = NULL;
 	l->fd = -1;
 	a_store_release(&l->state, 0);

@@ -496,6 +496,23 @@ static inline void irqkit__softirq_preempt_point(struct irqkit_task *t, struct i
 		irqkit__cpu_deliver_hardirqs(t, c);
 }
 HIDDEN int irqkit__kthread_bind(int cpu);
+/* signal.c: the task list, signals */
+HIDDEN void irqkit__task_register_slow(struct irqkit_task *t);
+/* @t, the caller's task, joins the task list (once).  Context: any. */
+static inline void irqkit__task_register(struct irqkit_task *t)
+{
+	if (unlikely(!READ_ONCE(t->registered)))
+		irqkit__task_register_slow(t);
+}
+HIDDEN bool irqkit__signal_pending_state(unsigned int state, const struct irqkit_task *t);
+HIDDEN void irqkit__signal_notify(struct irqkit_task *t);
+
+/* A run's end for @t: the fields before `state` back to zero; the thread's own stay. */
+static inline void irqkit__task_reset_run(struct irqkit_task *t)
+{
+	__builtin_memset(t, 0, __builtin_offsetof(struct irqkit_task, state));
+}
+
 /* kthread.c */
 HIDDEN void irqkit__kthreads_stop_all(uint64_t limit_ns);
 
@@ -588,6 +605,7 @@ enum irqkit__wait_kind {
 	WAIT_TASKLET,		/* @obj: the tasklet */
 	WAIT_TIMER,		/* @obj: the timer */
 	WAIT_KTHREAD,		/* @obj: the kthread's name */
+	WAIT_SLEEP,		/* an uninterruptible sleep (schedule()) */
 };
 
 struct irqkit__wait {

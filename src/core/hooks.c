@@ -18,6 +18,12 @@ __attribute__((weak)) void irqkit_plat_barrier_heavy(void)
 {
 }
 
+/* Tasks never end: the task list keeps them. */
+__attribute__((weak)) void irqkit_plat_task_track(struct irqkit_task *t)
+{
+	(void)t;
+}
+
 /* No stacks in reports. */
 __attribute__((weak)) int irqkit_plat_backtrace(void **frames, int max)
 {

@@ -181,15 +181,21 @@ bool irqkit__core_stopping(void)
 static void task_reset_self(void)
 {
 	struct irqkit_task *t = irqkit_arch_current();
-	struct irqkit__task_lockdep ld;
+	bool kthread;
 
 	if (t->preempt_count || (t->irqflags & IRQKIT_TASK_IRQS_OFF))
 		irqkit__warn(__FILE__, __LINE__,
 			     "irqkit_stop() with preempt_count %08x and interrupts %s: a lock or section is still open; reset",
 			     t->preempt_count, (t->irqflags & IRQKIT_TASK_IRQS_OFF) ? "off" : "on");
-	/* the lock validator's view outlives a run, as it did when it was its own */
-	ld = t->lockdep;
-	*t = (struct irqkit_task){ .kthread = t->kthread, .lockdep = ld };
+	/* the thread's own fields (its name, the task list, the lock validator's view) stay */
+	kthread = t->kthread;
+	irqkit__task_reset_run(t);
+	t->kthread = kthread;
+	t->irq_thread_desc = NULL;
+	t->irq_thread_action = NULL;
+	t->worker = NULL;
+	t->in_point = false;
+	t->chip_claimed = 0;
 }
 
 /* irqkit__core_exit - free everything.  Context: the platform's threads have stopped. */

@@ -400,6 +400,79 @@ static void test_signalfd_delivers_the_signal_record(void **state)
 	close(fd);
 }
 
+/* ---- the host's signals routed to tasks (fdsignal.c) -------------------------------- */
+
+static struct irqkit_wait_queue_head route_wq;
+
+struct route_sleeper {
+	atomic_bool	started, done;
+	int		ret, sig;
+};
+
+static void *route_sleeper_main(void *p)
+{
+	struct route_sleeper *r = p;
+
+	(void)irqkit_current();		/* a task: on the list that routed signals reach */
+	atomic_store(&r->started, true);
+	r->ret = irqkit_wait_event_interruptible(route_wq, 0);
+	r->sig = irqkit_dequeue_signal();
+	atomic_store(&r->done, true);
+	return NULL;
+}
+
+static void test_routed_signal_ends_an_interruptible_sleep(void **state)
+{
+	struct route_sleeper r = { 0 };
+	pthread_t th;
+
+	(void)state;
+	irqkit_init_waitqueue_head(&route_wq);
+	assert_int_equal(irqkit_route_signal(SIGUSR2), 0);
+	assert_int_equal(irqkit_route_signal(SIGUSR2), -IRQKIT_EALREADY);
+	pthread_create(&th, NULL, route_sleeper_main, &r);
+	assert_true(wait_until(atomic_load(&r.started), 5000));
+	usleep(20000);
+	assert_false(atomic_load(&r.done));
+	assert_int_equal(kill(getpid(), SIGUSR2), 0);	/* as a terminal's signal comes */
+	assert_true(wait_until(atomic_load(&r.done), 5000));
+	pthread_join(th, NULL);
+	assert_int_equal(r.ret, -IRQKIT_ERESTARTSYS);
+	assert_int_equal(r.sig, SIGUSR2);
+	assert_true(wait_until(irqkit_signal_pending(irqkit_current()), 5000));	/* this task too */
+	irqkit_flush_signals(irqkit_current());
+	assert_int_equal(irqkit_unroute_signal(SIGUSR2), 0);
+	assert_int_equal(irqkit_unroute_signal(SIGUSR2), -IRQKIT_ENOENT);
+	assert_int_equal(irqkit_route_signal(SIGKILL), -IRQKIT_EINVAL);
+	assert_int_equal(irqkit_route_signal(0), -IRQKIT_EINVAL);
+	assert_int_equal(irqkit_route_signal(65), -IRQKIT_EINVAL);
+}
+
+static void test_a_signal_goes_to_a_line_or_to_tasks(void **state)
+{
+	sigset_t set;
+	int fd, fd2;
+
+	(void)state;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	assert_int_equal(irqkit_fd_bind_signalfd(L(2), fd), 0);
+	assert_int_equal(irqkit_route_signal(SIGUSR1), -IRQKIT_EBUSY);
+	assert_log_contains("irqkit_route_signal(10): line 42's signalfd takes it");
+	/* the other way round: routed first, then a signalfd that takes it */
+	assert_int_equal(irqkit_route_signal(SIGUSR2), 0);
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	fd2 = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	assert_int_equal(irqkit_fd_bind_signalfd(L(3), fd2), -IRQKIT_EBUSY);
+	assert_log_contains("irqkit_fd_bind_signalfd(43): signal 12 is routed to tasks");
+	assert_int_equal(irqkit_unroute_signal(SIGUSR2), 0);
+	assert_int_equal(irqkit_fd_bind_signalfd(L(3), fd2), 0);
+	close(fd);
+	close(fd2);
+}
+
 /* ---- a pty as a UART ------------------------------------------------------------ */
 
 static int open_pty(int *slave)
@@ -896,6 +969,10 @@ int main(void)
 						thr_setup, thr_teardown),
 		cmocka_unit_test_setup_teardown(test_timerfd_periodic_and_one_shot,
 						thr_setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_routed_signal_ends_an_interruptible_sleep,
+						thr_setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_a_signal_goes_to_a_line_or_to_tasks, sig_setup,
+						sig_teardown),
 		cmocka_unit_test_setup_teardown(test_signalfd_delivers_the_signal_record,
 						sig_setup, sig_teardown),
 		cmocka_unit_test_setup_teardown(test_pty_receive_and_transmit_lines,

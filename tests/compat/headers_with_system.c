@@ -38,6 +38,7 @@
 #include <linux/interrupt.h>
 #include <linux/workqueue.h>
 #include <linux/kthread.h>
+#include <linux/signal.h>
 #include <linux/err.h>
 #include <linux/spinlock.h>
 #include <linux/hardirq.h>

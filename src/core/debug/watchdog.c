@@ -141,6 +141,9 @@ static void report_wait(const struct wait_report *r, uint64_t now)
 		pr_err("      %s() waits for %s %p (%ps)", w->what,
 		       w->kind == WAIT_TASKLET ? "tasklet" : "timer", w->obj, r->fn);
 		break;
+	case WAIT_SLEEP:
+		pr_err("      in an uninterruptible sleep (%s())", w->what);
+		break;
 	case WAIT_KTHREAD:
 		pr_err("      %s() waits for kthread %s", w->what, (const char *)w->obj);
 		break;

@@ -683,5 +683,5 @@ void irqkit__core_dispatcher_loop(unsigned int cpu)
 		irqkit__jiffies_touch();	/* a wake-up: the jiffies objects, for their readers */
 		irqkit_arch_cpu_poll(cpu);
 	}
-	*t = (struct irqkit_task){ 0 };
+	irqkit__task_reset_run(t);
 }

@@ -34,7 +34,10 @@ static void sem_check(struct irqkit_semaphore *sem, const char *what)
 	ilist_init(&sem->wait_list);
 }
 
-/* __down_common: queue, sleep until an up() hands over or the time runs out. */
+/*
+ * __down_common: queue, sleep until an up() hands over, the time runs out
+ * (-ETIME) or a signal that @state lets through comes (-EINTR).
+ */
 static int down_common(struct irqkit_semaphore *sem, unsigned int state, long timeout)
 {
 	unsigned long flags = irqkit_spin_lock_irqsave(&sem->lock);
@@ -47,6 +50,11 @@ static int down_common(struct irqkit_semaphore *sem, unsigned int state, long ti
 	}
 	ilist_add_tail(&waiter.list, &sem->wait_list);
 	for (;;) {
+		if (irqkit__signal_pending_state(state, waiter.task)) {
+			ilist_del_init(&waiter.list);
+			irqkit_spin_unlock_irqrestore(&sem->lock, flags);
+			return -IRQKIT_EINTR;
+		}
 		if (timeout <= 0) {
 			ilist_del_init(&waiter.list);
 			irqkit_spin_unlock_irqrestore(&sem->lock, flags);
@@ -75,6 +83,13 @@ int irqkit_down_interruptible(struct irqkit_semaphore *sem)
 	might_sleep();
 	sem_check(sem, "down_interruptible");
 	return down_common(sem, IRQKIT_TASK_INTERRUPTIBLE, IRQKIT_MAX_SCHEDULE_TIMEOUT);
+}
+
+int irqkit_down_killable(struct irqkit_semaphore *sem)
+{
+	might_sleep();
+	sem_check(sem, "down_killable");
+	return down_common(sem, IRQKIT_TASK_KILLABLE, IRQKIT_MAX_SCHEDULE_TIMEOUT);
 }
 
 int irqkit_down_timeout(struct irqkit_semaphore *sem, long timeout)
@@ -148,23 +163,45 @@ static bool mutex_self_deadlock(struct irqkit_mutex *lock, const char *what)
 	return true;
 }
 
+/* The mutex_lock family: 0 once taken; -EINTR, not taken, when a signal @state sees came first. */
+static int mutex_lock_common(struct irqkit_mutex *lock, unsigned int state, const char *what,
+			     const void *ip)
+{
+	int ret;
+
+	irqkit__point("mutex_lock", ip);
+	might_sleep();
+	mutex_check(lock, what);
+	if (mutex_self_deadlock(lock, what))
+		return 0;
+	if (unlikely(READ_ONCE(irqkit__lockdep_active)))	/* before it waits: a report, not a hang */
+		irqkit__lockdep_mutex_acquire(lock, false, ip);
+	ret = down_common(&lock->sem, state, IRQKIT_MAX_SCHEDULE_TIMEOUT);
+	if (ret) {
+		if (unlikely(READ_ONCE(irqkit__lockdep_active)))
+			irqkit__lockdep_mutex_release(lock, ip);
+		return ret;
+	}
+	WRITE_ONCE(lock->owner, irqkit_current());
+	return 0;
+}
+
 void irqkit_mutex_lock(struct irqkit_mutex *lock)
 {
-	irqkit__point("mutex_lock", __builtin_return_address(0));
-	might_sleep();
-	mutex_check(lock, "mutex_lock");
-	if (mutex_self_deadlock(lock, "mutex_lock"))
-		return;
-	if (unlikely(READ_ONCE(irqkit__lockdep_active)))	/* before it waits: a report, not a hang */
-		irqkit__lockdep_mutex_acquire(lock, false, __builtin_return_address(0));
-	down_common(&lock->sem, IRQKIT_TASK_UNINTERRUPTIBLE, IRQKIT_MAX_SCHEDULE_TIMEOUT);
-	WRITE_ONCE(lock->owner, irqkit_current());
+	mutex_lock_common(lock, IRQKIT_TASK_UNINTERRUPTIBLE, "mutex_lock",
+			  __builtin_return_address(0));
 }
 
 int irqkit_mutex_lock_interruptible(struct irqkit_mutex *lock)
 {
-	irqkit_mutex_lock(lock);
-	return 0;
+	return mutex_lock_common(lock, IRQKIT_TASK_INTERRUPTIBLE, "mutex_lock_interruptible",
+				 __builtin_return_address(0));
+}
+
+int irqkit_mutex_lock_killable(struct irqkit_mutex *lock)
+{
+	return mutex_lock_common(lock, IRQKIT_TASK_KILLABLE, "mutex_lock_killable",
+				 __builtin_return_address(0));
 }
 
 int irqkit_mutex_trylock(struct irqkit_mutex *lock)

@@ -53,7 +53,11 @@ void irqkit_complete_all(struct irqkit_completion *x)
 	irqkit_spin_unlock_irqrestore(&x->wait.lock, flags);
 }
 
-/* do_wait_for_common: queue exclusively, sleep until done or out of time; take one. */
+/*
+ * do_wait_for_common: queue exclusively, sleep until done, out of time or
+ * signalled; take one.  Return: the jiffies left (at least 1), 0 out of
+ * time, -ERESTARTSYS signalled.
+ */
 static long wait_common(struct irqkit_completion *x, long timeout, unsigned int state,
 			const char *what)
 {
@@ -69,6 +73,11 @@ static long wait_common(struct irqkit_completion *x, long timeout, unsigned int 
 		wait.func = irqkit_default_wake_function;	/* the entry leaves below, not at the wake */
 		ilist_add_tail(&wait.entry, &x->wait.head);
 		do {
+			if (irqkit__signal_pending_state(state, irqkit_arch_current())) {
+				ilist_del_init(&wait.entry);
+				irqkit_spin_unlock_irqrestore(&x->wait.lock, flags);
+				return -IRQKIT_ERESTARTSYS;
+			}
 			irqkit_set_current_state(state);
 			irqkit_spin_unlock_irqrestore(&x->wait.lock, flags);
 			timeout = irqkit_schedule_timeout(timeout);
@@ -101,9 +110,18 @@ unsigned long irqkit_wait_for_completion_timeout(struct irqkit_completion *x,
 
 int irqkit_wait_for_completion_interruptible(struct irqkit_completion *x)
 {
-	wait_common(x, IRQKIT_MAX_SCHEDULE_TIMEOUT, IRQKIT_TASK_INTERRUPTIBLE,
-		    "wait_for_completion_interruptible");
-	return 0;
+	long t = wait_common(x, IRQKIT_MAX_SCHEDULE_TIMEOUT, IRQKIT_TASK_INTERRUPTIBLE,
+			     "wait_for_completion_interruptible");
+
+	return t == -IRQKIT_ERESTARTSYS ? (int)t : 0;
+}
+
+int irqkit_wait_for_completion_killable(struct irqkit_completion *x)
+{
+	long t = wait_common(x, IRQKIT_MAX_SCHEDULE_TIMEOUT, IRQKIT_TASK_KILLABLE,
+			     "wait_for_completion_killable");
+
+	return t == -IRQKIT_ERESTARTSYS ? (int)t : 0;
 }
 
 long irqkit_wait_for_completion_interruptible_timeout(struct irqkit_completion *x,
@@ -111,6 +129,13 @@ long irqkit_wait_for_completion_interruptible_timeout(struct irqkit_completion *
 {
 	return wait_common(x, (long)timeout, IRQKIT_TASK_INTERRUPTIBLE,
 			   "wait_for_completion_interruptible_timeout");
+}
+
+long irqkit_wait_for_completion_killable_timeout(struct irqkit_completion *x,
+						 unsigned long timeout)
+{
+	return wait_common(x, (long)timeout, IRQKIT_TASK_KILLABLE,
+			   "wait_for_completion_killable_timeout");
 }
 
 bool irqkit_try_wait_for_completion(struct irqkit_completion *x)

@@ -191,6 +191,7 @@ static void kthread_main(void *arg)
 	__builtin_memcpy(t->comm, kt->comm, sizeof(t->comm));
 	kt->pid = irqkit_plat_thread_id();
 	WRITE_ONCE(t->pid, kt->pid);
+	irqkit__task_register(t);	/* signals find it; it leaves the list when the thread ends */
 	WRITE_ONCE(kt->task, t);
 	/* as Linux's kthread(): asleep, uninterruptibly, until the first wake-up */
 	irqkit___set_current_state(IRQKIT_TASK_UNINTERRUPTIBLE);
@@ -359,7 +360,11 @@ static bool kt_stop_claimed(struct irqkit__kthread *kt, uint64_t limit_ns, int *
 	a_fetch_and(&kt->flags, ~(unsigned int)KT_SHOULD_PARK);
 	kt_set(kt, KT_SHOULD_STOP);
 	if (!kt_has(kt, KT_EXITED)) {
-		/* a parked, a sleeping and a never-woken kthread all wake to see it */
+		/*
+		 * a parked, a sleeping and a never-woken kthread all wake to see
+		 * it, and its interruptible sleeps end from now on (TIF_NOTIFY_SIGNAL)
+		 */
+		irqkit__signal_notify(k);
 		irqkit_wake_up_state(k, IRQKIT_TASK_PARKED);
 		irqkit_wake_up_process(k);
 	}
@@ -389,7 +394,9 @@ int irqkit_kthread_stop(struct irqkit_task *k)
 		return -IRQKIT_EDEADLK;
 	}
 	if (kt && !(a_fetch_or(&kt->flags, KT_STOPPING) & KT_STOPPING)) {
-		kt_stop_claimed(kt, 0, &result);
+		/* no limit: it returns only once joined, with the result set */
+		if (!kt_stop_claimed(kt, 0, &result))
+			return -IRQKIT_EINTR;
 		return result;
 	}
 	if (kt) {

@@ -11,15 +11,13 @@
  */
 #include "core.h"
 #include <irqkit/sched.h>
+#include <irqkit/signal.h>
 
 struct irqkit_task *irqkit_current(void)
 {
 	struct irqkit_task *t = irqkit_arch_current();
 
-	if (unlikely(!t->pid)) {
-		irqkit_plat_thread_name(t->comm, sizeof(t->comm));
-		WRITE_ONCE(t->pid, irqkit_plat_thread_id());
-	}
+	irqkit__task_register(t);	/* its pid and comm, and a place on the task list */
 	return t;
 }
 
@@ -76,13 +74,31 @@ static bool det_clock_owner(const struct irqkit_task *t)
 }
 
 /*
+ * Linux's hung-task watchdog looks at uninterruptible sleeps only (not
+ * TASK_IDLE's): such a sleep without a limit is a wait the watchdog may
+ * report; an interruptible one is not.
+ */
+static bool hung_task_watched(unsigned int state, uint64_t deadline)
+{
+	return deadline == UINT64_MAX && (state & IRQKIT_TASK_UNINTERRUPTIBLE) &&
+	       !(state & IRQKIT_TASK_NOLOAD);
+}
+
+/*
  * Sleep while the state is not RUNNING, until @deadline (nanoseconds since
- * start; UINT64_MAX: none).  Return: true when woken, false when the time ran
- * out (the state is then set back to RUNNING).
+ * start; UINT64_MAX: none).  A signal that the state lets through ends the
+ * sleep as a wake-up does (Linux's schedule() does not sleep then).
+ * Return: true when woken or signalled, false when the time ran out (the
+ * state is then set back to RUNNING).
  */
 static bool sleep_until(struct irqkit_task *t, uint64_t deadline)
 {
+	struct irqkit__wait w;
+	bool woken = true;
+
 	schedule_debug(t);
+	irqkit__task_register(t);	/* where routed signals find it */
+	irqkit__wait_init(&w);
 	/*
 	 * Linux's schedule() comes back with interrupts on, whatever the
 	 * sleeper had: the next task runs with its own.  Here, a sleeping
@@ -92,13 +108,23 @@ static bool sleep_until(struct irqkit_task *t, uint64_t deadline)
 		irqkit_local_irq_enable();
 	for (;;) {
 		unsigned int seq = a_load_seq(&t->wake_seq);
+		unsigned int state = a_load_seq(&t->state);
 		uint64_t now;
 
-		if (a_load_seq(&t->state) == IRQKIT_TASK_RUNNING)
-			return true;
-		now = irqkit__now_ns();
-		if (now >= deadline)
+		if (state == IRQKIT_TASK_RUNNING)
 			break;
+		if (irqkit__signal_pending_state(state, t)) {
+			a_store_seq(&t->state, IRQKIT_TASK_RUNNING);
+			break;
+		}
+		now = irqkit__now_ns();
+		if (now >= deadline) {
+			a_store_seq(&t->state, IRQKIT_TASK_RUNNING);
+			woken = false;
+			break;
+		}
+		if (hung_task_watched(state, deadline))
+			irqkit__wait_begin(&w, "schedule", WAIT_SLEEP, NULL, 0);
 		if (det_clock_owner(t)) {
 			/* one tick at a time: a timer that wakes the sleeper runs here */
 			uint64_t step = 1000000000ull / irqkit__rt.hz;
@@ -112,8 +138,8 @@ static bool sleep_until(struct irqkit_task *t, uint64_t deadline)
 			irqkit_plat_wait_timeout(&t->wake_seq, seq, deadline - now);
 		irqkit__jiffies_touch();
 	}
-	a_store_seq(&t->state, IRQKIT_TASK_RUNNING);
-	return false;
+	irqkit__wait_end(&w);
+	return woken;
 }
 
 void irqkit_schedule(void)
@@ -166,6 +192,12 @@ long irqkit_schedule_timeout_uninterruptible(long timeout)
 	return irqkit_schedule_timeout(timeout);
 }
 
+long irqkit_schedule_timeout_killable(long timeout)
+{
+	irqkit_set_current_state(IRQKIT_TASK_KILLABLE);
+	return irqkit_schedule_timeout(timeout);
+}
+
 /* ---- delays ------------------------------------------------------------------- */
 
 void irqkit_cpu_relax(void)
@@ -199,10 +231,15 @@ void irqkit_mdelay(unsigned long ms)
 	irqkit_ndelay(ms * 1000000ul);
 }
 
+/* Linux's: sleep in jiffies until the time is up or a signal comes; the milliseconds left. */
 unsigned long irqkit_msleep_interruptible(unsigned int ms)
 {
-	irqkit_msleep(ms);
-	return 0;
+	long timeout = (long)irqkit_msecs_to_jiffies(ms) + 1;
+
+	might_sleep();
+	while (timeout && !irqkit_signal_pending(irqkit_arch_current()))
+		timeout = irqkit_schedule_timeout_interruptible(timeout);
+	return irqkit_jiffies_to_msecs((unsigned long)timeout);
 }
 
 void irqkit_usleep_range(unsigned long min_us, unsigned long max_us)

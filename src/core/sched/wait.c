@@ -121,10 +121,21 @@ void irqkit_prepare_to_wait_exclusive(struct irqkit_wait_queue_head *wq_head,
 	prepare(wq_head, wq_entry, state);
 }
 
-void irqkit_prepare_to_wait_event(struct irqkit_wait_queue_head *wq_head,
+long irqkit_prepare_to_wait_event(struct irqkit_wait_queue_head *wq_head,
 				  struct irqkit_wait_queue_entry *wq_entry, unsigned int state)
 {
+	unsigned long flags;
+
+	/* a signal the sleep would see: off the queue, no sleep (Linux's order) */
+	if (unlikely(irqkit__signal_pending_state(state, irqkit_arch_current()))) {
+		flags = irqkit_spin_lock_irqsave(&wq_head->lock);
+		if (!ilist_empty(&wq_entry->entry))
+			ilist_del_init(&wq_entry->entry);
+		irqkit_spin_unlock_irqrestore(&wq_head->lock, flags);
+		return -IRQKIT_ERESTARTSYS;
+	}
 	prepare(wq_head, wq_entry, state);
+	return 0;
 }
 
 void irqkit_finish_wait(struct irqkit_wait_queue_head *wq_head,

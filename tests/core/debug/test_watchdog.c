@@ -219,6 +219,71 @@ static void test_blocked_flush_work_is_reported(void **state)
 	assert_log_contains("(stuck_work)");
 }
 
+/* Linux's hung-task check: an uninterruptible sleep is reported, an interruptible one is not. */
+static struct irqkit_wait_queue_head sleep_wq;
+
+static void *wake_after_report(void *arg)
+{
+	const char *needle = arg;
+
+	for (int i = 0; i < 50000 && !log_contains(needle); i++)
+		usleep(100);
+	atomic_store(&release, 1);
+	irqkit_wake_up_all(&sleep_wq);
+	return NULL;
+}
+
+static void *wake_after(void *arg)
+{
+	usleep((useconds_t)(uintptr_t)arg);
+	atomic_store(&release, 1);
+	irqkit_wake_up_all(&sleep_wq);
+	return NULL;
+}
+
+static void test_hung_task_watches_only_uninterruptible_sleeps(void **state)
+{
+	pthread_t th;
+
+	(void)state;
+	irqkit_init_waitqueue_head(&sleep_wq);
+	log_clear();
+	pthread_create(&th, NULL, wake_after, (void *)(uintptr_t)(4 * WD_MS * 1000));
+	assert_int_equal(irqkit_wait_event_interruptible(sleep_wq, atomic_load(&release)), 0);
+	pthread_join(th, NULL);
+	assert_log_lacks("blocked for more than");
+
+	atomic_store(&release, 0);
+	pthread_create(&th, NULL, wake_after_report, "in an uninterruptible sleep (schedule())");
+	irqkit_wait_event(sleep_wq, atomic_load(&release));
+	pthread_join(th, NULL);
+	assert_log_contains("blocked for more than 1 seconds.");
+	assert_log_contains("in an uninterruptible sleep (schedule())");
+}
+
+static int deaf_kthread(void *arg)
+{
+	(void)arg;
+	spin_until_released();
+	return 0;
+}
+
+static void test_blocked_kthread_stop_is_reported(void **state)
+{
+	struct irqkit_task *k;
+	pthread_t th;
+
+	(void)state;
+	k = irqkit_kthread_create(deaf_kthread, NULL, "deafkt");
+	assert_false(irqkit_is_err(k));
+	irqkit_wake_up_process(k);
+	assert_true(wait_until(atomic_load(&entered) == 1, 5000));
+	pthread_create(&th, NULL, release_after_report, "kthread_stop() waits for kthread deafkt");
+	assert_int_equal(irqkit_kthread_stop(k), 0);
+	pthread_join(th, NULL);
+	assert_log_contains("blocked for more than 1 seconds.");
+}
+
 static void *stopper(void *arg)
 {
 	(void)arg;
@@ -428,6 +493,8 @@ int main(void)
 		T(test_soft_lockup_in_a_tasklet_is_reported),
 		T(test_blocked_synchronize_irq_is_reported),
 		T(test_blocked_flush_work_is_reported),
+		T(test_hung_task_watches_only_uninterruptible_sleeps),
+		T(test_blocked_kthread_stop_is_reported),
 		T(test_stop_waiting_for_a_work_item_is_reported),
 		T(test_stop_waiting_for_an_item_that_freed_itself),
 		T(test_workqueue_lockup_is_reported),

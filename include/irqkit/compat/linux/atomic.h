@@ -9,6 +9,7 @@
 #define IRQKIT_COMPAT_LINUX_ATOMIC_H
 
 #include <linux/barrier.h>
+#include <asm/cmpxchg.h>	/* xchg, cmpxchg: modern Linux reaches them here */
 
 typedef struct { int counter; } atomic_t;
 typedef struct { long long counter; } atomic64_t;

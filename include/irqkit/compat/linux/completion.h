@@ -19,7 +19,8 @@
 #define wait_for_completion(x)		irqkit_wait_for_completion(x)
 #define wait_for_completion_timeout(x, t)	irqkit_wait_for_completion_timeout((x), (t))
 #define wait_for_completion_interruptible(x)	irqkit_wait_for_completion_interruptible(x)
-#define wait_for_completion_killable(x)		irqkit_wait_for_completion_interruptible(x)
+#define wait_for_completion_killable(x)		irqkit_wait_for_completion_killable(x)
+#define wait_for_completion_killable_timeout(x, t)	irqkit_wait_for_completion_killable_timeout((x), (t))
 #define wait_for_completion_interruptible_timeout(x, t)					\
 	irqkit_wait_for_completion_interruptible_timeout((x), (t))
 #define try_wait_for_completion(x)	irqkit_try_wait_for_completion(x)

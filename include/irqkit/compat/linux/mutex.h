@@ -12,7 +12,7 @@
 #define mutex_init(lock)		irqkit_mutex_init(lock)
 #define mutex_lock(lock)		irqkit_mutex_lock(lock)
 #define mutex_lock_interruptible(lock)	irqkit_mutex_lock_interruptible(lock)
-#define mutex_lock_killable(lock)	irqkit_mutex_lock_interruptible(lock)
+#define mutex_lock_killable(lock)	irqkit_mutex_lock_killable(lock)
 #define mutex_trylock(lock)		irqkit_mutex_trylock(lock)
 #define mutex_unlock(lock)		irqkit_mutex_unlock(lock)
 #define mutex_is_locked(lock)		irqkit_mutex_is_locked(lock)

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Linux's <linux/sched.h> over irqkit, for driver code: current (pid, comm),
- * task states, schedule(), schedule_timeout(), wake_up_process().  The
+ * task states, schedule(), schedule_timeout(), wake_up_process(), and the
+ * signal tests Linux kept here until 4.11 moved them to
+ * <linux/sched/signal.h> (signal_pending(), fatal_signal_pending()).  The
  * system's <linux/sched.h> (clone flags, included by some libc headers)
- * comes first.  There are no signals: signal_pending() is always 0.
+ * comes first.
  */
 #ifndef IRQKIT_COMPAT_LINUX_SCHED_H
 #define IRQKIT_COMPAT_LINUX_SCHED_H
 
 #include_next <linux/sched.h>
 #include <irqkit/sched.h>
+#include <irqkit/signal.h>
 #include <linux/jiffies.h>
 #include <linux/preempt.h>
 #include <linux/smp.h>
@@ -27,8 +30,12 @@
 #define TASK_INTERRUPTIBLE		IRQKIT_TASK_INTERRUPTIBLE
 #define TASK_UNINTERRUPTIBLE		IRQKIT_TASK_UNINTERRUPTIBLE
 #define TASK_NORMAL			IRQKIT_TASK_NORMAL
-#define TASK_KILLABLE			IRQKIT_TASK_UNINTERRUPTIBLE
-#define TASK_IDLE			IRQKIT_TASK_UNINTERRUPTIBLE
+#define TASK_PARKED			IRQKIT_TASK_PARKED
+#define TASK_DEAD			IRQKIT_TASK_DEAD
+#define TASK_WAKEKILL			IRQKIT_TASK_WAKEKILL
+#define TASK_NOLOAD			IRQKIT_TASK_NOLOAD
+#define TASK_KILLABLE			IRQKIT_TASK_KILLABLE
+#define TASK_IDLE			IRQKIT_TASK_IDLE
 #define MAX_SCHEDULE_TIMEOUT		IRQKIT_MAX_SCHEDULE_TIMEOUT
 
 #define set_current_state(s)		irqkit_set_current_state(s)
@@ -37,14 +44,14 @@
 #define schedule_timeout(t)		irqkit_schedule_timeout(t)
 #define schedule_timeout_interruptible(t)	irqkit_schedule_timeout_interruptible(t)
 #define schedule_timeout_uninterruptible(t)	irqkit_schedule_timeout_uninterruptible(t)
-#define schedule_timeout_killable(t)	irqkit_schedule_timeout_uninterruptible(t)
+#define schedule_timeout_killable(t)	irqkit_schedule_timeout_killable(t)
 #define wake_up_process(p)		irqkit_wake_up_process(p)
 #define wake_up_state(p, s)		irqkit_wake_up_state((p), (s))
 #define yield()				irqkit_schedule()
 #define cond_resched()			(irqkit_cpu_relax(), 0)
 #define need_resched()			0
-#define signal_pending(p)		((void)(p), 0)
-#define fatal_signal_pending(p)		((void)(p), 0)
+#define signal_pending(p)		irqkit_signal_pending(p)
+#define fatal_signal_pending(p)		irqkit_fatal_signal_pending(p)
 #define task_pid_nr(p)			((p)->pid)
 
 #define might_sleep()			irqkit_might_sleep(__FILE__, __LINE__)

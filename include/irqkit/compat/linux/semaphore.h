@@ -19,7 +19,7 @@
 #define sema_init(sem, val)		irqkit_sema_init((sem), (val))
 #define down(sem)			irqkit_down(sem)
 #define down_interruptible(sem)		irqkit_down_interruptible(sem)
-#define down_killable(sem)		irqkit_down_interruptible(sem)
+#define down_killable(sem)		irqkit_down_killable(sem)
 #define down_timeout(sem, t)		irqkit_down_timeout((sem), (t))
 #define down_trylock(sem)		irqkit_down_trylock(sem)
 #define up(sem)				irqkit_up(sem)

@@ -59,7 +59,7 @@ typedef irqkit_wait_queue_func_t	wait_queue_func_t;
 #define wait_event_interruptible(wq, condition)	irqkit_wait_event_interruptible(wq, condition)
 #define wait_event_interruptible_exclusive(wq, condition)				\
 	irqkit_wait_event_interruptible_exclusive(wq, condition)
-#define wait_event_killable(wq, condition)	irqkit_wait_event_interruptible(wq, condition)
+#define wait_event_killable(wq, condition)	irqkit_wait_event_killable(wq, condition)
 #define wait_event_timeout(wq, condition, timeout)					\
 	irqkit_wait_event_timeout(wq, condition, timeout)
 #define wait_event_interruptible_timeout(wq, condition, timeout)			\

@@ -110,6 +110,19 @@ void irqkit_plat_thread_join(struct irqkit_plat_thread *th);
 int irqkit_plat_thread_join_timeout(struct irqkit_plat_thread *th, uint64_t ns);
 
 /*
+ * The task list (signals, the task listing).  A thread's task joins it at
+ * its first irqkit_current(), its first sleep or its start as a kthread;
+ * the core then calls irqkit_plat_task_track(@t) on that thread (any
+ * context), and the platform must call irqkit__core_task_exit(@t) when the
+ * thread ends, while @t's memory is still valid (posix: a thread-specific
+ * key's destructor).  Optional: the default tracks nothing, right for a
+ * host whose tasks never end.
+ */
+struct irqkit_task;
+void irqkit_plat_task_track(struct irqkit_task *t);
+void irqkit__core_task_exit(struct irqkit_task *t);
+
+/*
  * File descriptors (optional; a host that has them: posix).  Each CPU's idle
  * wait (irqkit_arch_cpu_idle) also watches a set of descriptors, so that a
  * chip can take a descriptor's readiness as an interrupt source (the fd

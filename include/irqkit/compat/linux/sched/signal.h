@@ -1,3 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* <linux/sched/signal.h> (4.11 and later): signal_pending(), always 0 here (no signals). */
+/*
+ * Linux's <linux/sched/signal.h> (4.11 and later): signal_pending() and
+ * friends (<linux/sched.h> has them too, as before 4.11), and the calls of
+ * <linux/signal.h>.
+ */
 #include <linux/sched.h>
+#include <linux/signal.h>
