@@ -106,7 +106,7 @@ int main(int argc, char **argv)
 {
 	struct irqkit_config cfg = { .nr_irqs = 16, .nr_cpus = 2 };
 	bool automatic = argc > 1 && !strcmp(argv[1], "--auto");
-	unsigned int value, samples = 0;
+	unsigned int value = 0, samples = 0;
 	pthread_t presser;
 	long ret;
 	int sig, conversions;

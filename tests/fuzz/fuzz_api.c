@@ -15,6 +15,9 @@
  * Inputs that begin with 0xF4 (version 4) also move lines between CPUs,
  * let this thread play CPU 1 for a moment, and take CPU 1 offline and
  * back (CPU hotplug).
+ * Inputs that begin with 0xF5 (version 5) also create, wake, park, stop
+ * and signal kthreads, and send signals to this thread that its
+ * interruptible sleeps then see.
  * Every other input decodes as version 1 did, so the committed corpus and
  * regressions keep their meaning.
  *
@@ -58,7 +61,16 @@
  *   every software line on the CPU the model's migration rules give (an
  *   online CPU of its affinity, else the first online one; none moves
  *   back); and the accounting above still holds at the end of the input,
- *   whatever lines moved off CPU 1 with their arrivals pending.
+ *   whatever lines moved off CPU 1 with their arrivals pending;
+ * - (version 5) kthread_create gives a task; kthread_stop of one never
+ *   woken is -EINTR, of a woken one its value (or -EINTR when the stop
+ *   came first), a second stop (or one after the runtime's stop) the same
+ *   value again; kthread_park 0, -EBUSY when asked already, kthread_unpark
+ *   lets it go on; send_sig 0 to a live task (a kthread drops it: its
+ *   interruptible sleep goes on), -ESRCH to a joined one, -EINVAL for a
+ *   number outside 1-64; with a signal pending on this thread
+ *   wait_event_interruptible is -ERESTARTSYS, down_interruptible -EINTR,
+ *   kernel_dequeue_signal gives the lowest, flush_signals clears them.
  * A disagreement aborts with the model's and the runtime's values.
  *
  * Without libFuzzer (IRQKIT_FUZZ_STANDALONE) it replays the files named on
@@ -89,6 +101,7 @@
 #define FUZZ_V2		0xf2	/* first byte of a version-2 input */
 #define FUZZ_V3		0xf3	/* of a version-3 input */
 #define FUZZ_V4		0xf4	/* of a version-4 input */
+#define FUZZ_V5		0xf5	/* of a version-5 input */
 
 /* ---- the model ---------------------------------------------------------------- */
 
@@ -115,12 +128,15 @@ static struct {
 	bool		started;
 	bool		hist_started, traced;	/* in this run (version 2) */
 	unsigned int	online;			/* CPUs online (version 4) */
+	unsigned long long sigs;		/* signals pending on this thread (version 5) */
 } m;
 
 static struct irqkit_tasklet tasklets[2];
 static struct irqkit_timer_list timers[2];
 static struct irqkit_work works[2];
 static int devs[NR_DEVS];		/* dev_id = &devs[i] */
+static struct irqkit_wait_queue_head kt_wq;	/* version 5: kthreads sleep here */
+static struct irqkit_semaphore kt_sem;
 
 static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void fail(const char *fmt, ...)
@@ -211,6 +227,8 @@ static void start(void)
 	    irqkit_swchip_add(NR_EDGE, NR_LEVEL, IRQKIT_TYPE_LEVEL_HIGH))
 		fail("start");
 	memset(m.line, 0, sizeof(m.line));
+	irqkit_init_waitqueue_head(&kt_wq);
+	irqkit_sema_init(&kt_sem, 0);
 	for (int i = 0; i < NR_IRQS; i++)
 		m.line[i].depth = 1;	/* a line nobody requested is disabled, as Linux's */
 	for (int i = 0; i < NR_IRQS; i++)
@@ -269,6 +287,8 @@ static void stop_prepare(void)
 		irqkit_tasklet_kill(&tasklets[i]);
 }
 
+static void kthreads_stopped_by_the_runtime(void);
+
 static void stop(void)
 {
 	if (!m.started)
@@ -276,6 +296,7 @@ static void stop(void)
 	stop_prepare();
 	irqkit_stop();
 	m.started = false;
+	kthreads_stopped_by_the_runtime();
 }
 
 /* ---- operations ------------------------------------------------------------------------ */
@@ -605,6 +626,7 @@ static void op_stop_elsewhere(void)
 	if (pthread_create(&th, NULL, stop_thread, NULL) || pthread_join(th, NULL))
 		fail("stop thread");
 	m.started = false;
+	kthreads_stopped_by_the_runtime();
 	if (irqkit_started())
 		fail("started after a stop from another thread");
 	flags = irqkit_local_irq_save();
@@ -915,12 +937,178 @@ static void op_hotplug(struct input *in)
 	}
 }
 
+/* ---- version 5: kthreads and signals ----------------------------------------------------- */
+
+#define KT_VALUE	77
+enum kt_state { KT_NONE, KT_CREATED, KT_WOKEN, KT_STOPPED };
+
+static struct {
+	struct irqkit_task	*task;
+	enum kt_state		state;
+	bool			parked;		/* asked to park (and not unparked) */
+	int			result;		/* once stopped; 1: -EINTR or KT_VALUE */
+	bool			result_known;
+} kts[2];
+
+/* A kthread: park when asked; sleep interruptibly (signals it does not allow are dropped). */
+static int kt_fn(void *data)
+{
+	(void)data;
+	while (!irqkit_kthread_should_stop()) {
+		if (irqkit_kthread_should_park())
+			irqkit_kthread_parkme();
+		(void)irqkit_wait_event_interruptible_timeout(kt_wq, irqkit_kthread_should_stop() ||
+								     irqkit_kthread_should_park(), 1);
+	}
+	return KT_VALUE;
+}
+
+/* The runtime's stop stopped every kthread of the run: a later kthread_stop gives the same. */
+static void kthreads_stopped_by_the_runtime(void)
+{
+	for (int i = 0; i < 2; i++) {
+		if (kts[i].state == KT_NONE || kts[i].state == KT_STOPPED)
+			continue;
+		kts[i].result_known = kts[i].state == KT_CREATED;
+		kts[i].result = -IRQKIT_EINTR;
+		kts[i].state = KT_STOPPED;
+	}
+}
+
+static bool kt_live(const struct irqkit_task *t)
+{
+	for (int i = 0; i < 2; i++)
+		if (kts[i].task == t && (kts[i].state == KT_CREATED || kts[i].state == KT_WOKEN))
+			return true;
+	return false;
+}
+
+static void op_kthread(struct input *in)
+{
+	unsigned int i = next(in) & 1, f = next(in) % 6;
+	int got;
+
+	if (m.irqs_off || m.bh_off)
+		return;		/* they sleep: not from there */
+	switch (f) {
+	case 0:		/* create (a stopped one's slot is reused) */
+		if (kts[i].state == KT_CREATED || kts[i].state == KT_WOKEN)
+			break;
+		kts[i] = (typeof(kts[i])){ 0 };
+		kts[i].task = irqkit_kthread_create(kt_fn, NULL, "fz%u", i);
+		if (irqkit_is_err(kts[i].task))
+			fail("kthread_create = %ld in a started run", irqkit_ptr_err(kts[i].task));
+		kts[i].state = KT_CREATED;
+		break;
+	case 1:		/* wake */
+		if (kts[i].state != KT_CREATED)
+			break;
+		if (!kts[i].parked && (got = irqkit_wake_up_process(kts[i].task)) != 1)
+			fail("wake_up_process of a created kthread = %d, model 1", got);
+		kts[i].state = KT_WOKEN;
+		break;
+	case 2:		/* stop */
+		/* a joined task's memory may be a live kthread's now (a thread's reused): not that */
+		if (kts[i].state == KT_NONE ||
+		    (kts[i].state == KT_STOPPED && kt_live(kts[i].task)))
+			break;
+		got = irqkit_kthread_stop(kts[i].task);
+		if (kts[i].state == KT_STOPPED) {
+			if (kts[i].result_known ? got != kts[i].result
+						: got != -IRQKIT_EINTR && got != KT_VALUE)
+				fail("second kthread_stop = %d, model %d", got, kts[i].result);
+			kts[i].result = got;
+			kts[i].result_known = true;
+			break;
+		}
+		if (kts[i].state == KT_CREATED && !kts[i].parked ? got != -IRQKIT_EINTR
+				: got != -IRQKIT_EINTR && got != KT_VALUE)
+			fail("kthread_stop = %d (state %d, parked %d)", got, kts[i].state, kts[i].parked);
+		kts[i].result = got;
+		kts[i].result_known = true;
+		kts[i].state = KT_STOPPED;
+		break;
+	case 3:		/* park */
+		if (kts[i].state != KT_CREATED && kts[i].state != KT_WOKEN)
+			break;
+		got = irqkit_kthread_park(kts[i].task);
+		if (got != (kts[i].parked ? -IRQKIT_EBUSY : 0))
+			fail("kthread_park = %d, model %d", got, kts[i].parked ? -IRQKIT_EBUSY : 0);
+		kts[i].parked = true;
+		if (kts[i].state == KT_CREATED)
+			kts[i].state = KT_WOKEN;	/* park wakes it: it parks before its function */
+		break;
+	case 4:		/* unpark */
+		if (kts[i].state != KT_WOKEN || !kts[i].parked)
+			break;
+		irqkit_kthread_unpark(kts[i].task);
+		kts[i].parked = false;
+		break;
+	default: {	/* a signal to it: dropped by a live kthread, -ESRCH after its join */
+		int want;
+
+		if (kts[i].state == KT_NONE)
+			break;
+		want = kt_live(kts[i].task) ? 0 : -IRQKIT_ESRCH;
+		got = irqkit_send_sig(10, kts[i].task, 0);
+		/* a joined task's address may be another thread's by now: then 0 is right too */
+		if (got != want && !(want == -IRQKIT_ESRCH && got == 0))
+			fail("send_sig to kthread %u = %d, model %d (state %d)", i, got, want,
+			     kts[i].state);
+		break;
+	}
+	}
+}
+
+static void op_signal(struct input *in)
+{
+	unsigned int f = next(in) % 5;
+	int sig, got, want;
+
+	if (m.irqs_off || m.bh_off)
+		return;		/* the sleeps below: process context */
+	switch (f) {
+	case 0:
+	case 1:
+		sig = (int)(next(in) % 67);
+		want = sig >= 1 && sig <= 64 ? 0 : -IRQKIT_EINVAL;
+		if ((got = irqkit_send_sig(sig, irqkit_current(), 0)) != want)
+			fail("send_sig(%d, current) = %d, model %d", sig, got, want);
+		if (!got)
+			m.sigs |= 1ull << (sig - 1);
+		break;
+	case 2:
+		if (!m.sigs)
+			break;	/* it would sleep for ever */
+		if ((got = irqkit_wait_event_interruptible(kt_wq, 0)) != -IRQKIT_ERESTARTSYS)
+			fail("wait_event_interruptible with a signal pending = %d", got);
+		if ((got = irqkit_down_interruptible(&kt_sem)) != -IRQKIT_EINTR)
+			fail("down_interruptible with a signal pending = %d", got);
+		break;
+	case 3:
+		want = m.sigs ? __builtin_ctzll(m.sigs) + 1 : 0;
+		if ((got = irqkit_dequeue_signal()) != want)
+			fail("kernel_dequeue_signal = %d, model %d", got, want);
+		if (want)
+			m.sigs &= ~(1ull << (want - 1));
+		break;
+	default:
+		irqkit_flush_signals(irqkit_current());
+		m.sigs = 0;
+		break;
+	}
+	if (irqkit_signal_pending(irqkit_current()) != (m.sigs != 0))
+		fail("signal_pending = %d, model %d", irqkit_signal_pending(irqkit_current()),
+		     m.sigs != 0);
+}
+
 static void run(struct input *in)
 {
 	unsigned int nr_ops = 16;
 
-	if (in->n && (in->p[0] == FUZZ_V2 || in->p[0] == FUZZ_V3 || in->p[0] == FUZZ_V4)) {
-		nr_ops = in->p[0] == FUZZ_V4 ? 23 : in->p[0] == FUZZ_V3 ? 21 : 20;
+	if (in->n && in->p[0] >= FUZZ_V2 && in->p[0] <= FUZZ_V5) {
+		nr_ops = in->p[0] == FUZZ_V5 ? 25 : in->p[0] == FUZZ_V4 ? 23 :
+			 in->p[0] == FUZZ_V3 ? 21 : 20;
 		in->p++;
 		in->n--;
 	}
@@ -1014,9 +1202,22 @@ static void run(struct input *in)
 		case 22:
 			op_hotplug(in);
 			break;
+		case 23:
+			op_kthread(in);
+			break;
+		case 24:
+			op_signal(in);
+			break;
 		}
 	}
 	stop();
+	/* signals stay on this thread across runs: none is left for the next input */
+	irqkit_flush_signals(irqkit_current());
+	m.sigs = 0;
+	for (int i = 0; i < 2; i++)
+		if (kts[i].state == KT_STOPPED)
+			(void)irqkit_kthread_stop(kts[i].task);	/* warned; the same value */
+	memset(kts, 0, sizeof(kts));
 	if (m.seen_unbalanced != m.warn_unbalanced)
 		fail("%d 'Unbalanced enable' warnings, model %d", m.seen_unbalanced,
 		     m.warn_unbalanced);
