@@ -196,6 +196,7 @@ static void task_reset_self(void)
 	t->worker = NULL;
 	t->in_point = false;
 	t->chip_claimed = 0;
+	a_store_seq(&t->state, IRQKIT_TASK_RUNNING);	/* a state set and never slept in ends too */
 }
 
 /* irqkit__core_exit - free everything.  Context: the platform's threads have stopped. */
