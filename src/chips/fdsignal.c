@@ -103,12 +103,13 @@ static void router_stop(void)
 
 int irqkit_route_signal(int signo)
 {
-	uint64_t bit = 1ull << (signo - 1);
 	struct sigaction sa;
+	uint64_t bit;
 	int irq, ret;
 
 	if (signo < 1 || signo > IRQKIT_NSIG || signo == SIGKILL || signo == SIGSTOP)
 		return -IRQKIT_EINVAL;
+	bit = 1ull << (signo - 1);
 	pthread_mutex_lock(&route_lock);
 	if (a_load_seq(&routed) & bit) {
 		pthread_mutex_unlock(&route_lock);
