@@ -99,6 +99,17 @@ static void kt_put(struct irqkit__kthread *kt)
 	irqkit__seq_wake(&kt_seq);
 }
 
+/* A count kept under kt_lock (users, creations), read for a wait's condition. */
+static unsigned int kt_count(const unsigned int *count)
+{
+	unsigned int n;
+
+	irqkit_spin_lock(&kt_lock);
+	n = *count;
+	irqkit_spin_unlock(&kt_lock);
+	return n;
+}
+
 /* A joined kthread @k, newest first: its result and name into @out.  Return: found? */
 static bool kt_find_done(const struct irqkit_task *k, struct kt_done *out)
 {
@@ -333,17 +344,8 @@ static void kt_retire(struct irqkit__kthread *kt)
 	d->result = kt->result;
 	__builtin_memcpy(d->comm, kt->comm, sizeof(d->comm));
 	irqkit_spin_unlock(&kt_lock);
-	for (;;) {
-		unsigned int seen = a_load_seq(&kt_seq);
-		unsigned int users;
-
-		irqkit_spin_lock(&kt_lock);
-		users = kt->users;
-		irqkit_spin_unlock(&kt_lock);
-		if (users <= 1)
-			break;
-		irqkit_plat_wait(&kt_seq, seen);
-	}
+	irqkit__seq_wait_event(&kt_seq, kt_count(&kt->users) <= 1, "kthread_stop", WAIT_KTHREAD,
+			       kt->comm, 0);
 	irqkit_plat_free(kt, sizeof(*kt));
 }
 
@@ -365,8 +367,7 @@ static bool kt_stop_claimed(struct irqkit__kthread *kt, uint64_t limit_ns, int *
 		 * it, and its interruptible sleeps end from now on (TIF_NOTIFY_SIGNAL)
 		 */
 		irqkit__signal_notify(k);
-		irqkit_wake_up_state(k, IRQKIT_TASK_PARKED);
-		irqkit_wake_up_process(k);
+		irqkit_wake_up_state(k, IRQKIT_TASK_NORMAL | IRQKIT_TASK_PARKED);
 	}
 	if (!kt_wait(kt, KT_EXITED, "kthread_stop", limit_ns))
 		return false;
@@ -505,17 +506,8 @@ void irqkit__kthreads_stop_all(uint64_t limit_ns)
 	irqkit_spin_lock(&kt_lock);
 	kt_closed_run = READ_ONCE(irqkit__run);
 	irqkit_spin_unlock(&kt_lock);
-	for (;;) {
-		unsigned int seen = a_load_seq(&kt_seq);
-		unsigned int creating;
-
-		irqkit_spin_lock(&kt_lock);
-		creating = kt_creating;
-		irqkit_spin_unlock(&kt_lock);
-		if (!creating)
-			break;
-		irqkit_plat_wait(&kt_seq, seen);
-	}
+	irqkit__seq_wait_event(&kt_seq, !kt_count(&kt_creating), "irqkit_stop", WAIT_KTHREAD,
+			       "(one being created)", 0);
 	for (;;) {
 		struct irqkit__kthread *kt = NULL, *busy = NULL;
 		int result;
