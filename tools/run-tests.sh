@@ -12,7 +12,8 @@
 # corpus and of every input that ever failed), then the install check
 # (pkg-config and find_package), the static analyzers (clang-tidy's
 # clang-analyzer checks and cppcheck, no finding), a minute of the API fuzzer (libFuzzer with
-# ASan+UBSan and its reference model) and a smoke run of the benchmarks.
+# ASan+UBSan and its reference model), the bare-metal RISC-V images under QEMU
+# (tools/run-riscv.sh) and a smoke run of the benchmarks.
 # Usage: tools/run-tests.sh [build-root]
 # IRQKIT_SKIP_SETUP=1 skips the package step (a machine that has them).
 set -eu
@@ -46,6 +47,9 @@ configure_build_test gcc-lockdep-core -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
 	configure_build_test clang-tsan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
 	-DIRQKIT_SANITIZE=thread
+
+step "bare metal: the RISC-V images under QEMU (virt, machine mode, 1 to 4 harts)"
+"$top/tools/run-riscv.sh" "$root/riscv"
 
 step "static analysis: clang-tidy's clang-analyzer checks and cppcheck, no finding"
 "$top/tools/check-analyzer.sh" "$root/gcc-release"

@@ -333,13 +333,26 @@ static inline bool task_stale(struct irqkit_task *t)
 }
 
 /* The calling thread's local interrupt flag (task->irqflags keeps BOUND beside it). */
+/*
+ * The slow paths of a port whose flag is a word of the task (posix's
+ * <irqkit/arch/irqflags.h> calls them; a port with a real flag does not).
+ */
+IRQKIT_API void irqkit_local_irq_disable_slow(struct irqkit_task *t);
+IRQKIT_API void irqkit_local_irq_enable_slow(struct irqkit_task *t);
+
 static inline bool task_irqs_off(const struct irqkit_task *t)
 {
 	return t->irqflags & IRQKIT_TASK_IRQS_OFF;
 }
-static inline void task_set_irqs_off(struct irqkit_task *t, bool off)
+/* The task's flag alone; where the flag is the CPU's own, irqkit_arch_irq_flag_sync() follows. */
+static inline void task_set_irqs_flag(struct irqkit_task *t, bool off)
 {
 	t->irqflags = (t->irqflags & ~IRQKIT_TASK_IRQS_OFF) | (off ? IRQKIT_TASK_IRQS_OFF : 0);
+}
+static inline void task_set_irqs_off(struct irqkit_task *t, bool off)
+{
+	task_set_irqs_flag(t, off);
+	irqkit_arch_irq_flag_sync(t, off);
 }
 
 /*
@@ -527,8 +540,11 @@ HIDDEN void irqkit__tasklets_exit(void);
 /* Let go of the softirq hold (a full barrier), waking whoever waits for the CPU. */
 static inline void irqkit__release_softirq(struct irqkit_task *t, struct irqkit_cpu *c)
 {
+	unsigned long f = irqkit_arch_hold_begin();
+
 	t->slot &= ~TASK_SLOT_SOFTIRQ;
 	a_fetch_and(&c->slot, ~SLOT_SOFTIRQ);
+	irqkit_arch_hold_end(f);
 	irqkit__slot_wake(c);
 }
 
@@ -540,10 +556,15 @@ static inline void irqkit__release_softirq(struct irqkit_task *t, struct irqkit_
  */
 static inline bool irqkit__claim_softirq(struct irqkit_task *t, struct irqkit_cpu *c, unsigned int from)
 {
-	if (!a_cas(&c->slot, &from, SLOT_SOFTIRQ))
+	unsigned long f = irqkit_arch_hold_begin();
+
+	if (!a_cas(&c->slot, &from, SLOT_SOFTIRQ)) {
+		irqkit_arch_hold_end(f);
 		return false;
+	}
 	cpu_note_hold(c, HOLD_SOFTIRQ, t);
 	t->slot |= TASK_SLOT_SOFTIRQ;
+	irqkit_arch_hold_end(f);
 	return true;
 }
 

@@ -62,3 +62,17 @@ __attribute__((weak)) int irqkit_arch_cpu_down(unsigned int cpu)
 	(void)cpu;
 	return -IRQKIT_EOPNOTSUPP;
 }
+
+/* A virtual CPU is wherever its threads run: binding moves nothing. */
+__attribute__((weak)) void irqkit_arch_task_bound(struct irqkit_task *t)
+{
+	(void)t;
+}
+
+/* No traps: a root controller's handler has nothing to be called from. */
+__attribute__((weak)) int irqkit_arch_set_handle_irq(void (*root)(void *arg), void *arg)
+{
+	(void)root;
+	(void)arg;
+	return -IRQKIT_EOPNOTSUPP;
+}

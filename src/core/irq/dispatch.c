@@ -122,6 +122,12 @@ void irqkit__slot_wait(struct irqkit_cpu *c, unsigned int seen, unsigned int *sp
 static __always_inline bool cpu_claim_hardirq(struct irqkit_task *t, struct irqkit_cpu *c)
 {
 	unsigned int s = READ_ONCE(c->slot);
+	/*
+	 * Where the flag is the CPU's own (bare metal), it is off before the
+	 * hold is taken and back on only once it is let go (cpu_release_hardirq),
+	 * so no trap finds the hold half taken.  Posix: nothing.
+	 */
+	unsigned long f = irqkit_arch_hold_begin();
 
 	/* the common case first: nobody holds the CPU in any way */
 	if (unlikely(s || !a_cas(&c->slot, &s, SLOT_HARDIRQ))) {
@@ -130,8 +136,10 @@ static __always_inline bool cpu_claim_hardirq(struct irqkit_task *t, struct irqk
 		if (!(t->slot & TASK_SLOT_SOFTIRQ))
 			busy |= SLOT_SOFTIRQ;
 		do {
-			if (s & busy)
+			if (s & busy) {
+				irqkit_arch_hold_end(f);
 				return false;
+			}
 		} while (!a_cas(&c->slot, &s, s | SLOT_HARDIRQ));
 	}
 	cpu_note_hold(c, HOLD_HARDIRQ, t);
@@ -165,7 +173,7 @@ static __always_inline void cpu_release_hardirq(struct irqkit_task *t, struct ir
 	unsigned int s = SLOT_HARDIRQ;
 
 	irqkit__irq_exit(t);
-	task_set_irqs_off(t, false);
+	task_set_irqs_flag(t, false);
 	t->slot &= ~TASK_SLOT_HARDIRQ;
 	if (likely(READ_ONCE(c->slot) == SLOT_HARDIRQ && irqkit__rt.barrier_heavy)) {
 		a_store_release(&c->slot, 0);
@@ -173,6 +181,7 @@ static __always_inline void cpu_release_hardirq(struct irqkit_task *t, struct ir
 	} else if (!a_cas(&c->slot, &s, 0)) {
 		a_fetch_and(&c->slot, ~SLOT_HARDIRQ);
 	}
+	irqkit_arch_irq_flag_sync(t, false);	/* the CPU's own flag: once let go */
 	irqkit__slot_wake(c);
 }
 
@@ -192,8 +201,9 @@ static void irq_exit_and_release(struct irqkit_task *t, struct irqkit_cpu *c)
 	if (irqkit__softirq_pending(c) && !(t->preempt_count & IRQKIT_SOFTIRQ_MASK) &&
 	    !(t->slot & TASK_SLOT_SOFTIRQ) && irqkit__claim_softirq(t, c, SLOT_HARDIRQ)) {
 		irqkit__irq_exit(t);
-		task_set_irqs_off(t, false);
+		task_set_irqs_flag(t, false);
 		t->slot &= ~TASK_SLOT_HARDIRQ;
+		irqkit_arch_irq_flag_sync(t, false);
 		irqkit__handle_softirqs(t, c);
 		irqkit__release_softirq(t, c);
 		return;
@@ -524,6 +534,7 @@ int irqkit_thread_bind(unsigned int cpu)
 	t->run = READ_ONCE(irqkit__run);
 	WRITE_ONCE(t->tid, irqkit_plat_thread_id());
 	t->irqflags |= IRQKIT_TASK_BOUND;
+	irqkit_arch_task_bound(t);
 	irqkit__sim_switch("bind", __builtin_return_address(0));
 	return 0;
 }
@@ -597,6 +608,7 @@ int irqkit_cpu_run(unsigned int cpu)
 	t->run = READ_ONCE(irqkit__run);
 	t->nodeliver = false;
 	t->irqflags |= IRQKIT_TASK_BOUND;
+	irqkit_arch_task_bound(t);
 	irqkit__sim_switch("bind", __builtin_return_address(0));
 	irqkit__cpu_deliver(t, t->cpu);
 	t->cpu = saved;
@@ -604,6 +616,8 @@ int irqkit_cpu_run(unsigned int cpu)
 	t->nodeliver = saved_nodeliver;
 	if (!saved)
 		t->irqflags &= ~IRQKIT_TASK_BOUND;
+	else
+		irqkit_arch_task_bound(t);
 	return 0;
 }
 

@@ -83,7 +83,7 @@ struct irqkit_action {
 	unsigned int		flags;
 	const char		*name;
 	struct irqkit_action	*deferred_next;	/* on desc->deferred_free */
-	bool			warned_no_thread;
+	unsigned int		warned_no_thread;	/* a word: no byte atomics on every CPU */
 	/* threaded handler */
 	irqkit_handler_fn	thread_fn;
 	struct irqkit_plat_thread *thread;

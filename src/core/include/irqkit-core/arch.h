@@ -58,6 +58,21 @@
  *	point at the end.  A port whose flag is the CPU's own: the same as
  *	save/restore.
  *
+ *   void irqkit_arch_irq_flag_sync(struct irqkit_task *t, bool off);
+ *	The core set (@off) or cleared the task's
+ *	IRQKIT_TASK_IRQS_OFF itself, taking or letting go of its CPU's
+ *	hardirq hold: a port whose flag is the CPU's own turns that flag the
+ *	same way (bare metal: except in a trap's way out, which keeps it off
+ *	until the return).  Posix: nothing, the task's flag is all there is.
+ *
+ *   unsigned long irqkit_arch_hold_begin(void);
+ *   void irqkit_arch_hold_end(unsigned long f);
+ *	Around the core's change of how a task holds its CPU (the CPU's
+ *	slot word and the task's own bits, taken or let go together): a port
+ *	whose interrupts trap on the running task keeps them off across, so
+ *	no trap finds the two apart (bare metal: mstatus.MIE off, then as it
+ *	was).  Posix: nothing, no trap interrupts a thread.
+ *
  * Posix: a virtual CPU is a set of threads, so the flag is a word of the
  * task; a thread bound to a CPU joins that CPU's interrupts-off holders in
  * the core's slow paths (irqkit_local_irq_disable_slow/_enable_slow,
@@ -138,5 +153,33 @@ void irqkit__core_timer_interrupt(void);
  */
 int irqkit_arch_cpu_up(unsigned int cpu);
 int irqkit_arch_cpu_down(unsigned int cpu);
+
+/*
+ * ---- 7. A task bound to a CPU (optional) --------------------------------------
+ *
+ * irqkit_arch_task_bound - the calling task @t was just bound to CPU
+ * t->cpu_id (irqkit_thread_bind(), a kthread taking its CPU, either side of
+ * irqkit_cpu_run()): a port whose CPUs are real moves it there before
+ * returning, so that it runs where smp_processor_id() says and a trap taken
+ * while it runs is that CPU's.  A task no longer bound (IRQKIT_TASK_BOUND
+ * clear) stays where it is.  Process context, interrupts on, nothing held.
+ * The default does nothing: a virtual CPU is wherever its threads run
+ * (posix).  Bare metal (RISC-V): leave this hart and resume on the other.
+ */
+struct irqkit_task;
+void irqkit_arch_task_bound(struct irqkit_task *t);
+
+/*
+ * ---- 8. The root interrupt handler (optional) ---------------------------------
+ *
+ * irqkit_arch_set_handle_irq - the chip of the root interrupt controller
+ * names the handler that a CPU's external-interrupt trap runs (Linux's
+ * set_handle_irq): @root(@arg), called inside irqkit__core_handle_arch_irq(),
+ * asks the controller which lines are pending and runs each.  @root NULL
+ * takes it away again (a stop).  Process context.  Return: 0; -EBUSY when
+ * another is set; the default returns -EOPNOTSUPP (a host whose CPUs take
+ * no traps: posix).  RISC-V: the machine external interrupt (mcause 11).
+ */
+int irqkit_arch_set_handle_irq(void (*root)(void *arg), void *arg);
 
 #endif /* IRQKIT_CORE_ARCH_H */

@@ -107,6 +107,29 @@ static inline void irqkit_arch_lock_irq_restore(unsigned long flags)
 	else
 		t->irqflags &= ~IRQKIT_TASK_IRQS_OFF;
 }
+
 #endif
+
+/* The core turned the task's flag itself: the flag is all there is here. */
+static inline void irqkit_arch_irq_flag_sync(struct irqkit_task *t, bool off)
+{
+	(void)t;
+	(void)off;
+}
+
+/*
+ * The core changes how the task holds its CPU (the CPU's slot word and the
+ * task's own bits, which a trap on the same task would read together): here
+ * no trap interrupts a thread, so nothing to do.
+ */
+static inline unsigned long irqkit_arch_hold_begin(void)
+{
+	return 0;
+}
+
+static inline void irqkit_arch_hold_end(unsigned long f)
+{
+	(void)f;
+}
 
 #endif /* IRQKIT_ARCH_IRQFLAGS_H */

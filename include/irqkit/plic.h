@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The RISC-V Platform-Level Interrupt Controller (SiFive's PLIC, as QEMU's
+ * virt machine has it), a chip of the bare-metal port: each source has a
+ * priority, each CPU's context an enable bit per source, a threshold and a
+ * claim/complete register.  Lines run handle_fasteoi_irq: the root handler
+ * claims a source on the CPU that took the external interrupt, the flow runs
+ * its handlers, and the eoi completes it in the same context.
+ */
+#ifndef IRQKIT_PLIC_H
+#define IRQKIT_PLIC_H
+
+#include <irqkit/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct irqkit_irq_domain;
+
+struct irqkit_plic_config {
+	uintptr_t	base;		/* QEMU virt: 0x0c000000 */
+	unsigned int	nr_sources;	/* sources 1 .. nr_sources (virt: 95) */
+	/* CPU c's context: c * ctx_per_cpu + ctx_first (virt, machine mode: 2c + 0) */
+	unsigned int	ctx_per_cpu;
+	unsigned int	ctx_first;
+};
+
+/**
+ * irqkit_plic_init - take the PLIC: every source off and at priority 0 in
+ * every CPU's context, thresholds 0, the claim loop set as the CPUs' root
+ * handler (Linux's plic_init and set_handle_irq).  Sources then become lines
+ * through irqkit_irq_create_mapping(irqkit_plic_domain(), source), as a
+ * device tree's "interrupts" property makes them.
+ * Context: process context, runtime started.  Return: 0; -EINVAL for a bad
+ * config; -EBUSY when a root handler is set already; -ENOMEM;
+ * -EOPNOTSUPP on a host whose CPUs take no traps.
+ */
+IRQKIT_API IRQKIT_MUST_CHECK int irqkit_plic_init(const struct irqkit_plic_config *cfg);
+
+/** irqkit_plic_domain - the PLIC's domain (hwirq = source), or NULL before init. */
+IRQKIT_API struct irqkit_irq_domain *irqkit_plic_domain(void);
+
+/**
+ * irqkit_plic_spurious_claims - external interrupts of @cpu whose first claim
+ * read 0: another CPU claimed the source first (a source enabled in several
+ * contexts), or it deasserted.  Counted, never an error.  Context: any.
+ */
+IRQKIT_API unsigned long irqkit_plic_spurious_claims(unsigned int cpu);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IRQKIT_PLIC_H */

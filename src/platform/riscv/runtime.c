@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Start-up of every hart, irqkit_start()/irqkit_stop() on bare metal, and the
+ * CPU hooks of the contract that the runtime uses: a hart is a CPU, whose
+ * interrupts are taken by traps on whatever thread runs there, so no CPU has
+ * a dispatcher thread; a signal to a CPU is an IPI.
+ */
+#include "rv.h"
+
+#include <irqkit/irqkit.h>
+
+static volatile unsigned int harts_ready;
+static volatile bool harts_go;
+static unsigned int start_gen;		/* bumped by each start: the swappers bind again */
+static unsigned int swappers_bound;	/* how many did, for this start */
+static unsigned int bound_gen[RV_MAX_HARTS];
+
+static void main_thread(void *arg)
+{
+	int ret;
+
+	(void)arg;
+	ret = irqkit_main();
+	if (ret == 0) {
+		rv_puts("RESULT: PASS\n");
+		rv_exit(0);
+	}
+	rv_printf("RESULT: FAIL code=%d\n", ret);
+	rv_exit(ret > 0 && ret < 256 ? (unsigned int)ret : 1);
+}
+
+/* Every hart, from start.S with its boot stack: its swapper, then its idle loop. */
+void rv_hart_main(unsigned long hart, const void *fdt);
+void rv_hart_main(unsigned long hart, const void *fdt)
+{
+	rv_sched_init_hart((unsigned int)hart);
+	mmio_write64(RV_CLINT_MTIMECMP(hart), UINT64_MAX);
+	mmio_write32(RV_CLINT_MSIP(hart), 0);
+	csr_write(mie, MIP_MSIP | MIP_MTIP | MIP_MEIP);
+	if (hart == 0) {
+		struct irqkit_plat_thread *th;
+		uint64_t tb = 0;
+		unsigned int n = rv_fdt_harts(fdt, &tb);
+
+		rv_nr_harts = n ? (n < RV_MAX_HARTS ? n : RV_MAX_HARTS) : 1;
+		if (tb)
+			rv_timebase_hz = tb;
+		rv_heap_init();
+		rv_printf("irqkit: RISC-V virt, %u hart%s, timebase %lu Hz\n", rv_nr_harts,
+			  rv_nr_harts == 1 ? "" : "s", (unsigned long)rv_timebase_hz);
+		rv_harts[0].online = true;
+		harts_go = true;
+		while (__atomic_load_n(&harts_ready, __ATOMIC_ACQUIRE) + 1 < rv_nr_harts)
+			;
+		if (irqkit_plat_thread_create(&th, "main", main_thread, NULL))
+			irqkit_plat_fatal("no memory for the main thread");
+	} else {
+		while (!harts_go)
+			;
+		if (hart >= rv_nr_harts)
+			for (;;)
+				__asm__ __volatile__("wfi");	/* not in the device tree */
+		rv_harts[hart].online = true;
+		__atomic_fetch_add(&harts_ready, 1, __ATOMIC_RELEASE);
+	}
+	rv_idle_loop();
+}
+
+/*
+ * Each hart's swapper binds to its CPU once per start, in its idle loop
+ * (process context, interrupts on), so that a trap taken while it idles is
+ * that CPU's.
+ */
+void rv_idle_bind(void);
+void rv_idle_bind(void)
+{
+	unsigned int hart = rv_hartid();
+	unsigned int gen = __atomic_load_n(&start_gen, __ATOMIC_ACQUIRE);
+
+	if (bound_gen[hart] == gen)
+		return;
+	bound_gen[hart] = gen;
+	if (rv_core_up && hart < irqkit__core_nr_cpus())
+		(void)irqkit_thread_bind(hart);
+	__atomic_fetch_add(&swappers_bound, 1, __ATOMIC_RELEASE);
+	irqkit_plat_wake(&swappers_bound);
+}
+
+/* ---- the CPU hooks ------------------------------------------------------------- */
+
+/* No CPU has a dispatcher thread here: only a stop asks one to end. */
+void irqkit_arch_cpu_idle(unsigned int cpu, unsigned int *kick, unsigned int seen)
+{
+	(void)cpu;
+	irqkit_plat_wait(kick, seen);
+}
+
+/*
+ * The core signalled CPU @cpu: an IPI, whose trap delivers what is pending.
+ * From a trap on that hart itself no IPI is needed: the trap delivers what
+ * became pending before it returns.
+ */
+void irqkit_arch_cpu_wake(unsigned int cpu, unsigned int *kick)
+{
+	irqkit_plat_wake(kick);
+	if (cpu >= rv_nr_harts)
+		return;
+	if (cpu == rv_hartid() && irqkit_rv_trap_depth[cpu])
+		return;
+	rv_ipi_send(cpu, RV_IPI_KICK);
+}
+
+void irqkit_arch_cpu_poll(unsigned int cpu)
+{
+	(void)cpu;
+}
+
+/* ---- start and stop ------------------------------------------------------------ */
+
+int irqkit_start(const struct irqkit_config *cfg)
+{
+	struct irqkit_config c = cfg ? *cfg : (struct irqkit_config){ 0 };
+	unsigned int want;
+	int ret;
+
+	if (!c.nr_cpus)
+		c.nr_cpus = rv_nr_harts;
+	if (c.nr_cpus > rv_nr_harts) {
+		irqkit_printk(IRQKIT_LOG_ERR, "irqkit_start: %u CPUs asked for, the machine has %u harts",
+			      c.nr_cpus, rv_nr_harts);
+		return -IRQKIT_EINVAL;
+	}
+	if (c.mode != IRQKIT_MODE_THREADED) {
+		irqkit_printk(IRQKIT_LOG_ERR,
+			      "irqkit_start: bare metal runs the threaded mode only: its CPUs are harts");
+		return -IRQKIT_EOPNOTSUPP;
+	}
+	if (c.loop_cpus) {
+		irqkit_printk(IRQKIT_LOG_ERR, "irqkit_start: no program loops play CPUs on bare metal");
+		return -IRQKIT_EINVAL;
+	}
+	ret = irqkit__core_init(&c);
+	if (ret)
+		return ret;
+	for (unsigned int i = 0; i < c.nr_cpus; i++)
+		irqkit__core_dispatcher_external(i);
+	__atomic_store_n(&swappers_bound, 0, __ATOMIC_RELEASE);
+	rv_core_up = true;
+	__atomic_fetch_add(&start_gen, 1, __ATOMIC_RELEASE);
+	/* every swapper binds in its idle loop; the caller binds here */
+	for (unsigned int i = 0; i < rv_nr_harts; i++)
+		if (i != rv_hartid())
+			rv_ipi_send(i, RV_IPI_RESCHED);
+	want = rv_nr_harts;
+	for (;;) {
+		unsigned int n = __atomic_load_n(&swappers_bound, __ATOMIC_ACQUIRE);
+
+		if (n >= want)
+			break;
+		irqkit_plat_wait_timeout(&swappers_bound, n, 1000000);
+	}
+	if (rv_hartid() < c.nr_cpus)
+		(void)irqkit_thread_bind(rv_hartid());
+	irqkit__core_started();
+	return 0;
+}
+
+void irqkit_stop(void)
+{
+	if (irqkit__core_stop_refused())
+		return;
+	if (!irqkit__core_stopping())
+		return;
+	if (irqkit__core_softirq_stop(2 * irqkit__core_watchdog_ns()))
+		return;
+	/* no trap enters the core from here on; wait for those inside it */
+	rv_core_up = false;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	for (unsigned int i = 0; i < rv_nr_harts; i++)
+		while (__atomic_load_n(&irqkit_rv_trap_depth[i], __ATOMIC_ACQUIRE) && i != rv_hartid())
+			irqkit_arch_cpu_relax();
+	irqkit_arch_timer_program(UINT64_MAX);
+	irqkit__core_exit();
+}

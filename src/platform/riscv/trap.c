@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Traps: the CLINT's software interrupt (IPIs, with per-hart message bits as
+ * a doorbell, since back-to-back MSIP writes merge), its timer (the hart's
+ * timed waits, and on hart 0 the core's one-shot timer), external
+ * interrupts through the root handler a chip installs (the PLIC), and
+ * exceptions, which are reported with their cause and PC and end the image
+ * with a verdict.
+ */
+#include "rv.h"
+
+unsigned int irqkit_rv_trap_depth[RV_MAX_HARTS];
+volatile bool rv_core_up;
+
+struct rv_frame {
+	unsigned long regs[16];	/* ra, t0-t2, a0-a7, t3-t6 */
+	unsigned long mepc, mstatus;
+};
+
+/* The root handler of external interrupts: the root chip's (irqkit_arch_set_handle_irq). */
+static void (*ext_root)(void *arg);
+static void *ext_arg;
+
+int irqkit_arch_set_handle_irq(void (*root)(void *arg), void *arg)
+{
+	void (*none)(void *) = NULL;
+
+	if (!root) {
+		__atomic_store_n(&ext_root, NULL, __ATOMIC_RELEASE);
+		return 0;
+	}
+	ext_arg = arg;
+	if (!__atomic_compare_exchange_n(&ext_root, &none, root, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		return root == none ? 0 : -16;	/* -EBUSY */
+	/* every hart takes external interrupts from now on */
+	for (unsigned int h = 0; h < rv_nr_harts; h++)
+		rv_ipi_send(h, RV_IPI_EXT_ON);
+	return 0;
+}
+
+void rv_ipi_send(unsigned int hart, unsigned int bits)
+{
+	__atomic_fetch_or(&rv_harts[hart].ipi, bits, __ATOMIC_SEQ_CST);
+	mmio_write32(RV_CLINT_MSIP(hart), 1);
+}
+
+/* ---- the timer -------------------------------------------------------------------- */
+
+static uint64_t core_deadline = UINT64_MAX;	/* ticks; hart 0's timer serves it */
+
+uint64_t rv_core_deadline_ticks(void)
+{
+	return __atomic_load_n(&core_deadline, __ATOMIC_ACQUIRE);
+}
+
+/* Program @hart's mtimecmp for the earliest of what it serves.  Any hart. */
+void rv_timer_update(unsigned int hart)
+{
+	struct rv_hart *h = &rv_harts[hart];
+	unsigned long f = rv_irq_save();
+	uint64_t d;
+
+	rv_lock(&h->timer_lock);
+	d = h->sleep_deadline;
+	if (h->retry && h->retry_at < d)
+		d = h->retry_at;
+	if (hart == 0 && rv_core_deadline_ticks() < d)
+		d = rv_core_deadline_ticks();
+	mmio_write64(RV_CLINT_MTIMECMP(hart), d);
+	rv_unlock(&h->timer_lock);
+	rv_irq_restore(f);
+}
+
+/*
+ * The core's one-shot timer (arch.h): hart 0's mtimecmp, written from any
+ * hart (machine mode reaches every hart's).  Called under the core's timer
+ * lock: nothing here calls back.
+ */
+void irqkit_arch_timer_program(uint64_t deadline_ns)
+{
+	uint64_t t = UINT64_MAX;
+
+	if (deadline_ns != UINT64_MAX) {
+		uint64_t now = irqkit_plat_now_ns();
+
+		t = rv_ticks() + rv_ns_to_ticks(deadline_ns > now ? deadline_ns - now : 0);
+	}
+	__atomic_store_n(&core_deadline, t, __ATOMIC_RELEASE);
+	rv_timer_update(0);
+}
+
+/* ---- interrupts --------------------------------------------------------------- */
+
+static void root_timer(void *arg)
+{
+	(void)arg;
+	irqkit__core_timer_interrupt();
+}
+
+static void root_none(void *arg)
+{
+	(void)arg;		/* an IPI: what the core signalled is delivered after it */
+}
+
+/*
+ * Enter the core for this hart's interrupt.  The interrupted task takes it
+ * (current stays that task, as in Linux) when it is bound to this hart;
+ * a task that is not (never bound, or leaving for another hart) lends the
+ * trap to the hart's swapper, which is.
+ */
+static void enter_core(unsigned int hart, void (*root)(void *), void *arg)
+{
+	struct irqkit_task *t = irqkit_arch_current();
+	struct irqkit_task *idle = &rv_harts[hart].idle.task;
+	bool lend = !(t->irqflags & IRQKIT_TASK_BOUND) || t->cpu_id != (int)hart;
+	int ret;
+
+	if (lend)
+		__asm__ __volatile__("mv tp, %0" : : "r"(idle) : "memory");
+	ret = irqkit__core_handle_arch_irq(root, arg);
+	if (lend)
+		__asm__ __volatile__("mv tp, %0" : : "r"(t) : "memory");
+	if (!ret)
+		return;
+	if (root == root_timer) {
+		root(arg);	/* the CPU is held (a stop under way): the timer is still served */
+		return;
+	}
+	/*
+	 * The CPU cannot take it now: a trap that returned at once would come
+	 * straight back.  The source waits (an external interrupt is masked on
+	 * this hart, a kick kept) and is tried again a millisecond later.
+	 */
+	rv_harts[hart].busy_count++;
+	if (root == root_none) {
+		rv_harts[hart].retry |= RV_IPI_KICK;
+	} else {
+		csr_clear(mie, MIP_MEIP);
+		rv_harts[hart].retry |= RV_IPI_EXT_ON;
+	}
+	rv_harts[hart].retry_at = rv_ticks() + rv_timebase_hz / 1000;
+	rv_timer_update(hart);
+	if (rv_harts[hart].busy_count == 1)
+		rv_printf("irqkit: hart %u could not take an interrupt now (%d, task %s): tried again in 1 ms\n",
+			  hart, ret, ((struct irqkit_plat_thread *)t)->name);
+}
+
+static void software_interrupt(unsigned int hart)
+{
+	unsigned int bits;
+
+	mmio_write32(RV_CLINT_MSIP(hart), 0);
+	bits = __atomic_exchange_n(&rv_harts[hart].ipi, 0, __ATOMIC_SEQ_CST);
+	rv_harts[hart].irq_counts[0]++;
+	if (bits & RV_IPI_TIMER)
+		rv_timer_update(hart);
+	if (bits & RV_IPI_EXT_ON)
+		csr_set(mie, MIP_MEIP);
+	if ((bits & RV_IPI_KICK) && rv_core_up && hart < irqkit__core_nr_cpus())
+		enter_core(hart, root_none, NULL);
+	/* RV_IPI_RESCHED: the idle loop or the running thread looks at the queue itself */
+}
+
+static void timer_interrupt(unsigned int hart)
+{
+	struct rv_hart *h = &rv_harts[hart];
+	bool core_due = false;
+
+	h->irq_counts[1]++;
+	rv_timer_expired(hart);
+	if (h->retry && rv_ticks() >= h->retry_at) {
+		unsigned int bits = h->retry;
+
+		h->retry = 0;
+		h->retry_at = UINT64_MAX;
+		if (bits & RV_IPI_EXT_ON)
+			csr_set(mie, MIP_MEIP);
+		if (bits & RV_IPI_KICK)
+			rv_ipi_send(hart, RV_IPI_KICK);
+	}
+	if (hart == 0) {
+		uint64_t d = rv_core_deadline_ticks();
+
+		if (d != UINT64_MAX && rv_ticks() >= d) {
+			__atomic_store_n(&core_deadline, UINT64_MAX, __ATOMIC_RELEASE);
+			core_due = true;
+		}
+	}
+	rv_timer_update(hart);
+	if (core_due && rv_core_up)
+		enter_core(hart, root_timer, NULL);
+}
+
+static const char *const exc_names[] = {
+	"instruction address misaligned", "instruction access fault", "illegal instruction",
+	"breakpoint", "load address misaligned", "load access fault",
+	"store address misaligned", "store access fault", "ecall from U", "ecall from S",
+	"reserved", "ecall from M", "instruction page fault", "load page fault",
+	"reserved", "store page fault",
+};
+
+void rv_trap(struct rv_frame *f)
+{
+	unsigned long cause = csr_read(mcause);
+	unsigned int hart = rv_hartid();
+
+	if (!(cause & MCAUSE_INT)) {
+		struct irqkit_task *t = irqkit_arch_current();
+
+		rv_printf("irqkit: exception on hart %u: %s (mcause %lu) at pc %p, mtval %lx, ra %p, task %s\n",
+			  hart, cause < 16 ? exc_names[cause] : "unknown", cause,
+			  (void *)f->mepc, csr_read(mtval), (void *)f->regs[0],
+			  t ? ((struct irqkit_plat_thread *)t)->name : "?");
+		rv_puts("RESULT: FAIL exception\n");
+		rv_exit(99);
+	}
+	irqkit_rv_trap_depth[hart]++;
+	switch (cause & ~MCAUSE_INT) {
+	case 3:
+		software_interrupt(hart);
+		break;
+	case 7:
+		timer_interrupt(hart);
+		break;
+	case 11:
+		rv_harts[hart].irq_counts[2]++;
+		if (rv_core_up && __atomic_load_n(&ext_root, __ATOMIC_ACQUIRE))
+			enter_core(hart, ext_root, ext_arg);
+		else
+			csr_clear(mie, MIP_MEIP);	/* nobody serves it: masked until a root is set */
+		break;
+	default:
+		rv_printf("irqkit: unexpected interrupt %lu on hart %u\n", cause & ~MCAUSE_INT, hart);
+		break;
+	}
+	__asm__ __volatile__("csrci mstatus, 8" ::: "memory");
+	irqkit_rv_trap_depth[hart]--;
+}

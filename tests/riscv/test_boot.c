@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The core on real harts: lines of the software chip raised for each CPU
+ * run on that hart in hardirq context (an IPI carries the raise), a tasklet
+ * they schedule runs there in softirq context, work they queue is flushed
+ * from a thread, a completion signalled by a handler on another hart wakes a
+ * thread, msleep and a kernel timer run on the CLINT timer, local_irq_save
+ * really masks an interrupt raised meanwhile, and a spinlock keeps a
+ * counter exact across harts.
+ */
+#include <irqkit/swchip.h>
+
+#include "rvtest.h"
+
+#define LINE0	32		/* software lines: one per CPU from here */
+#define RAISES	50		/* edges raised on each before the last */
+
+static unsigned int nr_cpus;
+
+struct line_dev {
+	unsigned int	cpu;		/* where its handler must run */
+	unsigned int	hits, wrong_cpu, not_hardirq;
+	bool		wake;		/* complete @done from the handler */
+	struct irqkit_completion done;
+	struct irqkit_tasklet tasklet;
+	unsigned int	tasklet_runs, tasklet_wrong;
+	struct irqkit_work work;
+	unsigned int	work_runs;
+};
+static struct line_dev devs[8];
+
+static void line_tasklet(unsigned long data)
+{
+	struct line_dev *d = (struct line_dev *)data;
+
+	if ((unsigned int)irqkit_smp_processor_id() != d->cpu || !irqkit_in_serving_softirq())
+		d->tasklet_wrong++;
+	d->tasklet_runs++;
+}
+
+static void line_work(struct irqkit_work *w)
+{
+	struct line_dev *d = (struct line_dev *)((char *)w - __builtin_offsetof(struct line_dev, work));
+
+	d->work_runs++;
+}
+
+static enum irqkit_irqreturn line_handler(int irq, void *dev_id)
+{
+	struct line_dev *d = dev_id;
+
+	(void)irq;
+	if ((unsigned int)irqkit_smp_processor_id() != d->cpu)
+		d->wrong_cpu++;
+	if (!irqkit_in_hardirq() || !irqkit_irqs_disabled())
+		d->not_hardirq++;
+	d->hits++;
+	irqkit_tasklet_schedule(&d->tasklet);
+	irqkit_schedule_work(&d->work);
+	if (d->wake)
+		irqkit_complete(&d->done);
+	return IRQKIT_HANDLED;
+}
+
+static void test_lines_per_cpu(void)
+{
+	for (unsigned int c = 0; c < nr_cpus; c++) {
+		struct line_dev *d = &devs[c];
+
+		d->cpu = c;
+		irqkit_init_completion(&d->done);
+		irqkit_tasklet_init(&d->tasklet, line_tasklet, (unsigned long)d);
+		irqkit_init_work(&d->work, line_work);
+		CHECK_EQ(irqkit_request_irq(LINE0 + c, line_handler, 0, "rvline", d), 0);
+		CHECK_EQ(irqkit_irq_set_affinity(LINE0 + c, 1ull << c), 0);
+	}
+	for (unsigned int round = 0; round < RAISES; round++)
+		for (unsigned int c = 0; c < nr_cpus; c++)
+			CHECK_EQ(irqkit_sw_raise(LINE0 + c), 0);
+	for (unsigned int c = 0; c < nr_cpus; c++) {
+		struct line_dev *d = &devs[c];
+		struct irqkit_sw_stats st;
+
+		/* the last raise of each: waited for through the completion */
+		d->wake = true;
+		CHECK_EQ(irqkit_sw_raise(LINE0 + c), 0);
+		CHECK(irqkit_wait_for_completion_timeout(&d->done, 5 * irqkit_hz()) != 0);
+		irqkit_synchronize_irq(LINE0 + c);
+		irqkit_tasklet_kill(&d->tasklet);
+		irqkit_flush_work(&d->work);
+		/* every raise ran the handler or met a latched edge (coalesced) */
+		CHECK_EQ(irqkit_sw_get_stats(LINE0 + c, &st), 0);
+		CHECK_EQ(d->hits + st.coalesced, RAISES + 1);
+		CHECK_EQ(d->wrong_cpu, 0);
+		CHECK_EQ(d->not_hardirq, 0);
+		CHECK(d->tasklet_runs >= 1);
+		CHECK_EQ(d->tasklet_wrong, 0);
+		CHECK(d->work_runs >= 1);
+		CHECK_EQ(irqkit_kstat_irqs_cpu(LINE0 + c, c), d->hits);
+		rv_printf("  cpu %u: %u interrupts, %llu raises coalesced, %u tasklet runs, %u work runs\n",
+			  c, d->hits, (unsigned long long)st.coalesced, d->tasklet_runs, d->work_runs);
+	}
+	for (unsigned int c = 0; c < nr_cpus; c++)
+		irqkit_free_irq(LINE0 + c, &devs[c]);
+}
+
+/* Raised for this hart with interrupts off: nothing runs until they are back on. */
+static void test_irqsave_masks(void)
+{
+	struct line_dev *d = &devs[0];
+	unsigned int before;
+	unsigned long flags;
+
+	*d = (struct line_dev){ .cpu = 0 };
+	irqkit_tasklet_init(&d->tasklet, line_tasklet, (unsigned long)d);
+	irqkit_init_work(&d->work, line_work);
+	CHECK_EQ(irqkit_thread_bind(0), 0);
+	CHECK_EQ(irqkit_request_irq(LINE0, line_handler, 0, "rvmask", d), 0);
+	CHECK_EQ(irqkit_irq_set_affinity(LINE0, 1), 0);
+	before = d->hits;
+	flags = irqkit_local_irq_save();
+	CHECK_EQ(irqkit_sw_raise(LINE0), 0);
+	for (volatile int i = 0; i < 100000; i++)
+		;
+	CHECK_EQ(d->hits, before);		/* masked: still pending in the hart */
+	irqkit_local_irq_restore(flags);
+	CHECK_EQ(d->hits, before + 1);		/* taken at the restore, before it returned */
+	irqkit_synchronize_irq(LINE0);
+	irqkit_tasklet_kill(&d->tasklet);
+	irqkit_flush_work(&d->work);
+	irqkit_free_irq(LINE0, d);
+}
+
+static unsigned long sleep_fired;
+static struct irqkit_completion timer_done;
+
+static void timer_fn(struct irqkit_timer_list *t)
+{
+	(void)t;
+	sleep_fired = irqkit_jiffies();
+	irqkit_complete(&timer_done);
+}
+
+static void test_time(void)
+{
+	static struct irqkit_timer_list timer;
+	unsigned long j0 = irqkit_jiffies();
+
+	irqkit_msleep(20);
+	CHECK(irqkit_jiffies() - j0 >= 20 * irqkit_hz() / 1000);
+	irqkit_init_completion(&timer_done);
+	irqkit_timer_setup(&timer, timer_fn, 0);
+	j0 = irqkit_jiffies();
+	irqkit_mod_timer(&timer, j0 + 10);
+	CHECK(irqkit_wait_for_completion_timeout(&timer_done, 5 * irqkit_hz()) != 0);
+	CHECK(sleep_fired - j0 >= 10);
+	irqkit_del_timer_sync(&timer);
+}
+
+static struct irqkit_spinlock counter_lock;
+static unsigned long counter;
+
+static int count_up(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 20000; i++) {
+		unsigned long flags = irqkit_spin_lock_irqsave(&counter_lock);
+
+		counter++;
+		irqkit_spin_unlock_irqrestore(&counter_lock, flags);
+	}
+	return (int)irqkit_smp_processor_id();
+}
+
+static void test_spinlock_across_harts(void)
+{
+	struct irqkit_thread *th[8];
+
+	irqkit_spin_lock_init(&counter_lock);
+	for (unsigned int c = 0; c < nr_cpus; c++)
+		CHECK_EQ(irqkit_thread_start(&th[c], c, "counter", count_up, NULL), 0);
+	for (unsigned int c = 0; c < nr_cpus; c++)
+		CHECK_EQ(irqkit_thread_join(th[c]), (int)c);
+	CHECK_EQ(counter, 20000ul * nr_cpus);
+}
+
+int irqkit_main(void)
+{
+	CHECK_EQ(irqkit_start(NULL), 0);
+	nr_cpus = irqkit_nr_cpus();
+	CHECK_EQ(irqkit_swchip_add(LINE0, 8, IRQKIT_TYPE_EDGE_RISING), 0);
+	RUN(test_lines_per_cpu);
+	RUN(test_irqsave_masks);
+	RUN(test_time);
+	RUN(test_spinlock_across_harts);
+	irqkit_stop();
+	CHECK(!irqkit_started());
+	return rvtest_result();
+}
