@@ -6,7 +6,9 @@
 # each run under a timeout.  A run passes only when QEMU's exit status is the
 # one expected (0, from the SiFive test device) and the log has the image's
 # "RESULT: PASS" line.  test_fail must fail (status 42, no pass line): the
-# proof that this runner can go red.  An image NAME may have tests/riscv/NAME.input,
+# proof that this runner can go red.  The bad_* images are bad input (a
+# handler that faults, a stack overflow, a handler that never returns): each
+# must end with its own status and its report on the console.  An image NAME may have tests/riscv/NAME.input,
 # which QEMU's serial port reads.  Logs: BUILD_DIR/logs/.
 # Usage: tools/run-riscv.sh [build-dir]   (default build/riscv)
 set -eu
@@ -24,10 +26,11 @@ mkdir -p "$dir/logs"
 
 failed=0
 runs=0
-# run IMAGE LABEL EXPECTED-STATUS WANT-PASS-LINE QEMU-OPTIONS...
+# run IMAGE LABEL EXPECTED-STATUS WANT-PASS-LINE LOG-PATTERN QEMU-OPTIONS...
+# (LOG-PATTERN: an extended regular expression the log must match, or "")
 run() {
-	img=$1 label=$2 want=$3 wantpass=$4
-	shift 4
+	img=$1 label=$2 want=$3 wantpass=$4 pattern=$5
+	shift 5
 	name=$(basename "$img" .elf)
 	log="$dir/logs/$name-$label.log"
 	input=/dev/null
@@ -42,28 +45,39 @@ run() {
 	ms=$(( ($(date +%s%N) - start) / 1000000 ))
 	haspass=0
 	grep -q "RESULT: PASS" "$log" && haspass=1
+	hasword=1
+	[ -n "$pattern" ] && ! grep -Eq "$pattern" "$log" && hasword=0
 	runs=$((runs + 1))
-	if [ "$rc" -eq "$want" ] && [ "$haspass" -eq "$wantpass" ]; then
+	if [ "$rc" -eq "$want" ] && [ "$haspass" -eq "$wantpass" ] && [ "$hasword" -eq 1 ]; then
 		printf '%-28s %-12s ok      %5d ms\n' "$name" "$label" "$ms"
 	else
 		failed=$((failed + 1))
-		printf '%-28s %-12s FAILED  status %d (want %d), pass line %d (want %d)\n' \
-			"$name" "$label" "$rc" "$want" "$haspass" "$wantpass"
+		printf '%-28s %-12s FAILED  status %d (want %d), pass line %d (want %d), log words %d\n' \
+			"$name" "$label" "$rc" "$want" "$haspass" "$wantpass" "$hasword"
 		sed 's/^/    | /' "$log" | tail -40
 	fi
 }
 
-for img in "$dir"/tests/riscv/test_*.elf; do
-	case $(basename "$img") in
-	test_fail.elf)
-		run "$img" smp2 42 0 -smp 2
-		continue ;;
+for img in "$dir"/tests/riscv/*.elf; do
+	case $(basename "$img" .elf) in
+	test_fail)
+		run "$img" smp2 42 0 "FAILED .*1 \+ 1 == 3" -smp 2 ;;
+	bad_exception)
+		run "$img" smp2 99 0 "exception on hart 0: store access fault .* in hardirq context" \
+			-smp 2 ;;
+	bad_stack)
+		run "$img" smp2 96 0 "stack overflow in thread greedy .*: 64 bytes past the end" -smp 2 ;;
+	bad_lockup)
+		run "$img" smp2 0 1 "soft lockup - CPU#1 stuck for .* \\[swapper:0\\]" -smp 2
+		run "$img" smp4-icount 0 1 "soft lockup - CPU#3 stuck" \
+			-smp 4 -icount shift=3,sleep=off ;;
+	*)
+		run "$img" smp1 0 1 "" -smp 1
+		run "$img" smp2 0 1 "" -smp 2
+		run "$img" smp4 0 1 "" -smp 4
+		run "$img" smp2-single 0 1 "" -smp 2 -accel tcg,thread=single
+		run "$img" smp4-icount 0 1 "" -smp 4 -icount shift=3,sleep=off ;;
 	esac
-	run "$img" smp1 0 1 -smp 1
-	run "$img" smp2 0 1 -smp 2
-	run "$img" smp4 0 1 -smp 4
-	run "$img" smp2-single 0 1 -smp 2 -accel tcg,thread=single
-	run "$img" smp4-icount 0 1 -smp 4 -icount shift=3,sleep=off
 done
 echo "bare metal: $runs QEMU runs, $failed failed (logs in $dir/logs)"
 [ "$failed" -eq 0 ]

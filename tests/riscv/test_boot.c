@@ -184,6 +184,57 @@ static void test_spinlock_across_harts(void)
 	CHECK_EQ(counter, 20000ul * nr_cpus);
 }
 
+/*
+ * An IPI storm: a thread on the last hart raises a line of CPU 0 as fast as
+ * it can while CPU 0's thread sleeps and wakes.  Every raise runs the
+ * handler or meets a latched edge, and CPU 0 keeps its time.
+ */
+#define STORM_LINE	48
+#define STORM		20000
+
+static unsigned int storm_hits;
+
+static enum irqkit_irqreturn storm_handler(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	storm_hits++;
+	return IRQKIT_HANDLED;
+}
+
+static int stormer(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < STORM; i++)
+		if (irqkit_sw_raise(STORM_LINE))
+			return -1;
+	return 0;
+}
+
+static void test_ipi_storm(void)
+{
+	struct irqkit_thread *th;
+	struct irqkit_sw_stats st;
+	unsigned long j0 = irqkit_jiffies();
+	int dev;
+
+	CHECK_EQ(irqkit_swchip_add(STORM_LINE, 1, IRQKIT_TYPE_EDGE_RISING), 0);
+	CHECK_EQ(irqkit_request_irq(STORM_LINE, storm_handler, 0, "storm", &dev), 0);
+	CHECK_EQ(irqkit_irq_set_affinity(STORM_LINE, 1), 0);
+	CHECK_EQ(irqkit_thread_start(&th, nr_cpus - 1, "stormer", stormer, NULL), 0);
+	for (int i = 0; i < 5; i++)
+		irqkit_msleep(5);
+	CHECK(irqkit_jiffies() - j0 >= 25 * irqkit_hz() / 1000);
+	CHECK_EQ(irqkit_thread_join(th), 0);
+	irqkit_synchronize_irq(STORM_LINE);
+	CHECK_EQ(irqkit_sw_get_stats(STORM_LINE, &st), 0);
+	CHECK_EQ(storm_hits + st.coalesced, STORM);
+	CHECK_EQ(irqkit_kstat_irqs_cpu(STORM_LINE, 0), storm_hits);
+	rv_printf("  %u raises from cpu %u: %u handled on cpu 0, %llu coalesced\n", STORM,
+		  nr_cpus - 1, storm_hits, (unsigned long long)st.coalesced);
+	irqkit_free_irq(STORM_LINE, &dev);
+}
+
 int irqkit_main(void)
 {
 	CHECK_EQ(irqkit_start(NULL), 0);
@@ -193,6 +244,7 @@ int irqkit_main(void)
 	RUN(test_irqsave_masks);
 	RUN(test_time);
 	RUN(test_spinlock_across_harts);
+	RUN(test_ipi_storm);
 	irqkit_stop();
 	CHECK(!irqkit_started());
 	return rvtest_result();

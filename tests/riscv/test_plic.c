@@ -285,6 +285,79 @@ static void test_synchronize_across_harts(void)
 	irqkit_free_irq(uart_irq, &rd);
 }
 
+/* The PLIC's registers, for what a driver never does: enable a source behind the core's back. */
+#define PLIC		0x0c000000ul
+#define PLIC_PRIORITY(src)	(PLIC + 4ul * (src))
+#define PLIC_ENABLE0	(PLIC + 0x2000ul)	/* hart 0's machine-mode context */
+
+static uint32_t plic_rd(unsigned long a)
+{
+	return *(volatile uint32_t *)a;
+}
+
+static void plic_wr(unsigned long a, uint32_t v)
+{
+	*(volatile uint32_t *)a = v;
+}
+
+/*
+ * A source that fires with no handler (enabled at the PLIC behind the
+ * core's back, as firmware may leave one): the fasteoi flow completes it,
+ * and since the line is disabled the completion leaves the source off at
+ * the PLIC (Linux's flow and PLIC driver do the same).  A level line is not
+ * resent in software (Linux's rule: the hardware asserts it again), so the
+ * handler requested later reads the data once its device signals: on a
+ * real PLIC the gateway forwards the level still high when the source is
+ * enabled; QEMU 7.2's waits for the device, which the driver's start-up
+ * gives it.
+ */
+static void test_source_without_action(void)
+{
+	unsigned int i;
+
+	reader_reset();
+	CHECK_EQ(irqkit_irq_set_affinity(uart_irq, 1), 0);
+	plic_wr(PLIC_PRIORITY(UART_SOURCE), 1);
+	plic_wr(PLIC_ENABLE0, plic_rd(PLIC_ENABLE0) | (1u << UART_SOURCE));
+	uart_wr(UART_IER, 1);
+	for (i = 0; i < 500 && (plic_rd(PLIC_ENABLE0) & (1u << UART_SOURCE)); i++)
+		irqkit_msleep(2);
+	/* off at the PLIC again: the line is disabled, so its completion left it so */
+	CHECK_EQ(plic_rd(PLIC_ENABLE0) & (1u << UART_SOURCE), 0);
+	CHECK_EQ(rd.calls, 0);
+	__atomic_store_n(&rd.armed, true, __ATOMIC_RELEASE);
+	CHECK_EQ(irqkit_request_irq(uart_irq, read_rx, 0, "uart-late", &rd), 0);
+	/* the driver's start-up programs its device's interrupt (8250's writes IER) */
+	uart_wr(UART_IER, 0);
+	uart_wr(UART_IER, 1);
+	CHECK(irqkit_wait_for_completion_timeout(&rd.complete, 10 * irqkit_hz()) != 0);
+	CHECK(line_is("fifth line"));
+	irqkit_free_irq(uart_irq, &rd);
+}
+
+/*
+ * A source with no line at all: the claim loop says so (Linux's words) and
+ * leaves it claimed, so it does not come back; the machine goes on.
+ */
+static void test_source_without_mapping(void)
+{
+	unsigned long j0;
+	unsigned int i;
+
+	irqkit_irq_dispose_mapping(uart_irq);
+	CHECK_EQ(irqkit_irq_find_mapping(irqkit_plic_domain(), UART_SOURCE), 0);
+	plic_wr(PLIC_PRIORITY(UART_SOURCE), 1);
+	plic_wr(PLIC_ENABLE0, plic_rd(PLIC_ENABLE0) | (1u << UART_SOURCE));
+	uart_wr(UART_IER, 1);		/* "sixth line" waits: the source fires */
+	for (i = 0; i < 500 && !log_has("can't find mapping for hwirq 10"); i++)
+		irqkit_msleep(2);
+	CHECK(log_has("plic: can't find mapping for hwirq 10"));
+	j0 = irqkit_jiffies();
+	irqkit_msleep(20);
+	CHECK(irqkit_jiffies() - j0 >= 20 * irqkit_hz() / 1000);
+	uart_wr(UART_IER, 0);
+}
+
 int irqkit_main(void)
 {
 	struct irqkit_config cfg = { .log = capture };
@@ -303,6 +376,8 @@ int irqkit_main(void)
 	RUN(test_disable_enable);
 	RUN(test_affinity);
 	RUN(test_synchronize_across_harts);
+	RUN(test_source_without_action);
+	RUN(test_source_without_mapping);
 	for (unsigned int c = 0; c < nr_cpus; c++)
 		rv_printf("  cpu %u: %lu spurious claims\n", c, irqkit_plic_spurious_claims(c));
 	irqkit_stop();

@@ -15,7 +15,8 @@
 
 #define RV_MAX_HARTS		IRQKIT_RV_MAX_HARTS
 #define RV_STACK_SIZE		(32u * 1024)	/* each thread's, and each hart's boot stack */
-#define RV_STACK_GUARD		0x57ac6a2dd00dfeedull	/* the lowest word of every stack */
+#define RV_STACK_GUARD		0x57ac6a2dd00dfeedull	/* the guard's pattern */
+#define RV_GUARD_WORDS		32	/* the lowest 256 bytes of every stack: the guard */
 
 /* QEMU virt (hw/riscv/virt.c) */
 #define RV_UART0		0x10000000ul
@@ -115,7 +116,7 @@ struct irqkit_plat_thread {
 	char			name[16];
 	void			(*fn)(void *);
 	void			*arg;
-	unsigned long		*stack;		/* lowest word: RV_STACK_GUARD */
+	unsigned long		*stack;		/* lowest RV_GUARD_WORDS words: RV_STACK_GUARD */
 	size_t			stack_size;
 	struct irqkit_plat_thread *rq_next;
 	struct irqkit_plat_thread *all_next;	/* every thread, for reports */

@@ -8,6 +8,8 @@
  */
 #include "rv.h"
 
+#include <irqkit/arch/rv.h>
+
 #include <irqkit/irqkit.h>
 
 struct rv_hart rv_harts[RV_MAX_HARTS];
@@ -15,6 +17,8 @@ unsigned int rv_nr_harts = 1;
 struct irqkit_plat_thread *rv_all_threads;
 static rv_lock_t all_lock;
 static int next_tid = 1;
+
+static void guard_set(struct irqkit_plat_thread *th);
 
 struct irqkit_plat_thread *rv_self(void)
 {
@@ -29,13 +33,13 @@ void rv_sched_init_hart(unsigned int hart)
 
 	idle->state = RV_RUNNING;
 	idle->hart = hart;
-	idle->tid = -(int)hart - 1;		/* the swapper of each hart: never joined */
+	idle->tid = 0;				/* each hart's swapper: pid 0, as Linux's idle tasks */
 	idle->name[0] = 's';
 	__builtin_memcpy(idle->name, "swapper/", 8);
 	idle->name[8] = (char)('0' + hart);
 	idle->stack = (unsigned long *)(__stack_top - (hart + 1) * RV_STACK_SIZE);
 	idle->stack_size = RV_STACK_SIZE;
-	idle->stack[0] = RV_STACK_GUARD;
+	guard_set(idle);
 	h->cur = idle;
 	h->sleep_deadline = UINT64_MAX;
 	__asm__ __volatile__("mv tp, %0" : : "r"(&idle->task) : "memory");
@@ -43,14 +47,39 @@ void rv_sched_init_hart(unsigned int hart)
 
 /* ---- switching ------------------------------------------------------------------ */
 
+/*
+ * The lowest words of a stack hold a pattern; a thread that ran past the
+ * rest of its stack wrote over it first.  Checked at every switch away from
+ * a thread: the overflow is reported with the thread's name and the image
+ * ends (status 96) before anything else runs on what it overwrote.
+ */
+static void guard_set(struct irqkit_plat_thread *th)
+{
+	for (unsigned int i = 0; i < RV_GUARD_WORDS; i++)
+		th->stack[i] = RV_STACK_GUARD;
+}
+
 static void check_guard(const struct irqkit_plat_thread *th)
 {
-	if (th->stack && th->stack[0] != RV_STACK_GUARD) {
-		rv_printf("irqkit: stack overflow in thread %s (tid %d): guard word %lx\n",
-			  th->name, th->tid, th->stack[0]);
+	unsigned int low;
+
+	for (low = 0; low < RV_GUARD_WORDS && th->stack[low] == RV_STACK_GUARD; low++)
+		;
+	if (low < RV_GUARD_WORDS) {
+		rv_printf("irqkit: stack overflow in thread %s (pid %d): %u bytes past the end of its %zu-byte stack\n",
+			  th->name, th->tid, (RV_GUARD_WORDS - low) * 8,
+			  (size_t)th->stack_size - RV_GUARD_WORDS * 8);
 		rv_puts("RESULT: FAIL stack overflow\n");
 		rv_exit(96);
 	}
+}
+
+size_t irqkit_rv_stack_left(void)
+{
+	unsigned long sp;
+
+	__asm__("mv %0, sp" : "=r"(sp));
+	return sp - (unsigned long)(rv_self()->stack + RV_GUARD_WORDS);
 }
 
 static void rq_push(struct rv_hart *h, struct irqkit_plat_thread *th)
@@ -204,7 +233,7 @@ int irqkit_plat_thread_create(struct irqkit_plat_thread **out, const char *name,
 		irqkit_plat_free(th, sizeof(*th));
 		return -12;
 	}
-	th->stack[0] = RV_STACK_GUARD;
+	guard_set(th);
 	for (i = 0; name && name[i] && i < sizeof(th->name) - 1; i++)
 		th->name[i] = name[i];
 	th->fn = fn;
@@ -258,6 +287,27 @@ int irqkit_plat_thread_join_timeout(struct irqkit_plat_thread *th, uint64_t ns)
 	}
 	irqkit_plat_thread_join(th);
 	return 0;
+}
+
+/* The watchdog's reports about another thread: its name from its pid. */
+void irqkit_plat_thread_name_of(int tid, char *buf, size_t len)
+{
+	const char *n = tid == 0 ? "swapper" : "";
+	unsigned long f = rv_irq_save();
+	size_t i;
+
+	rv_lock(&all_lock);
+	for (struct irqkit_plat_thread *a = rv_all_threads; a && tid; a = a->all_next)
+		if (a->tid == tid) {
+			n = a->name;
+			break;
+		}
+	for (i = 0; len && n[i] && i < len - 1; i++)
+		buf[i] = n[i];
+	if (len)
+		buf[i] = '\0';
+	rv_unlock(&all_lock);
+	rv_irq_restore(f);
 }
 
 int irqkit_plat_thread_id(void)

@@ -208,10 +208,14 @@ void rv_trap(struct rv_frame *f)
 	if (!(cause & MCAUSE_INT)) {
 		struct irqkit_task *t = irqkit_arch_current();
 
-		rv_printf("irqkit: exception on hart %u: %s (mcause %lu) at pc %p, mtval %lx, ra %p, task %s\n",
+		const char *ctx = (t->preempt_count & IRQKIT_HARDIRQ_MASK) ? "hardirq" :
+				  (t->preempt_count & IRQKIT_SOFTIRQ_OFFSET) ? "softirq" :
+				  irqkit_rv_trap_depth[hart] ? "a trap" : "process";
+
+		rv_printf("irqkit: exception on hart %u: %s (mcause %lu) at pc %p, mtval %lx, ra %p, in %s context of task %s\n",
 			  hart, cause < 16 ? exc_names[cause] : "unknown", cause,
-			  (void *)f->mepc, csr_read(mtval), (void *)f->regs[0],
-			  t ? ((struct irqkit_plat_thread *)t)->name : "?");
+			  (void *)f->mepc, csr_read(mtval), (void *)f->regs[0], ctx,
+			  ((struct irqkit_plat_thread *)t)->name);
 		rv_puts("RESULT: FAIL exception\n");
 		rv_exit(99);
 	}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/* What the RISC-V bare-metal port offers a program beyond the generic API. */
+#ifndef IRQKIT_ARCH_RV_H
+#define IRQKIT_ARCH_RV_H
+
+#include <stddef.h>
+
+/*
+ * irqkit_rv_stack_left - bytes of the calling thread's stack below its stack
+ * pointer, above the guard (Linux's stack_not_used() seen from the other
+ * side).  A thread that goes past them writes over the guard, and the next
+ * switch away from it reports the overflow and ends the image.  Any context
+ * of a thread (a trap runs on the interrupted thread's stack).
+ */
+size_t irqkit_rv_stack_left(void);
+
+#endif /* IRQKIT_ARCH_RV_H */
