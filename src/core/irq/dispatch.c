@@ -337,6 +337,9 @@ int irqkit__core_handle_arch_irq(void (*root)(void *arg), void *arg)
 	    !irqkit__cpu_claim_hardirq(t, c))
 		return -IRQKIT_EBUSY;
 	root(arg);
+	/* what was signalled to the CPU (the IPI's reason) runs in this same interrupt */
+	if (hardirq_pending(c))
+		deliver_batch(c);
 	irq_exit_and_release(t, c);
 	if (irqkit__cpu_pending(c) && !t->nodeliver)
 		irqkit__cpu_deliver(t, c);

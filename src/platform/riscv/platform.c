@@ -75,7 +75,7 @@ static void out_u(struct outbuf *o, unsigned long long v, unsigned int base, int
 		out_c(o, d[--i]);
 }
 
-/* The port's own formatter: %s %c %d %u %x %p with l, ll, z and a width. */
+/* The port's own formatter: %s %c %d %u %x %p with l, ll, z, a width and '-'. */
 static int rv_vsnprintf(char *buf, size_t n, const char *fmt, va_list ap)
 {
 	struct outbuf o = { buf, n, 0 };
@@ -83,12 +83,17 @@ static int rv_vsnprintf(char *buf, size_t n, const char *fmt, va_list ap)
 	for (; *fmt; fmt++) {
 		int longs = 0, width = 0;
 		char pad = ' ';
+		bool left = false;
 
 		if (*fmt != '%') {
 			out_c(&o, *fmt);
 			continue;
 		}
 		fmt++;
+		if (*fmt == '-') {
+			left = true;
+			fmt++;
+		}
 		if (*fmt == '0')
 			pad = '0';
 		while (*fmt >= '0' && *fmt <= '9')
@@ -121,10 +126,20 @@ static int rv_vsnprintf(char *buf, size_t n, const char *fmt, va_list ap)
 			out_c(&o, 'x');
 			out_u(&o, (unsigned long)va_arg(ap, void *), 16, 0, ' ');
 			break;
-		case 's':
-			for (const char *s = va_arg(ap, const char *); s && *s; s++)
-				out_c(&o, *s);
+		case 's': {
+			const char *str = va_arg(ap, const char *);
+			int len = 0;
+
+			while (str && str[len])
+				len++;
+			for (; !left && width > len; width--)
+				out_c(&o, ' ');
+			for (int i = 0; i < len; i++)
+				out_c(&o, str[i]);
+			for (; left && width > len; width--)
+				out_c(&o, ' ');
 			break;
+		}
 		case 'c':
 			out_c(&o, (char)va_arg(ap, int));
 			break;
