@@ -13,6 +13,7 @@
 /* the image's program: run on hart 0 as the first thread; 0 is a pass */
 int irqkit_main(void);
 void rv_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void rv_puts(const char *s);
 
 static unsigned int rvtest_failures;
 

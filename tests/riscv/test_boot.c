@@ -8,6 +8,8 @@
  * really masks an interrupt raised meanwhile, and a spinlock keeps a
  * counter exact across harts.
  */
+#include <irqkit/arch/rv.h>
+#include <irqkit/proc.h>
 #include <irqkit/swchip.h>
 
 #include "rvtest.h"
@@ -102,6 +104,31 @@ static void test_lines_per_cpu(void)
 	}
 	for (unsigned int c = 0; c < nr_cpus; c++)
 		irqkit_free_irq(LINE0 + c, &devs[c]);
+}
+
+/*
+ * The hart's timer and software interrupts are per-CPU lines of the core,
+ * counted per CPU in /proc/interrupts: the raises for the other CPUs came
+ * as IPIs, and a sleep here ends on this hart's timer.
+ */
+static void test_percpu_lines(void)
+{
+	unsigned int ipi = irqkit_rv_ipi_irq(), timer = irqkit_rv_timer_irq();
+	unsigned int before = irqkit_kstat_irqs_cpu(timer, 0);
+	static char buf[4096];
+	bool named = false;
+
+	CHECK(ipi && timer && ipi != timer);
+	CHECK_EQ(irqkit_thread_bind(0), 0);
+	irqkit_msleep(5);
+	CHECK(irqkit_kstat_irqs_cpu(timer, 0) > before);
+	for (unsigned int c = 1; c < nr_cpus; c++)
+		CHECK(irqkit_kstat_irqs_cpu(ipi, c) > 0);
+	CHECK(irqkit_show_interrupts_buf(buf, sizeof(buf), 0) > 0);
+	for (size_t i = 0; buf[i] && !named; i++)
+		named = !__builtin_memcmp(buf + i, "RISC-V INTC", 11);
+	CHECK(named);
+	rv_puts(buf);
 }
 
 /* Raised for this hart with interrupts off: nothing runs until they are back on. */
@@ -241,6 +268,7 @@ int irqkit_main(void)
 	nr_cpus = irqkit_nr_cpus();
 	CHECK_EQ(irqkit_swchip_add(LINE0, 8, IRQKIT_TYPE_EDGE_RISING), 0);
 	RUN(test_lines_per_cpu);
+	RUN(test_percpu_lines);
 	RUN(test_irqsave_masks);
 	RUN(test_time);
 	RUN(test_spinlock_across_harts);

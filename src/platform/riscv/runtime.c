@@ -162,6 +162,11 @@ int irqkit_start(const struct irqkit_config *cfg)
 	if (rv_hartid() < c.nr_cpus)
 		(void)irqkit_thread_bind(rv_hartid());
 	irqkit__core_started();
+	/* the hart's timer and IPIs as per-CPU lines of the core, from here on */
+	ret = rv_intc_start();
+	if (ret)
+		irqkit_printk(IRQKIT_LOG_ERR, "irqkit_start: no per-CPU lines for the timer and IPIs (%d): the port serves them itself",
+			      ret);
 	return 0;
 }
 
@@ -171,6 +176,7 @@ void irqkit_stop(void)
 		return;
 	if (!irqkit__core_stopping())
 		return;
+	rv_intc_stop();
 	if (irqkit__core_softirq_stop(2 * irqkit__core_watchdog_ns()))
 		return;
 	/* no trap enters the core from here on; wait for those inside it */

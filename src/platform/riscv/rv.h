@@ -176,6 +176,8 @@ unsigned int rv_fdt_harts(const void *fdt, uint64_t *timebase);
 struct rv_frame;
 void rv_trap(struct rv_frame *f);
 uint64_t rv_core_deadline_ticks(void);
+int rv_intc_start(void);
+void rv_intc_stop(void);
 
 /* the image's program, run as the first thread on hart 0 (tests/riscv/) */
 int irqkit_main(void);

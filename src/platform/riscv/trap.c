@@ -9,6 +9,10 @@
  */
 #include "rv.h"
 
+#include <irqkit/arch/rv.h>
+#include <irqkit/irqkit.h>
+#include <irqkit/irqdomain.h>
+
 unsigned int irqkit_rv_trap_depth[RV_MAX_HARTS];
 volatile bool rv_core_up;
 
@@ -92,24 +96,13 @@ void irqkit_arch_timer_program(uint64_t deadline_ns)
 
 /* ---- interrupts --------------------------------------------------------------- */
 
-static void root_timer(void *arg)
-{
-	(void)arg;
-	irqkit__core_timer_interrupt();
-}
-
-static void root_none(void *arg)
-{
-	(void)arg;		/* an IPI: what the core signalled is delivered after it */
-}
-
 /*
  * Enter the core for this hart's interrupt.  The interrupted task takes it
  * (current stays that task, as in Linux) when it is bound to this hart;
  * a task that is not (never bound, or leaving for another hart) lends the
- * trap to the hart's swapper, which is.
+ * trap to the hart's swapper, which is.  Return: the core's answer.
  */
-static void enter_core(unsigned int hart, void (*root)(void *), void *arg)
+static int enter_core(unsigned int hart, void (*root)(void *), void *arg)
 {
 	struct irqkit_task *t = irqkit_arch_current();
 	struct irqkit_task *idle = &rv_harts[hart].idle.task;
@@ -121,32 +114,30 @@ static void enter_core(unsigned int hart, void (*root)(void *), void *arg)
 	ret = irqkit__core_handle_arch_irq(root, arg);
 	if (lend)
 		__asm__ __volatile__("mv tp, %0" : : "r"(t) : "memory");
-	if (!ret)
-		return;
-	if (root == root_timer) {
-		root(arg);	/* the CPU is held (a stop under way): the timer is still served */
-		return;
+	if (ret) {
+		rv_harts[hart].busy_count++;
+		if (rv_harts[hart].busy_count == 1)
+			rv_printf("irqkit: hart %u could not take an interrupt now (%d, task %s): tried again in 1 ms\n",
+				  hart, ret, ((struct irqkit_plat_thread *)t)->name);
 	}
-	/*
-	 * The CPU cannot take it now: a trap that returned at once would come
-	 * straight back.  The source waits (an external interrupt is masked on
-	 * this hart, a kick kept) and is tried again a millisecond later.
-	 */
-	rv_harts[hart].busy_count++;
-	if (root == root_none) {
-		rv_harts[hart].retry |= RV_IPI_KICK;
-	} else {
-		csr_clear(mie, MIP_MEIP);
-		rv_harts[hart].retry |= RV_IPI_EXT_ON;
-	}
-	rv_harts[hart].retry_at = rv_ticks() + rv_timebase_hz / 1000;
-	rv_timer_update(hart);
-	if (rv_harts[hart].busy_count == 1)
-		rv_printf("irqkit: hart %u could not take an interrupt now (%d, task %s): tried again in 1 ms\n",
-			  hart, ret, ((struct irqkit_plat_thread *)t)->name);
+	return ret;
 }
 
-static void software_interrupt(unsigned int hart)
+/* Try @bits (RV_IPI_KICK, RV_IPI_EXT_ON) again a millisecond from now, on the hart's timer. */
+static void retry_later(unsigned int hart, unsigned int bits)
+{
+	rv_harts[hart].retry |= bits;
+	rv_harts[hart].retry_at = rv_ticks() + rv_timebase_hz / 1000;
+	rv_timer_update(hart);
+}
+
+/*
+ * The software interrupt's work: the message bits.  RV_IPI_KICK needs
+ * nothing here: the core delivers what is pending on the CPU after the
+ * interrupt's handlers.  RV_IPI_RESCHED: the idle loop or the running
+ * thread looks at the queue itself.
+ */
+static unsigned int ipi_work(unsigned int hart)
 {
 	unsigned int bits;
 
@@ -157,12 +148,15 @@ static void software_interrupt(unsigned int hart)
 		rv_timer_update(hart);
 	if (bits & RV_IPI_EXT_ON)
 		csr_set(mie, MIP_MEIP);
-	if ((bits & RV_IPI_KICK) && rv_core_up && hart < irqkit__core_nr_cpus())
-		enter_core(hart, root_none, NULL);
-	/* RV_IPI_RESCHED: the idle loop or the running thread looks at the queue itself */
+	return bits;
 }
 
-static void timer_interrupt(unsigned int hart)
+/*
+ * The timer interrupt's work: the hart's timed waits that are due, a retry
+ * that is due, and on hart 0 the core's one-shot timer (run here when
+ * @core: in hardirq context from the timer line, or after a stop began).
+ */
+static void timer_work(unsigned int hart, bool core)
 {
 	struct rv_hart *h = &rv_harts[hart];
 	bool core_due = false;
@@ -188,8 +182,139 @@ static void timer_interrupt(unsigned int hart)
 		}
 	}
 	rv_timer_update(hart);
-	if (core_due && rv_core_up)
-		enter_core(hart, root_timer, NULL);
+	if (core_due && core)
+		irqkit__core_timer_interrupt();
+}
+
+/*
+ * The hart's local interrupts as lines (Linux's riscv-intc): a domain whose
+ * hwirqs are the interrupt causes, the software (3) and timer (7) causes
+ * mapped at each start to per-CPU lines (handle_percpu_irq) named "IPI"
+ * and "timer", whose handlers do the work above, counted per CPU as Linux
+ * counts its local timer and IPIs.  The hart's own enables stay on: the
+ * port's waits need them between runs.
+ */
+static struct irqkit_chip intc_chip = {
+	.name	= "RISC-V INTC",
+	.flags	= IRQKIT_CHIP_SKIP_SET_WAKE,
+};
+
+static int intc_map(struct irqkit_irq_domain *d, unsigned int virq, irqkit_hwirq_t hw)
+{
+	(void)d;
+	(void)hw;
+	irqkit_irq_modify_status(virq, 0, IRQKIT_IRQ_PER_CPU);
+	return irqkit_irq_set_chip_and_handler_name(virq, &intc_chip, irqkit_handle_percpu_irq,
+						    "percpu");
+}
+
+static const struct irqkit_irq_domain_ops intc_ops = { .map = intc_map };
+static struct irqkit_irq_domain *intc_domain;	/* made once, kept across runs */
+static unsigned int ipi_irq, timer_irq;		/* this run's lines, 0 between runs */
+
+static enum irqkit_irqreturn ipi_handler(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	(void)ipi_work(rv_hartid());
+	return IRQKIT_HANDLED;
+}
+
+static enum irqkit_irqreturn timer_handler(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	timer_work(rv_hartid(), true);
+	return IRQKIT_HANDLED;
+}
+
+unsigned int irqkit_rv_ipi_irq(void)
+{
+	return ipi_irq;
+}
+
+unsigned int irqkit_rv_timer_irq(void)
+{
+	return timer_irq;
+}
+
+/* At start, after the core's init: the two lines and their handlers.  Return: 0 or -errno. */
+int rv_intc_start(void)
+{
+	static int dev;
+	unsigned int ipi, timer;
+	int ret;
+
+	if (!intc_domain)
+		intc_domain = irqkit_irq_domain_create_linear(NULL, 16, &intc_ops, NULL);
+	if (!intc_domain)
+		return -12;	/* -ENOMEM */
+	ipi = irqkit_irq_create_mapping_affinity(intc_domain, 3, NULL);
+	timer = irqkit_irq_create_mapping_affinity(intc_domain, 7, NULL);
+	if (!ipi || !timer)
+		return -12;
+	ret = irqkit_request_irq(ipi, ipi_handler, IRQKIT_F_PERCPU, "IPI", &dev);
+	if (ret)
+		return ret;
+	ret = irqkit_request_irq(timer, timer_handler, IRQKIT_F_PERCPU, "timer", &dev);
+	if (ret) {
+		irqkit_free_irq(ipi, &dev);
+		return ret;
+	}
+	__atomic_store_n(&ipi_irq, ipi, __ATOMIC_RELEASE);
+	__atomic_store_n(&timer_irq, timer, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* At stop, before the core frees the lines: traps do their work directly again. */
+void rv_intc_stop(void)
+{
+	__atomic_store_n(&ipi_irq, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&timer_irq, 0, __ATOMIC_RELEASE);
+}
+
+static void root_intc(void *arg)
+{
+	(void)irqkit_generic_handle_domain_irq(intc_domain, (irqkit_hwirq_t)(uintptr_t)arg);
+}
+
+static void root_none(void *arg)
+{
+	(void)arg;		/* a kick: what the core signalled is delivered after it */
+}
+
+static void software_interrupt(unsigned int hart)
+{
+	bool core = rv_core_up && hart < irqkit__core_nr_cpus();
+	unsigned int bits;
+
+	if (core && __atomic_load_n(&ipi_irq, __ATOMIC_ACQUIRE) &&
+	    !enter_core(hart, root_intc, (void *)3ul))
+		return;
+	/* no line (a stop under way), no core, or the core could not take it now */
+	bits = ipi_work(hart);
+	if ((bits & RV_IPI_KICK) && core && enter_core(hart, root_none, NULL))
+		retry_later(hart, RV_IPI_KICK);
+}
+
+static void timer_interrupt(unsigned int hart)
+{
+	if (rv_core_up && hart < irqkit__core_nr_cpus() && __atomic_load_n(&timer_irq, __ATOMIC_ACQUIRE) &&
+	    !enter_core(hart, root_intc, (void *)7ul))
+		return;
+	/* the core's timer still runs while a stop is under way (outside hardirq context) */
+	timer_work(hart, rv_core_up);
+}
+
+static void external_interrupt(unsigned int hart)
+{
+	rv_harts[hart].irq_counts[2]++;
+	if (rv_core_up && __atomic_load_n(&ext_root, __ATOMIC_ACQUIRE)) {
+		if (!enter_core(hart, ext_root, ext_arg))
+			return;
+		retry_later(hart, RV_IPI_EXT_ON);
+	}
+	csr_clear(mie, MIP_MEIP);	/* nobody serves it now: masked until a root is set or the retry */
 }
 
 static const char *const exc_names[] = {
@@ -228,11 +353,7 @@ void rv_trap(struct rv_frame *f)
 		timer_interrupt(hart);
 		break;
 	case 11:
-		rv_harts[hart].irq_counts[2]++;
-		if (rv_core_up && __atomic_load_n(&ext_root, __ATOMIC_ACQUIRE))
-			enter_core(hart, ext_root, ext_arg);
-		else
-			csr_clear(mie, MIP_MEIP);	/* nobody serves it: masked until a root is set */
+		external_interrupt(hart);
 		break;
 	default:
 		rv_printf("irqkit: unexpected interrupt %lu on hart %u\n", cause & ~MCAUSE_INT, hart);

@@ -14,4 +14,12 @@
  */
 size_t irqkit_rv_stack_left(void);
 
+/*
+ * irqkit_rv_ipi_irq, irqkit_rv_timer_irq - this run's per-CPU lines of the
+ * hart's software and timer interrupts (the "RISC-V INTC" lines of
+ * /proc/interrupts, handle_percpu_irq), 0 when the runtime is stopped.
+ */
+unsigned int irqkit_rv_ipi_irq(void);
+unsigned int irqkit_rv_timer_irq(void);
+
 #endif /* IRQKIT_ARCH_RV_H */
