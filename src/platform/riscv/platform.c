@@ -75,8 +75,12 @@ static void out_u(struct outbuf *o, unsigned long long v, unsigned int base, int
 		out_c(o, d[--i]);
 }
 
-/* The port's own formatter: %s %c %d %u %x %p with l, ll, z, a width and '-'. */
-static int rv_vsnprintf(char *buf, size_t n, const char *fmt, va_list ap)
+/*
+ * The port's own formatter, and the C library's vsnprintf on bare metal:
+ * %s %c %d %i %u %x %X %p %% with l, ll, z, a width, '0' and '-'.
+ */
+int vsnprintf(char *restrict buf, size_t n, const char *restrict fmt, va_list ap);
+int vsnprintf(char *restrict buf, size_t n, const char *restrict fmt, va_list ap)
 {
 	struct outbuf o = { buf, n, 0 };
 
@@ -101,6 +105,7 @@ static int rv_vsnprintf(char *buf, size_t n, const char *fmt, va_list ap)
 		while (*fmt == 'l' || *fmt == 'z')
 			longs += (*fmt++ == 'z') ? 2 : 1;
 		switch (*fmt) {
+		case 'i':
 		case 'd': {
 			long long v = longs >= 2 ? va_arg(ap, long long) :
 				      longs ? va_arg(ap, long) : va_arg(ap, int);
@@ -113,12 +118,13 @@ static int rv_vsnprintf(char *buf, size_t n, const char *fmt, va_list ap)
 			break;
 		}
 		case 'u':
+		case 'X':
 		case 'x': {
 			unsigned long long v = longs >= 2 ? va_arg(ap, unsigned long long) :
 					       longs ? va_arg(ap, unsigned long) :
 						       va_arg(ap, unsigned int);
 
-			out_u(&o, v, *fmt == 'x' ? 16 : 10, width, pad);
+			out_u(&o, v, *fmt == 'u' ? 10 : 16, width, pad);
 			break;
 		}
 		case 'p':
@@ -162,7 +168,7 @@ void rv_printf(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	rv_vsnprintf(line, sizeof(line), fmt, ap);
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	rv_puts(line);
 }

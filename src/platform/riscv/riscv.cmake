@@ -5,6 +5,7 @@
 enable_language(ASM)
 set(IRQKIT_PLATFORM_RISCV_SOURCES
   src/platform/riscv/start.S
+  src/platform/riscv/libc.c
   src/platform/riscv/platform.c
   src/platform/riscv/runtime.c
   src/platform/riscv/sched.c
@@ -27,6 +28,9 @@ foreach(t ${IRQKIT_LAYERS})
   target_include_directories(${t} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src/core/include)
 endforeach()
 target_include_directories(irqkit_core PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src/core)
+# The port's few C library headers: for its own files and for programs, never the core.
+target_include_directories(irqkit_platform_riscv SYSTEM PRIVATE
+  ${CMAKE_CURRENT_SOURCE_DIR}/src/platform/riscv/libc/include)
 set_source_files_properties(src/platform/riscv/string.c PROPERTIES
   COMPILE_OPTIONS "-fno-builtin;-fno-tree-loop-distribute-patterns")
 add_library(irqkit_static STATIC $<TARGET_OBJECTS:irqkit_core> $<TARGET_OBJECTS:irqkit_chips>
@@ -42,7 +46,10 @@ function(irqkit_rv_image name)
   add_executable(${name} ${ARGN})
   target_link_libraries(${name} PRIVATE -Wl,--whole-archive irqkit_static -Wl,--no-whole-archive
     gcc)
-  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests/riscv)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests/riscv
+    ${PROJECT_SOURCE_DIR}/include/irqkit/compat)
+  target_include_directories(${name} SYSTEM PRIVATE
+    ${PROJECT_SOURCE_DIR}/src/platform/riscv/libc/include)
   target_link_options(${name} PRIVATE -T ${IRQKIT_RV_LINK_SCRIPT})
   set_target_properties(${name} PROPERTIES SUFFIX .elf LINK_DEPENDS ${IRQKIT_RV_LINK_SCRIPT})
 endfunction()

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * What the compiler calls even in freestanding code (memset, memcpy,
- * memmove, memcmp), and strlen: there is no libc on bare metal.  Built with
+ * memmove, memcmp), and the string functions drivers use (libc/include/
+ * string.h): there is no C library on bare metal.  Built with
  * -fno-tree-loop-distribute-patterns, so that these loops are not turned
  * back into calls to themselves.
  */
@@ -64,4 +65,66 @@ size_t strlen(const char *s)
 	while (s[n])
 		n++;
 	return n;
+}
+
+int strcmp(const char *a, const char *b);
+int strncmp(const char *a, const char *b, size_t n);
+char *strcpy(char *restrict d, const char *restrict s);
+char *strncpy(char *restrict d, const char *restrict s, size_t n);
+char *strchr(const char *s, int c);
+char *strstr(const char *h, const char *n);
+
+int strcmp(const char *a, const char *b)
+{
+	for (; *a && *a == *b; a++, b++)
+		;
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+int strncmp(const char *a, const char *b, size_t n)
+{
+	for (; n && *a && *a == *b; n--, a++, b++)
+		;
+	return n ? (unsigned char)*a - (unsigned char)*b : 0;
+}
+
+char *strcpy(char *restrict d, const char *restrict s)
+{
+	char *r = d;
+
+	while ((*d++ = *s++))
+		;
+	return r;
+}
+
+/* As the C library's: pads with NULs, and leaves @d unterminated when @s is as long as @n. */
+char *strncpy(char *restrict d, const char *restrict s, size_t n)
+{
+	size_t i = 0;
+
+	for (; i < n && s[i]; i++)
+		d[i] = s[i];
+	for (; i < n; i++)
+		d[i] = '\0';
+	return d;
+}
+
+char *strchr(const char *s, int c)
+{
+	for (;; s++) {
+		if (*s == (char)c)
+			return (char *)s;
+		if (!*s)
+			return NULL;
+	}
+}
+
+char *strstr(const char *h, const char *n)
+{
+	size_t len = strlen(n);
+
+	for (; *h; h++)
+		if (!strncmp(h, n, len))
+			return (char *)h;
+	return len ? NULL : (char *)h;
 }
