@@ -262,6 +262,71 @@ static void test_ipi_storm(void)
 	irqkit_free_irq(STORM_LINE, &dev);
 }
 
+/*
+ * Affinity moved under load: a thread raises a line without pause while the
+ * line is moved from hart to hart; every raise runs the handler once or
+ * meets a latched edge, wherever the line was then, and the counts per CPU
+ * add up.
+ */
+#define MOVE_LINE	49
+#define MOVE_RAISES	4000
+
+static unsigned int move_hits[8];
+static volatile bool move_done;
+
+static enum irqkit_irqreturn move_handler(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	move_hits[irqkit_smp_processor_id()]++;
+	return IRQKIT_HANDLED;
+}
+
+static int mover_raiser(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < MOVE_RAISES; i++) {
+		if (irqkit_sw_raise(MOVE_LINE))
+			return -1;
+		irqkit_udelay(50);	/* about 200 ms of raises: many moves meanwhile */
+	}
+	move_done = true;
+	return 0;
+}
+
+static void test_affinity_under_load(void)
+{
+	struct irqkit_thread *th;
+	struct irqkit_sw_stats st;
+	unsigned int moves = 0, total = 0, kstat = 0;
+	int dev;
+
+	CHECK_EQ(irqkit_swchip_add(MOVE_LINE, 1, IRQKIT_TYPE_EDGE_RISING), 0);
+	CHECK_EQ(irqkit_request_irq(MOVE_LINE, move_handler, 0, "mover", &dev), 0);
+	move_done = false;
+	CHECK_EQ(irqkit_thread_start(&th, nr_cpus - 1, "raiser", mover_raiser, NULL), 0);
+	while (!move_done) {
+		CHECK_EQ(irqkit_irq_set_affinity(MOVE_LINE, 1ull << (moves++ % nr_cpus)), 0);
+		irqkit_msleep(1);
+	}
+	CHECK_EQ(irqkit_thread_join(th), 0);
+	irqkit_synchronize_irq(MOVE_LINE);
+	CHECK_EQ(irqkit_sw_get_stats(MOVE_LINE, &st), 0);
+	for (unsigned int c = 0; c < nr_cpus; c++) {
+		total += move_hits[c];
+		kstat += irqkit_kstat_irqs_cpu(MOVE_LINE, c);
+		CHECK_EQ(irqkit_kstat_irqs_cpu(MOVE_LINE, c), move_hits[c]);
+	}
+	CHECK_EQ(total + st.coalesced, MOVE_RAISES);
+	CHECK_EQ(kstat, total);
+	rv_printf("  %u moves; %u handled, %llu coalesced; on cpu 0..%u:", moves, total,
+		  (unsigned long long)st.coalesced, nr_cpus - 1);
+	for (unsigned int c = 0; c < nr_cpus; c++)
+		rv_printf(" %u", move_hits[c]);
+	rv_printf("\n");
+	irqkit_free_irq(MOVE_LINE, &dev);
+}
+
 int irqkit_main(void)
 {
 	CHECK_EQ(irqkit_start(NULL), 0);
@@ -273,6 +338,7 @@ int irqkit_main(void)
 	RUN(test_time);
 	RUN(test_spinlock_across_harts);
 	RUN(test_ipi_storm);
+	RUN(test_affinity_under_load);
 	irqkit_stop();
 	CHECK(!irqkit_started());
 	return rvtest_result();
