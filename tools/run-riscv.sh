@@ -63,7 +63,7 @@ for img in "$dir"/tests/riscv/*.elf; do
 	test_fail)
 		run "$img" smp2 42 0 "FAILED .*1 \+ 1 == 3" -smp 2 ;;
 	bad_exception)
-		run "$img" smp2 99 0 "exception on hart 0: store access fault .* in hardirq context" \
+		run "$img" smp2 99 0 "exception on hart 0: store access fault .*\\(faulting\+0x[0-9a-f]+\\).* in hardirq context" \
 			-smp 2 ;;
 	bad_stack)
 		run "$img" smp2 96 0 "stack overflow in thread greedy .*: 64 bytes past the end" -smp 2 ;;

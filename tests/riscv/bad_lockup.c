@@ -72,7 +72,7 @@ int irqkit_main(void)
 		irqkit_msleep(50);
 	CHECK(entered);
 	CHECK(log_has(want));
-	CHECK(log_has("stuck"));		/* the report names what runs there */
+	CHECK(log_has("handler stuck"));	/* the report names the handler that runs there */
 	/* this hart still runs threads and timers */
 	irqkit_msleep(10);
 	return rvtest_result();			/* no stop: the last hart is still in the handler */

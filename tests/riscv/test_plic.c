@@ -123,6 +123,7 @@ static void test_nobody_cared(void)
 	}
 	CHECK(log_has(want));
 	CHECK(log_has("Disabling IRQ #"));
+	CHECK(log_has("] ignore_rx"));		/* the handler named, from the image's table of names */
 	/* the machine goes on: time moves, sleeps end */
 	j0 = irqkit_jiffies();
 	irqkit_msleep(20);

@@ -329,6 +329,62 @@ void irqkit_arch_cpu_relax(void)
 	__asm__ __volatile__("nop" ::: "memory");
 }
 
+/* ---- names of functions -------------------------------------------------------------- */
+
+extern const char __irqkit_syms[];	/* link.ld; filled by syms.sh */
+
+static unsigned long hexval(const char **p)
+{
+	unsigned long v = 0;
+
+	for (;; (*p)++) {
+		char c = **p;
+
+		if (c >= '0' && c <= '9')
+			v = v * 16 + (unsigned long)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v = v * 16 + (unsigned long)(c - 'a' + 10);
+		else
+			return v;
+	}
+}
+
+/*
+ * The function that holds @addr, from the image's table of names (in
+ * address order): its name into @buf, the offset into it returned.  ""
+ * when the image has no table or @addr is outside every function.
+ */
+unsigned long irqkit_plat_symbol(const void *addr, char *buf, size_t len)
+{
+	const char *p = __irqkit_syms, *best = NULL;
+	unsigned long a = (unsigned long)addr, best_at = 0;
+	while (*p) {
+		const char *line = p;
+		unsigned long at = hexval(&p);
+
+		if (at > a)
+			break;
+		best = line;
+		best_at = at;
+		while (*p && *p != '\n')
+			p++;
+		if (*p)
+			p++;
+	}
+	if (len)
+		buf[0] = '\0';
+	if (!best || a - best_at > 64 * 1024)
+		return 0;
+	while (*best != ' ')
+		best++;
+	best++;
+	for (size_t i = 0; len && i < len - 1 && best[i] && best[i] != '\n'; i++) {
+		buf[i] = best[i];
+		buf[i + 1] = '\0';
+	}
+	return a - best_at;
+}
+
 /* ---- the device tree ------------------------------------------------------------- */
 
 static uint32_t be32(const void *p)

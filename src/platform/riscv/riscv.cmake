@@ -52,6 +52,10 @@ function(irqkit_rv_image name)
     ${PROJECT_SOURCE_DIR}/src/platform/riscv/libc/include)
   target_link_options(${name} PRIVATE -T ${IRQKIT_RV_LINK_SCRIPT})
   set_target_properties(${name} PROPERTIES SUFFIX .elf LINK_DEPENDS ${IRQKIT_RV_LINK_SCRIPT})
+  # the function names, into the room the link left for them
+  add_custom_command(TARGET ${name} POST_BUILD
+    COMMAND sh ${PROJECT_SOURCE_DIR}/src/platform/riscv/syms.sh $<TARGET_FILE:${name}>
+    VERBATIM)
 endfunction()
 add_subdirectory(tests/riscv)
 add_subdirectory(bench/riscv)

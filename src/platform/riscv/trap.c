@@ -337,10 +337,14 @@ void rv_trap(struct rv_frame *f)
 				  (t->preempt_count & IRQKIT_SOFTIRQ_OFFSET) ? "softirq" :
 				  irqkit_rv_trap_depth[hart] ? "a trap" : "process";
 
-		rv_printf("irqkit: exception on hart %u: %s (mcause %lu) at pc %p, mtval %lx, ra %p, in %s context of task %s\n",
+		char pc_name[48], ra_name[48];
+		unsigned long pc_off = irqkit_plat_symbol((void *)f->mepc, pc_name, sizeof(pc_name));
+		unsigned long ra_off = irqkit_plat_symbol((void *)f->regs[0], ra_name, sizeof(ra_name));
+
+		rv_printf("irqkit: exception on hart %u: %s (mcause %lu) at pc %p (%s+0x%lx), mtval %lx, ra %p (%s+0x%lx), in %s context of task %s\n",
 			  hart, cause < 16 ? exc_names[cause] : "unknown", cause,
-			  (void *)f->mepc, csr_read(mtval), (void *)f->regs[0], ctx,
-			  ((struct irqkit_plat_thread *)t)->name);
+			  (void *)f->mepc, pc_name, pc_off, csr_read(mtval), (void *)f->regs[0],
+			  ra_name, ra_off, ctx, ((struct irqkit_plat_thread *)t)->name);
 		rv_puts("RESULT: FAIL exception\n");
 		rv_exit(99);
 	}
