@@ -691,6 +691,8 @@ static inline void irqkit__seq_wake(unsigned int *seq)
  */
 #define irqkit__seq_wait_event(seq, cond, what, kind, obj, num)			\
 	do {									\
+		struct irqkit_task *__t = irqkit_arch_current();		\
+		unsigned int __state = a_load_seq(&__t->state);			\
 		struct irqkit__wait __w;					\
 										\
 		irqkit__wait_init(&__w);					\
@@ -700,7 +702,10 @@ static inline void irqkit__seq_wake(unsigned int *seq)
 			if (cond)						\
 				break;						\
 			irqkit__wait_begin(&__w, what, kind, obj, num);		\
+			/* asleep as Linux's waits are: "D" in the task list */	\
+			a_store_seq(&__t->state, IRQKIT_TASK_UNINTERRUPTIBLE);	\
 			irqkit_plat_wait(seq, __seen);				\
+			a_store_seq(&__t->state, __state);			\
 		}								\
 		irqkit__wait_end(&__w);						\
 	} while (0)

@@ -230,18 +230,17 @@ static void test_flush_work_waits_for_the_queued_instance(void **state)
 }
 
 struct flusher {
-	pthread_t		thread;
 	struct irqkit_workqueue	*wq;
 	atomic_int		done;
 };
 
-static void *flush_in_thread(void *arg)
+static int flush_in_kthread(void *arg)
 {
 	struct flusher *f = arg;
 
 	irqkit_flush_workqueue(f->wq);
 	atomic_store(&f->done, 1);
-	return NULL;
+	return 0;
 }
 
 static void test_flush_workqueue_is_not_held_up_by_later_items(void **state)
@@ -249,20 +248,31 @@ static void test_flush_workqueue_is_not_held_up_by_later_items(void **state)
 	struct irqkit_workqueue *wq = irqkit_alloc_workqueue("fq", 0, 4);
 	struct witem a, late;
 	struct flusher f = { .wq = wq };
+	struct irqkit_task *k;
 
 	(void)state;
 	witem_init(&a, wq, 'a');
 	witem_init(&late, wq, 'l');
 	a.gated = late.gated = true;
 	irqkit_queue_work(wq, &a.work);
-	pthread_create(&f.thread, NULL, flush_in_thread, &f);
-	usleep(30000);
+	/*
+	 * The flusher is a kthread, so the test can see it asleep in the flush
+	 * ("D", as Linux's flush_workqueue sleeps): only then has the flush
+	 * begun, and an item queued now is a later one.  Slept for a fixed
+	 * time instead, a loaded machine queued "late" before the flush began
+	 * (it was then rightly waited for, and the test's frame went while
+	 * the item still ran).
+	 */
+	k = irqkit_kthread_create(flush_in_kthread, &f, "flusher");
+	assert_false(irqkit_is_err(k));
+	irqkit_wake_up_process(k);
+	assert_true(wait_until(__atomic_load_n(&k->state, __ATOMIC_ACQUIRE) == IRQKIT_TASK_UNINTERRUPTIBLE, 5000));
 	assert_int_equal(atomic_load(&f.done), 0);		/* a is before the flush */
 	irqkit_queue_work(wq, &late.work);			/* after the flush began */
 	atomic_store(&a.gate, 1);
 	assert_true(wait_until(atomic_load(&f.done), 5000));	/* late still blocks */
 	assert_int_equal(atomic_load(&late.runs), 0);
-	pthread_join(f.thread, NULL);
+	assert_int_equal(irqkit_kthread_stop(k), 0);
 	atomic_store(&late.gate, 1);
 	irqkit_destroy_workqueue(wq);
 	assert_int_equal(atomic_load(&late.runs), 1);
