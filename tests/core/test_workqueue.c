@@ -613,10 +613,10 @@ static void chain_fn(struct irqkit_work *work)
 		irqkit_queue_work(w->wq, work);	/* chained: allowed while draining */
 }
 
-static void *drain_in_thread(void *wq)
+static int drain_in_kthread(void *wq)
 {
 	irqkit_drain_workqueue(wq);
-	return NULL;
+	return 0;
 }
 
 static void test_drain_waits_for_chained_work_and_refuses_others(void **state)
@@ -637,14 +637,24 @@ static void test_drain_waits_for_chained_work_and_refuses_others(void **state)
 	atomic_store(&a.runs, 0);
 	irqkit_queue_work(wq, &a.work);
 	{
-		pthread_t th;
+		struct irqkit_task *k;
 
 		assert_true(wait_until(atomic_load(&a.in) == 1, 5000));
-		pthread_create(&th, NULL, drain_in_thread, wq);
-		usleep(20000);
+		/*
+		 * The drainer is a kthread, seen asleep in its flush ("D") before
+		 * the outsider comes: only then is the drain surely under way.
+		 * After a fixed sleep, a loaded machine let the outsider in first,
+		 * the assertion left the test with "a" still running on its dead
+		 * frame, and the stop hung on it.
+		 */
+		k = irqkit_kthread_create(drain_in_kthread, wq, "drainer");
+		assert_false(irqkit_is_err(k));
+		irqkit_wake_up_process(k);
+		assert_true(wait_until(__atomic_load_n(&k->state, __ATOMIC_ACQUIRE) ==
+				       IRQKIT_TASK_UNINTERRUPTIBLE, 5000));
 		assert_false(irqkit_queue_work(wq, &other.work));
 		atomic_store(&a.gate, 1);
-		pthread_join(th, NULL);
+		assert_int_equal(irqkit_kthread_stop(k), 0);
 	}
 	assert_log_contains("workqueue dr: queue_work() while draining");
 	irqkit_destroy_workqueue(wq);
