@@ -9,37 +9,7 @@
 
 #include "rvtest.h"
 
-static char logbuf[8192];
-static unsigned int loglen;
-static struct irqkit_spinlock log_lock;
 static volatile bool entered;
-
-static void capture(void *arg, int level, const char *line)
-{
-	unsigned long flags = irqkit_spin_lock_irqsave(&log_lock);
-
-	(void)arg;
-	(void)level;
-	for (const char *p = line; *p && loglen < sizeof(logbuf) - 2; p++)
-		logbuf[loglen++] = *p;
-	logbuf[loglen++] = '\n';
-	irqkit_spin_unlock_irqrestore(&log_lock, flags);
-	rv_printf("%s\n", line);
-}
-
-static bool log_has(const char *what)
-{
-	size_t n = 0;
-	bool found = false;
-	unsigned long flags = irqkit_spin_lock_irqsave(&log_lock);
-
-	while (what[n])
-		n++;
-	for (size_t i = 0; !found && i + n <= loglen; i++)
-		found = !__builtin_memcmp(logbuf + i, what, n);
-	irqkit_spin_unlock_irqrestore(&log_lock, flags);
-	return found;
-}
 
 static enum irqkit_irqreturn stuck(int irq, void *dev_id)
 {
@@ -53,12 +23,11 @@ static enum irqkit_irqreturn stuck(int irq, void *dev_id)
 
 int irqkit_main(void)
 {
-	struct irqkit_config cfg = { .log = capture, .watchdog_ms = 500 };
+	struct irqkit_config cfg = { .log = rvtest_capture, .watchdog_ms = 500 };
 	unsigned int last, i;
 	int dev;
 	char want[40] = "soft lockup - CPU#";
 
-	irqkit_spin_lock_init(&log_lock);
 	CHECK_EQ(irqkit_start(&cfg), 0);
 	last = irqkit_nr_cpus() - 1;
 	CHECK(last >= 1);
@@ -68,11 +37,11 @@ int irqkit_main(void)
 	CHECK_EQ(irqkit_request_irq(40, stuck, 0, "stuck", &dev), 0);
 	CHECK_EQ(irqkit_irq_set_affinity(40, 1ull << last), 0);
 	CHECK_EQ(irqkit_sw_raise(40), 0);
-	for (i = 0; i < 200 && !log_has(want); i++)
+	for (i = 0; i < 200 && !rvtest_log_has(want); i++)
 		irqkit_msleep(50);
 	CHECK(entered);
-	CHECK(log_has(want));
-	CHECK(log_has("handler stuck"));	/* the report names the handler that runs there */
+	CHECK(rvtest_log_has(want));
+	CHECK(rvtest_log_has("handler stuck"));	/* the report names the handler that runs there */
 	/* this hart still runs threads and timers */
 	irqkit_msleep(10);
 	return rvtest_result();			/* no stop: the last hart is still in the handler */

@@ -20,24 +20,6 @@
 #define DEVICE_LINE	9
 #define WANT		200
 
-static char logbuf[8192];
-static unsigned int loglen;
-static struct irqkit_spinlock log_lock;
-
-static void capture(void *arg, int level, const char *line)
-{
-	unsigned long flags = irqkit_spin_lock_irqsave(&log_lock);
-
-	(void)arg;
-	(void)level;
-	for (const char *p = line; *p && loglen < sizeof(logbuf) - 2; p++)
-		logbuf[loglen++] = *p;
-	logbuf[loglen++] = '\n';
-	logbuf[loglen] = '\0';
-	irqkit_spin_unlock_irqrestore(&log_lock, flags);
-	rv_printf("%s\n", line);
-}
-
 struct reader {
 	int	want, got;
 	bool	in_order;
@@ -123,7 +105,7 @@ static void run(enum parport_bh bh)
 		CHECK_EQ(st.bottom_in_softirq, 0);
 	}
 	CHECK(st.reader_sleeps >= 1);
-	CHECK(strstr(logbuf, "parport: irq 9") != NULL);
+	CHECK(rvtest_log_has("parport: irq 9"));
 	rv_printf("  %d interrupts on cpu %u, %d bottom halves, %d reader sleeps\n", st.top_halves,
 		  last, st.bottom_halves, st.reader_sleeps);
 }
@@ -140,8 +122,7 @@ static void test_work_queue_bottom_half(void)
 
 int irqkit_main(void)
 {
-	irqkit_spin_lock_init(&log_lock);
-	CHECK_EQ(irqkit_start(&(struct irqkit_config){ .log = capture }), 0);
+	CHECK_EQ(irqkit_start(&(struct irqkit_config){ .log = rvtest_capture }), 0);
 	/* the "board": a bank of software lines, the device wired to one the driver must find */
 	CHECK_EQ(irqkit_swchip_add(8, 24, IRQKIT_TYPE_EDGE_RISING), 0);
 	fakedev_wire(DEVICE_LINE);

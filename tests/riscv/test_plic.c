@@ -35,38 +35,6 @@ static void uart_wr(unsigned int reg, uint8_t v)
 	*(volatile uint8_t *)(UART + reg) = v;
 }
 
-/* ---- the log: the core's lines kept, and shown ------------------------------------ */
-
-static char logbuf[4096];
-static unsigned int loglen;
-static struct irqkit_spinlock log_lock;
-
-static void capture(void *arg, int level, const char *line)
-{
-	unsigned long flags = irqkit_spin_lock_irqsave(&log_lock);
-
-	(void)arg;
-	(void)level;
-	for (const char *p = line; *p && loglen < sizeof(logbuf) - 2; p++)
-		logbuf[loglen++] = *p;
-	if (loglen < sizeof(logbuf) - 1)
-		logbuf[loglen++] = '\n';
-	irqkit_spin_unlock_irqrestore(&log_lock, flags);
-	rv_printf("%s\n", line);
-}
-
-static bool log_has(const char *what)
-{
-	size_t n = 0;
-
-	while (what[n])
-		n++;
-	for (size_t i = 0; i + n <= loglen; i++)
-		if (!__builtin_memcmp(logbuf + i, what, n))
-			return true;
-	return false;
-}
-
 /* ---- 1. nobody cared --------------------------------------------------------------- */
 
 static unsigned long ignored;
@@ -121,9 +89,9 @@ static void test_nobody_cared(void)
 			*w++ = *a++;
 		*w = '\0';
 	}
-	CHECK(log_has(want));
-	CHECK(log_has("Disabling IRQ #"));
-	CHECK(log_has("] ignore_rx"));		/* the handler named, from the image's table of names */
+	CHECK(rvtest_log_has(want));
+	CHECK(rvtest_log_has("Disabling IRQ #"));
+	CHECK(rvtest_log_has("] ignore_rx"));		/* the handler named, from the image's table of names */
 	/* the machine goes on: time moves, sleeps end */
 	j0 = irqkit_jiffies();
 	irqkit_msleep(20);
@@ -350,9 +318,9 @@ static void test_source_without_mapping(void)
 	plic_wr(PLIC_PRIORITY(UART_SOURCE), 1);
 	plic_wr(PLIC_ENABLE0, plic_rd(PLIC_ENABLE0) | (1u << UART_SOURCE));
 	uart_wr(UART_IER, 1);		/* "sixth line" waits: the source fires */
-	for (i = 0; i < 500 && !log_has("can't find mapping for hwirq 10"); i++)
+	for (i = 0; i < 500 && !rvtest_log_has("can't find mapping for hwirq 10"); i++)
 		irqkit_msleep(2);
-	CHECK(log_has("plic: can't find mapping for hwirq 10"));
+	CHECK(rvtest_log_has("plic: can't find mapping for hwirq 10"));
 	j0 = irqkit_jiffies();
 	irqkit_msleep(20);
 	CHECK(irqkit_jiffies() - j0 >= 20 * irqkit_hz() / 1000);
@@ -361,11 +329,10 @@ static void test_source_without_mapping(void)
 
 int irqkit_main(void)
 {
-	struct irqkit_config cfg = { .log = capture };
+	struct irqkit_config cfg = { .log = rvtest_capture };
 	struct irqkit_plic_config pc = { .base = 0x0c000000, .nr_sources = 95,
 					 .ctx_per_cpu = 2, .ctx_first = 0 };
 
-	irqkit_spin_lock_init(&log_lock);
 	CHECK_EQ(irqkit_start(&cfg), 0);
 	nr_cpus = irqkit_nr_cpus();
 	CHECK_EQ(irqkit_plic_init(&pc), 0);
