@@ -265,8 +265,7 @@ static void test_ipi_storm(void)
 /*
  * Affinity moved under load: a thread raises a line without pause while the
  * line is moved from hart to hart; every raise runs the handler once or
- * meets a latched edge, wherever the line was then, and the counts per CPU
- * add up.
+ * meets a latched edge, wherever the line was then.
  */
 #define MOVE_LINE	49
 #define MOVE_RAISES	4000
@@ -312,13 +311,19 @@ static void test_affinity_under_load(void)
 	CHECK_EQ(irqkit_thread_join(th), 0);
 	CHECK_EQ(irqkit_wait_delivered(MOVE_LINE, 5000), 0);	/* the last may still be on its way */
 	CHECK_EQ(irqkit_sw_get_stats(MOVE_LINE, &st), 0);
+	/*
+	 * An edge that reaches a CPU while the handler runs on another is left
+	 * PENDING there and run by that other CPU's flow in another turn, which
+	 * Linux's handle_edge_irq does not count again: a CPU's count may be
+	 * below its handler runs, never above.
+	 */
 	for (unsigned int c = 0; c < nr_cpus; c++) {
 		total += move_hits[c];
 		kstat += irqkit_kstat_irqs_cpu(MOVE_LINE, c);
-		CHECK_EQ(irqkit_kstat_irqs_cpu(MOVE_LINE, c), move_hits[c]);
+		CHECK(irqkit_kstat_irqs_cpu(MOVE_LINE, c) <= move_hits[c]);
 	}
 	CHECK_EQ(total + st.coalesced, MOVE_RAISES);
-	CHECK_EQ(kstat, total);
+	CHECK(kstat <= total && kstat > 0);
 	rv_printf("  %u moves; %u handled, %llu coalesced; on cpu 0..%u:", moves, total,
 		  (unsigned long long)st.coalesced, nr_cpus - 1);
 	for (unsigned int c = 0; c < nr_cpus; c++)
