@@ -302,7 +302,7 @@ void irqkit_plat_thread_name_of(int tid, char *buf, size_t len)
 			n = a->name;
 			break;
 		}
-	for (i = 0; len && n[i] && i < len - 1; i++)
+	for (i = 0; len && i < len - 1 && n[i]; i++)
 		buf[i] = n[i];
 	if (len)
 		buf[i] = '\0';
@@ -322,7 +322,7 @@ void irqkit_plat_thread_name(char *buf, size_t len)
 
 	if (!len)
 		return;
-	for (i = 0; n[i] && i < len - 1; i++)
+	for (i = 0; i < len - 1 && n[i]; i++)
 		buf[i] = n[i];
 	buf[i] = '\0';
 }
