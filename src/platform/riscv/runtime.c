@@ -124,15 +124,16 @@ int irqkit_start(const struct irqkit_config *cfg)
 	int ret;
 
 	if (!c.nr_cpus)
-		c.nr_cpus = rv_nr_harts;
-	if (c.nr_cpus > rv_nr_harts) {
+		c.nr_cpus = c.mode == IRQKIT_MODE_DETERMINISTIC ? 1 : rv_nr_harts;
+	/* deterministic mode's CPUs are played by threads, so need no hart each */
+	if (c.mode == IRQKIT_MODE_THREADED && c.nr_cpus > rv_nr_harts) {
 		irqkit_printk(IRQKIT_LOG_ERR, "irqkit_start: %u CPUs asked for, the machine has %u harts",
 			      c.nr_cpus, rv_nr_harts);
 		return -IRQKIT_EINVAL;
 	}
-	if (c.mode != IRQKIT_MODE_THREADED) {
+	if (c.mode != IRQKIT_MODE_THREADED && c.mode != IRQKIT_MODE_DETERMINISTIC) {
 		irqkit_printk(IRQKIT_LOG_ERR,
-			      "irqkit_start: bare metal runs the threaded mode only: its CPUs are harts");
+			      "irqkit_start: the simulator runs on the posix platform's threads, not on bare metal");
 		return -IRQKIT_EOPNOTSUPP;
 	}
 	if (c.loop_cpus) {
@@ -142,6 +143,20 @@ int irqkit_start(const struct irqkit_config *cfg)
 	ret = irqkit__core_init(&c);
 	if (ret)
 		return ret;
+	if (irqkit__core_deterministic()) {
+		/*
+		 * The caller plays CPU 0 (moved to hart 0 if it is not there) and
+		 * takes its interrupts at its points; no trap enters the core, and
+		 * the harts' timers and IPIs serve only the port's own waits.
+		 */
+		ret = irqkit_thread_bind(0);
+		if (ret) {
+			irqkit__core_exit();
+			return ret;
+		}
+		irqkit__core_started();
+		return 0;
+	}
 	for (unsigned int i = 0; i < c.nr_cpus; i++)
 		irqkit__core_dispatcher_external(i);
 	__atomic_store_n(&swappers_bound, 0, __ATOMIC_RELEASE);
