@@ -332,7 +332,6 @@ static inline bool task_stale(struct irqkit_task *t)
 	return true;
 }
 
-/* The calling thread's local interrupt flag (task->irqflags keeps BOUND beside it). */
 /*
  * The slow paths of a port whose flag is a word of the task (posix's
  * <irqkit/arch/irqflags.h> calls them; a port with a real flag does not).
@@ -340,6 +339,7 @@ static inline bool task_stale(struct irqkit_task *t)
 IRQKIT_API void irqkit_local_irq_disable_slow(struct irqkit_task *t);
 IRQKIT_API void irqkit_local_irq_enable_slow(struct irqkit_task *t);
 
+/* The calling thread's local interrupt flag (task->irqflags keeps BOUND beside it). */
 static inline bool task_irqs_off(const struct irqkit_task *t)
 {
 	return t->irqflags & IRQKIT_TASK_IRQS_OFF;

@@ -8,6 +8,7 @@
 #include "rv.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 
 /* ---- the console ---------------------------------------------------------------- */
 
@@ -333,22 +334,6 @@ void irqkit_arch_cpu_relax(void)
 
 extern const char __irqkit_syms[];	/* link.ld; filled by syms.sh */
 
-static unsigned long hexval(const char **p)
-{
-	unsigned long v = 0;
-
-	for (;; (*p)++) {
-		char c = **p;
-
-		if (c >= '0' && c <= '9')
-			v = v * 16 + (unsigned long)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v = v * 16 + (unsigned long)(c - 'a' + 10);
-		else
-			return v;
-	}
-}
-
 /*
  * The function that holds @addr, from the image's table of names (in
  * address order): its name into @buf, the offset into it returned.  ""
@@ -360,12 +345,14 @@ unsigned long irqkit_plat_symbol(const void *addr, char *buf, size_t len)
 	unsigned long a = (unsigned long)addr, best_at = 0;
 	while (*p) {
 		const char *line = p;
-		unsigned long at = hexval(&p);
+		char *end;
+		unsigned long at = strtoul(p, &end, 16);
 
 		if (at > a)
 			break;
 		best = line;
 		best_at = at;
+		p = end;
 		while (*p && *p != '\n')
 			p++;
 		if (*p)

@@ -80,6 +80,18 @@ static inline void rv_irq_restore(unsigned long f)
 		__asm__ __volatile__("csrsi mstatus, 8" : : : "memory");
 }
 
+/* Copy @src into @dst of @size bytes, cut and always NUL-terminated (Linux's strscpy). */
+static inline void rv_strscpy(char *dst, const char *src, size_t size)
+{
+	size_t i = 0;
+
+	if (!size)
+		return;
+	for (; src && src[i] && i < size - 1; i++)
+		dst[i] = src[i];
+	dst[i] = '\0';
+}
+
 /* A test-and-test-and-set lock on an atomic swap; callers keep interrupts off. */
 typedef struct { unsigned int v; } rv_lock_t;
 static inline void rv_lock(rv_lock_t *l)
@@ -135,7 +147,6 @@ struct rv_hart {
 	rv_lock_t		timer_lock;
 	uint64_t		sleep_deadline;	/* earliest timed wait (ticks) */
 	bool			online;
-	unsigned long		irq_counts[4];	/* software, timer, external, spurious claims */
 	unsigned long		busy_count;	/* interrupts the core could not take at once */
 	unsigned int		retry;		/* RV_IPI_KICK, RV_IPI_EXT_ON: try again at retry_at */
 	uint64_t		retry_at;

@@ -223,7 +223,6 @@ int irqkit_plat_thread_create(struct irqkit_plat_thread **out, const char *name,
 {
 	struct irqkit_plat_thread *th = irqkit_plat_alloc(sizeof(*th));
 	unsigned long f;
-	size_t i;
 
 	if (!th)
 		return -12;	/* -ENOMEM */
@@ -234,8 +233,7 @@ int irqkit_plat_thread_create(struct irqkit_plat_thread **out, const char *name,
 		return -12;
 	}
 	guard_set(th);
-	for (i = 0; name && name[i] && i < sizeof(th->name) - 1; i++)
-		th->name[i] = name[i];
+	rv_strscpy(th->name, name, sizeof(th->name));
 	th->fn = fn;
 	th->arg = arg;
 	th->tid = __atomic_fetch_add(&next_tid, 1, __ATOMIC_RELAXED);
@@ -294,7 +292,6 @@ void irqkit_plat_thread_name_of(int tid, char *buf, size_t len)
 {
 	const char *n = tid == 0 ? "swapper" : "";
 	unsigned long f = rv_irq_save();
-	size_t i;
 
 	rv_lock(&all_lock);
 	for (struct irqkit_plat_thread *a = rv_all_threads; a && tid; a = a->all_next)
@@ -302,10 +299,7 @@ void irqkit_plat_thread_name_of(int tid, char *buf, size_t len)
 			n = a->name;
 			break;
 		}
-	for (i = 0; len && i < len - 1 && n[i]; i++)
-		buf[i] = n[i];
-	if (len)
-		buf[i] = '\0';
+	rv_strscpy(buf, n, len);
 	rv_unlock(&all_lock);
 	rv_irq_restore(f);
 }
@@ -317,14 +311,7 @@ int irqkit_plat_thread_id(void)
 
 void irqkit_plat_thread_name(char *buf, size_t len)
 {
-	const char *n = rv_self()->name;
-	size_t i;
-
-	if (!len)
-		return;
-	for (i = 0; i < len - 1 && n[i]; i++)
-		buf[i] = n[i];
-	buf[i] = '\0';
+	rv_strscpy(buf, rv_self()->name, len);
 }
 
 /* A long spin: let the hart's other threads run, when the caller may give it up. */
@@ -393,6 +380,20 @@ static void bucket_del(struct rv_waiter *w)
 	w->queued = false;
 }
 
+/* Off its bucket if a wake has not taken it off already (a timeout, the waiter's return). */
+static void bucket_unqueue(struct rv_waiter *w)
+{
+	struct bucket *b;
+
+	if (!w->queued)
+		return;
+	b = bucket_of(w->addr);
+	rv_lock(&b->lock);
+	if (w->queued)
+		bucket_del(w);
+	rv_unlock(&b->lock);
+}
+
 /* Recompute the hart's earliest timed wait and program its timer. */
 static void timed_recompute(struct rv_hart *h)
 {
@@ -456,12 +457,7 @@ static void wait_common(unsigned int *addr, unsigned int val, uint64_t ns, bool 
 		timed_recompute(h);
 		rv_timer_update(hart);
 	}
-	if (w.queued) {
-		rv_lock(&b->lock);
-		if (w.queued)
-			bucket_del(&w);
-		rv_unlock(&b->lock);
-	}
+	bucket_unqueue(&w);
 	rv_irq_restore(f);
 }
 
@@ -522,14 +518,7 @@ void rv_timer_expired(unsigned int hart)
 		}
 		*pp = w->tnext;
 		w->timed = false;
-		if (w->queued) {
-			struct bucket *b = bucket_of(w->addr);
-
-			rv_lock(&b->lock);
-			if (w->queued)
-				bucket_del(w);
-			rv_unlock(&b->lock);
-		}
+		bucket_unqueue(w);
 		rv_make_runnable(w->th);
 	}
 	timed_recompute(h);

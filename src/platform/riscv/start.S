@@ -4,6 +4,8 @@
  * (QEMU virt, machine mode, -bios none).  Every hart enters _start at the
  * base of RAM with a0 = its hart id and a1 = the device tree.
  */
+#include "trapframe.h"
+
 #define STACK_SHIFT	15		/* RV_STACK_SIZE, 32 KiB */
 #define MAX_HARTS	8
 
@@ -66,22 +68,7 @@ rv_bss_done:
 	.globl rv_trap_entry
 rv_trap_entry:
 	addi	sp, sp, -FRAME
-	sd	ra, 0(sp)
-	sd	t0, 8(sp)
-	sd	t1, 16(sp)
-	sd	t2, 24(sp)
-	sd	a0, 32(sp)
-	sd	a1, 40(sp)
-	sd	a2, 48(sp)
-	sd	a3, 56(sp)
-	sd	a4, 64(sp)
-	sd	a5, 72(sp)
-	sd	a6, 80(sp)
-	sd	a7, 88(sp)
-	sd	t3, 96(sp)
-	sd	t4, 104(sp)
-	sd	t5, 112(sp)
-	sd	t6, 120(sp)
+	SAVE_CALLER_SAVED
 	csrr	t0, mepc
 	sd	t0, 128(sp)
 	csrr	t0, mstatus
@@ -92,22 +79,7 @@ rv_trap_entry:
 	csrw	mstatus, t0		/* MIE off (as saved in the trap), MPIE/MPP as taken */
 	ld	t0, 128(sp)
 	csrw	mepc, t0
-	ld	ra, 0(sp)
-	ld	t0, 8(sp)
-	ld	t1, 16(sp)
-	ld	t2, 24(sp)
-	ld	a0, 32(sp)
-	ld	a1, 40(sp)
-	ld	a2, 48(sp)
-	ld	a3, 56(sp)
-	ld	a4, 64(sp)
-	ld	a5, 72(sp)
-	ld	a6, 80(sp)
-	ld	a7, 88(sp)
-	ld	t3, 96(sp)
-	ld	t4, 104(sp)
-	ld	t5, 112(sp)
-	ld	t6, 120(sp)
+	RESTORE_CALLER_SAVED
 	addi	sp, sp, FRAME
 	mret
 

@@ -143,7 +143,6 @@ static unsigned int ipi_work(unsigned int hart)
 
 	mmio_write32(RV_CLINT_MSIP(hart), 0);
 	bits = __atomic_exchange_n(&rv_harts[hart].ipi, 0, __ATOMIC_SEQ_CST);
-	rv_harts[hart].irq_counts[0]++;
 	if (bits & RV_IPI_TIMER)
 		rv_timer_update(hart);
 	if (bits & RV_IPI_EXT_ON)
@@ -161,17 +160,12 @@ static void timer_work(unsigned int hart, bool core)
 	struct rv_hart *h = &rv_harts[hart];
 	bool core_due = false;
 
-	h->irq_counts[1]++;
 	rv_timer_expired(hart);
 	if (h->retry && rv_ticks() >= h->retry_at) {
-		unsigned int bits = h->retry;
-
+		/* the kept bits come back as this hart's own IPI, which does their work */
+		rv_ipi_send(hart, h->retry);
 		h->retry = 0;
 		h->retry_at = UINT64_MAX;
-		if (bits & RV_IPI_EXT_ON)
-			csr_set(mie, MIP_MEIP);
-		if (bits & RV_IPI_KICK)
-			rv_ipi_send(hart, RV_IPI_KICK);
 	}
 	if (hart == 0) {
 		uint64_t d = rv_core_deadline_ticks();
@@ -308,7 +302,6 @@ static void timer_interrupt(unsigned int hart)
 
 static void external_interrupt(unsigned int hart)
 {
-	rv_harts[hart].irq_counts[2]++;
 	if (rv_core_up && __atomic_load_n(&ext_root, __ATOMIC_ACQUIRE)) {
 		if (!enter_core(hart, ext_root, ext_arg))
 			return;
