@@ -808,7 +808,12 @@ static bool worker_sleep(struct irqkit_worker *w, uint64_t end)
 	if (woken)
 		irqkit__jiffies_touch();	/* a wake-up: the jiffies objects, for their readers */
 	irqkit_spin_lock_irq(&w->pool->lock);
-	return woken;
+	/*
+	 * Read again under the lock, where wakers set it: a waker that took @w
+	 * off the idle list after the timed-out look above must not be lost
+	 * (worker_idle would reap a worker somebody just woke).
+	 */
+	return a_load_acquire(&w->wake) != 0;
 }
 
 /* Sleep until wake_idle_worker() takes @w off the idle list.  Pool lock held; dropped meanwhile. */

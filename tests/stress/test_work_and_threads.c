@@ -3,9 +3,10 @@
  * Stress tests of work queues and threaded interrupts with real threads: a
  * work item never runs on two workers at once, flush_workqueue waits for
  * everything queued before it, every item runs without a flush (no lost
- * wake-up), cancel_work_sync stops a self-requeueing item,
- * destroy_workqueue while others still queue, and free_irq of a threaded
- * action while its thread runs.  IRQKIT_STRESS_SCALE multiplies the counts.
+ * wake-up, also while idle workers are reaped), cancel_work_sync stops a
+ * self-requeueing item, destroy_workqueue while others still queue, and
+ * free_irq of a threaded action while its thread runs.  IRQKIT_STRESS_SCALE
+ * multiplies the counts.
  */
 #define _GNU_SOURCE
 #include "../harness.h"
@@ -253,6 +254,60 @@ static void test_every_item_runs_without_a_flush(void **state)
 	irqkit_destroy_workqueue(wq);
 }
 
+/*
+ * The same with idle workers reaped after 1 ms and gaps around that long: a
+ * worker whose idle timeout passes as a producer wakes it must run the item,
+ * not end (the wake-up was read before the pool lock, and a worker somebody
+ * had just taken off the idle list was reaped with the item left behind).
+ */
+static void *ping_pong_reaped(void *arg)
+{
+	struct ping *p = arg;
+
+	for (int i = 0; i < stress_scale(1500); i++) {
+		if (!irqkit_queue_work_on((int)(rnd(&p->seed) % NCPU), p->wq, &p->work)) {
+			atomic_fetch_add(&violations, 1);
+			break;
+		}
+		p->queued++;
+		if (!wait_until(atomic_load(&p->runs) >= p->queued, 10000)) {
+			atomic_fetch_add(&violations, 1);
+			return NULL;
+		}
+		usleep(500 + rnd(&p->seed) % 1000);
+	}
+	return NULL;
+}
+
+static void test_every_item_runs_while_idle_workers_are_reaped(void **state)
+{
+	struct irqkit_workqueue *wq;
+	struct ping p[PING_PRODUCERS];
+	long queued = 0, runs = 0;
+
+	(void)state;
+	irqkit_stop();
+	assert_int_equal(start_world_cfg((struct irqkit_config){
+		.nr_irqs = 64, .nr_cpus = NCPU, .mode = IRQKIT_MODE_THREADED,
+		.worker_idle_ms = 1 }), 0);
+	wq = irqkit_alloc_workqueue("reaped", 0, 0);
+	for (int i = 0; i < PING_PRODUCERS; i++) {
+		p[i] = (struct ping){ .wq = wq, .seed = test_seed() * 11 + (unsigned int)i + 1 };
+		irqkit_init_work(&p[i].work, ping_fn);
+		pthread_create(&p[i].thread, NULL, ping_pong_reaped, &p[i]);
+	}
+	for (int i = 0; i < PING_PRODUCERS; i++) {
+		pthread_join(p[i].thread, NULL);
+		queued += p[i].queued;
+		runs += atomic_load(&p[i].runs);
+	}
+	fprintf(stderr, "  queued %ld, ran %ld, violations %d\n", queued, runs,
+		atomic_load(&violations));
+	assert_int_equal(atomic_load(&violations), 0);
+	assert_int_equal(runs, queued);
+	irqkit_destroy_workqueue(wq);
+}
+
 /* ---- cancel_work_sync on a self-requeueing item ---------------------------------------------- */
 
 struct self_item {
@@ -451,6 +506,7 @@ int main(void)
 		T(test_work_item_never_runs_on_two_workers_at_once),
 		T(test_flush_workqueue_waits_for_everything_queued_before),
 		T(test_every_item_runs_without_a_flush),
+		T(test_every_item_runs_while_idle_workers_are_reaped),
 		T(test_cancel_work_sync_stops_a_self_requeueing_item),
 		T(test_destroy_workqueue_while_others_still_queue),
 		T(test_free_irq_of_a_threaded_action_while_its_thread_runs),
