@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* The test harness: log capture, test worlds, simulated devices. */
+/*
+ * The test harness: log capture, test worlds, simulated devices.  Portable:
+ * the bare-metal images build it too; what needs the host's C library is in
+ * harness_host.c (tests/riscv/harness_rv.c on bare metal).
+ */
 #define _GNU_SOURCE
 #include "harness.h"
-
-#include <dirent.h>
-#include <sys/wait.h>
-
-#include <stdlib.h>
-#include <time.h>
-#include <unistd.h>
 
 struct logcap logcap = { .lock = PTHREAD_MUTEX_INITIALIZER };
 char order_buf[256];
@@ -18,7 +15,7 @@ void logcap_hook(void *arg, int level, const char *line)
 	(void)arg;
 	pthread_mutex_lock(&logcap.lock);
 	if (logcap.echo)
-		fprintf(stderr, "  log<%d> %s\n", level, line);
+		test_printf("  log<%d> %s\n", level, line);
 	if (logcap.n < LOG_MAX_LINES) {
 		snprintf(logcap.lines[logcap.n], LOG_LINE_LEN, "%s", line);
 		logcap.levels[logcap.n] = level;
@@ -72,9 +69,9 @@ bool log_contains(const char *needle)
 void log_dump(void)
 {
 	pthread_mutex_lock(&logcap.lock);
-	fprintf(stderr, "--- captured log (%d lines, %d dropped)\n", logcap.n, logcap.dropped);
+	test_printf("--- captured log (%d lines, %d dropped)\n", logcap.n, logcap.dropped);
 	for (int i = 0; i < logcap.n && i < 200; i++)
-		fprintf(stderr, "  %s\n", logcap.lines[i]);
+		test_printf("  %s\n", logcap.lines[i]);
 	pthread_mutex_unlock(&logcap.lock);
 }
 
@@ -89,10 +86,8 @@ static int add_lines(void)
 
 int start_world_cfg(struct irqkit_config cfg)
 {
-	const char *echo = getenv("IRQKIT_TEST_ECHO");
-
 	cfg.log = logcap_hook;
-	logcap.echo = echo && *echo == '1';
+	logcap.echo = test_log_echo();
 	log_clear();
 	order_buf[0] = '\0';
 	if (irqkit_start(&cfg))
@@ -207,96 +202,8 @@ enum irqkit_irqreturn tdev_fixed_handler(int irq, void *dev_id)
 	return dev->ret >= 0 ? (enum irqkit_irqreturn)dev->ret : IRQKIT_NONE;
 }
 
-void usleep_100(void)
-{
-	usleep(100);
-}
-
-/* IRQKIT_TEST_FILTER=pattern runs only the matching tests (cmocka's filter). */
-__attribute__((constructor)) static void apply_test_filter(void)
-{
-	const char *f = getenv("IRQKIT_TEST_FILTER");
-
-	if (f && *f)
-		cmocka_set_test_filter(f);
-}
-
-unsigned int test_seed(void)
-{
-	static unsigned int seed;
-
-	if (!seed) {
-		const char *env = getenv("IRQKIT_TEST_SEED");
-
-		seed = env ? (unsigned int)strtoul(env, NULL, 0) : (unsigned int)time(NULL);
-		if (!seed)
-			seed = 1;
-		fprintf(stderr, "seed %u (IRQKIT_TEST_SEED=%u replays)\n", seed, seed);
-	}
-	return seed;
-}
-
-int nr_threads_named(const char *prefix, const char *without)
-{
-	DIR *dir = opendir("/proc/self/task");
-	struct dirent *e;
-	int n = 0;
-
-	while (dir && (e = readdir(dir))) {
-		char path[300], comm[32] = "";
-		FILE *f;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, prefix, strlen(prefix)) &&
-		    !(without && strstr(comm, without)))
-			n++;
-		fclose(f);
-	}
-	if (dir)
-		closedir(dir);
-	return n;
-}
-
-int stress_scale(int n)
-{
-	const char *s = getenv("IRQKIT_STRESS_SCALE");
-	int k = s ? atoi(s) : 1;
-
-	return n * (k > 0 ? k : 1);
-}
-
 void stress_burn(int n)
 {
 	for (volatile int i = 0; i < n; i++)
 		;
-}
-
-/* See harness.h. */
-int in_child(void (*fn)(void), char *out, size_t len)
-{
-	int p[2], status = 0;
-	ssize_t n, got = 0;
-	pid_t pid;
-
-	assert_int_equal(pipe(p), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		dup2(p[1], 2);
-		close(p[0]);
-		fn();
-		_exit(0);
-	}
-	close(p[1]);
-	while ((size_t)got < len - 1 && (n = read(p[0], out + got, len - 1 - (size_t)got)) > 0)
-		got += n;
-	out[got] = '\0';
-	close(p[0]);
-	waitpid(pid, &status, 0);
-	return status;
 }

@@ -121,12 +121,19 @@ enum irqkit_irqreturn tdev_fixed_handler(int irq, void *dev_id);
 void tdev_raise_served(struct tdev *dev, unsigned int irq, int n);
 
 /*
- * Run @fn in a child process (it _exits 0 when @fn returns); return its
+ * Host only: run @fn in a child process (it _exits 0 when @fn returns); return its
  * wait status and, in @out (@len bytes), what it wrote to stderr.
  */
 int in_child(void (*fn)(void), char *out, size_t len);
 
 extern char order_buf[256];
+
+/* ---- the platform's part (harness_host.c; tests/riscv/harness_rv.c) ------------- */
+
+/* Print to the tests' error stream (stderr; the console on bare metal). */
+void test_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Whether the captured log is echoed as it is written (IRQKIT_TEST_ECHO=1). */
+bool test_log_echo(void);
 
 /* Spin until @cond holds or about @ms milliseconds pass. */
 #define wait_until(cond, ms)						\
@@ -140,7 +147,7 @@ extern char order_buf[256];
 	})
 void usleep_100(void);
 
-/* Threads of this process whose name starts with @prefix and lacks @without (NULL: any). */
+/* Host only: threads of this process whose name starts with @prefix and lacks @without (NULL: any). */
 int nr_threads_named(const char *prefix, const char *without);
 
 /* Stress tests: @n times IRQKIT_STRESS_SCALE (default 1); a busy loop of @n steps. */

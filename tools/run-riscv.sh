@@ -67,6 +67,13 @@ for img in "$dir"/tests/riscv/*.elf; do
 			-smp 2 ;;
 	bad_stack)
 		run "$img" smp2 96 0 "stack overflow in thread greedy .*: 64 bytes past the end" -smp 2 ;;
+	test_cmocka_fail)
+		run "$img" smp2 1 0 "FAILED  \\] test_a_failed_assertion_ends_the_test" -smp 2 ;;
+	core_*)
+		# the host suite's deterministic tests: one hart plays every CPU
+		run "$img" smp2 0 1 "PASSED  \\] [0-9]+ test" -smp 2
+		run "$img" smp4-icount 0 1 "PASSED  \\] [0-9]+ test" \
+			-smp 4 -icount shift=3,sleep=off ;;
 	bad_lockup)
 		run "$img" smp2 0 1 "soft lockup - CPU#1 stuck for .* \\[swapper:0\\]" -smp 2
 		run "$img" smp4-icount 0 1 "soft lockup - CPU#3 stuck" \

@@ -2,7 +2,7 @@
 /*
  * The rest of the C library that drivers and the Linux-name layer use on
  * bare metal (libc/include/): formatting into buffers, number parsing, the
- * clocks.  vsnprintf is the port's formatter (platform.c); the string
+ * clocks, sleeping.  vsnprintf is the port's formatter (platform.c); the string
  * functions are in string.c.
  */
 #include "rv.h"
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <sys/time.h>
 #include <time.h>
+#include <unistd.h>
 
 int snprintf(char *restrict buf, size_t n, const char *restrict fmt, ...)
 {
@@ -121,5 +122,16 @@ int gettimeofday(struct timeval *restrict tv, void *restrict tz)
 	(void)tz;
 	tv->tv_sec = (time_t)(ns / 1000000000u);
 	tv->tv_usec = (suseconds_t)(ns % 1000000000u / 1000u);
+	return 0;
+}
+
+/* A timed wait on a word nobody wakes, until the time has passed. */
+int usleep(useconds_t us)
+{
+	static unsigned int never;
+	uint64_t end = irqkit_plat_now_ns() + (uint64_t)us * 1000u;
+
+	for (uint64_t now; (now = irqkit_plat_now_ns()) < end;)
+		irqkit_plat_wait_timeout(&never, 0, end - now);
 	return 0;
 }

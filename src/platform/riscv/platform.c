@@ -232,13 +232,20 @@ void rv_heap_init(void)
 	free_list->next = NULL;
 }
 
+/* Fault injection for tests, as the host's: set to n > 0, the n-th allocation from now fails. */
+int irqkit__plat_alloc_fail;
+
 void *irqkit_plat_alloc(size_t size)
 {
 	size_t n = ALIGN64(size ? size : 1);
 	struct rv_free **pp, *b;
 	void *p = NULL;
-	unsigned long f = rv_irq_save();
+	unsigned long f;
 
+	if (__atomic_load_n(&irqkit__plat_alloc_fail, __ATOMIC_RELAXED) > 0 &&
+	    __atomic_sub_fetch(&irqkit__plat_alloc_fail, 1, __ATOMIC_RELAXED) == 0)
+		return NULL;
+	f = rv_irq_save();
 	rv_lock(&heap_lock);
 	for (pp = &free_list; (b = *pp); pp = &b->next) {
 		if (b->size < n)

@@ -71,6 +71,7 @@ int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 char *strcpy(char *restrict d, const char *restrict s);
 char *strncpy(char *restrict d, const char *restrict s, size_t n);
+char *strncat(char *restrict d, const char *restrict s, size_t n);
 char *strchr(const char *s, int c);
 char *strstr(const char *h, const char *n);
 
@@ -106,6 +107,17 @@ char *strncpy(char *restrict d, const char *restrict s, size_t n)
 		d[i] = s[i];
 	for (; i < n; i++)
 		d[i] = '\0';
+	return d;
+}
+
+/* As the C library's: at most @n of @s appended, then a NUL. */
+char *strncat(char *restrict d, const char *restrict s, size_t n)
+{
+	char *e = d + strlen(d);
+
+	for (; n && *s; n--)
+		*e++ = *s++;
+	*e = '\0';
 	return d;
 }
 

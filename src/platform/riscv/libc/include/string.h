@@ -12,6 +12,7 @@ int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 char *strcpy(char *restrict d, const char *restrict s);
 char *strncpy(char *restrict d, const char *restrict s, size_t n);
+char *strncat(char *restrict d, const char *restrict s, size_t n);
 char *strchr(const char *s, int c);
 char *strstr(const char *h, const char *n);
 #endif

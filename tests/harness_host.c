@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The test harness's host part: what needs the host's C library (the
+ * environment, /proc, fork).  tests/riscv/harness_rv.c is the bare-metal one.
+ */
+#define _GNU_SOURCE
+#include "harness.h"
+
+#include <dirent.h>
+#include <sys/wait.h>
+
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+void test_printf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+bool test_log_echo(void)
+{
+	const char *echo = getenv("IRQKIT_TEST_ECHO");
+
+	return echo && *echo == '1';
+}
+
+void usleep_100(void)
+{
+	usleep(100);
+}
+
+/* IRQKIT_TEST_FILTER=pattern runs only the matching tests (cmocka's filter). */
+__attribute__((constructor)) static void apply_test_filter(void)
+{
+	const char *f = getenv("IRQKIT_TEST_FILTER");
+
+	if (f && *f)
+		cmocka_set_test_filter(f);
+}
+
+unsigned int test_seed(void)
+{
+	static unsigned int seed;
+
+	if (!seed) {
+		const char *env = getenv("IRQKIT_TEST_SEED");
+
+		seed = env ? (unsigned int)strtoul(env, NULL, 0) : (unsigned int)time(NULL);
+		if (!seed)
+			seed = 1;
+		fprintf(stderr, "seed %u (IRQKIT_TEST_SEED=%u replays)\n", seed, seed);
+	}
+	return seed;
+}
+
+int nr_threads_named(const char *prefix, const char *without)
+{
+	DIR *dir = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+
+	while (dir && (e = readdir(dir))) {
+		char path[300], comm[32] = "";
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, prefix, strlen(prefix)) &&
+		    !(without && strstr(comm, without)))
+			n++;
+		fclose(f);
+	}
+	if (dir)
+		closedir(dir);
+	return n;
+}
+
+int stress_scale(int n)
+{
+	const char *s = getenv("IRQKIT_STRESS_SCALE");
+	int k = s ? atoi(s) : 1;
+
+	return n * (k > 0 ? k : 1);
+}
+
+/* See harness.h. */
+int in_child(void (*fn)(void), char *out, size_t len)
+{
+	int p[2], status = 0;
+	ssize_t n, got = 0;
+	pid_t pid;
+
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(p[1], 2);
+		close(p[0]);
+		fn();
+		_exit(0);
+	}
+	close(p[1]);
+	while ((size_t)got < len - 1 && (n = read(p[0], out + got, len - 1 - (size_t)got)) > 0)
+		got += n;
+	out[got] = '\0';
+	close(p[0]);
+	waitpid(pid, &status, 0);
+	return status;
+}
