@@ -11,7 +11,8 @@ set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
 # base ISA, so gcc 12 accepts them without _zicsr (which would pick the wrong
 # libgcc).
 set(IRQKIT_RV_FLAGS "-misa-spec=2.2 -march=rv64imac -mabi=lp64 -mcmodel=medany")
-set(CMAKE_C_FLAGS_INIT "${IRQKIT_RV_FLAGS} -ffreestanding -fno-common")
+# frame pointers: the port's call traces walk them, as Linux's do on RISC-V
+set(CMAKE_C_FLAGS_INIT "${IRQKIT_RV_FLAGS} -ffreestanding -fno-common -fno-omit-frame-pointer")
 set(CMAKE_ASM_FLAGS_INIT "${IRQKIT_RV_FLAGS}")
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-nostdlib -nostartfiles -static -Wl,--no-warn-rwx-segments")
 set(IRQKIT_ARCH riscv CACHE STRING "" FORCE)

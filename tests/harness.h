@@ -24,6 +24,13 @@
 #define container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
 #endif
 
+/*
+ * Virtual CPUs are host threads (the posix platform): a task bound to a CPU
+ * runs beside that CPU's interrupts.  On bare metal a CPU is a hart, and a
+ * storm on it starves its process context, as on a real machine.
+ */
+#define T_CPUS_ARE_THREADS	__STDC_HOSTED__
+
 /* Lines of the standard test world: 0-15 software edge, 16-31 software level, 32+ no chip. */
 #define T_EDGE(n)	(n)
 #define T_LEVEL(n)	(16 + (n))

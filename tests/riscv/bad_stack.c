@@ -9,7 +9,10 @@
 
 #include "rvtest.h"
 
-/* An array 64 bytes longer than what is left: its low end is in the guard. */
+/*
+ * An array 64 bytes longer than what is left: its low end is in the guard
+ * (the frame around it moves that end by a few words).
+ */
 static __attribute__((noinline)) void overflow(void)
 {
 	size_t left = irqkit_rv_stack_left();

@@ -82,6 +82,42 @@ size_t irqkit_rv_stack_left(void)
 	return sp - (unsigned long)(rv_self()->stack + RV_GUARD_WORDS);
 }
 
+/*
+ * The call trace (Linux's dump_stack on RISC-V walks it the same way), by the
+ * frame pointers the port is built with.  In the frame of a function that
+ * calls others, s0 is its caller's stack pointer, with the return address at
+ * s0 - 8 and the caller's s0 at s0 - 16 (a leaf saves no return address:
+ * irqkit_plat_backtrace calls rv_walk so that it is not one).  The walk stays
+ * on the calling thread's stack, each frame above the last; frame 0 is the
+ * caller's.  Any context (a trap runs on the thread's stack).
+ */
+static __attribute__((noinline)) int rv_walk(void **frames, int max, uintptr_t fp)
+{
+	const struct irqkit_plat_thread *th = rv_self();
+	uintptr_t lo = (uintptr_t)th->stack, hi = lo + th->stack_size;
+	int n = 0;
+
+	while (n < max && fp > lo && fp <= hi && !(fp & 7)) {
+		uintptr_t ra = ((const uintptr_t *)fp)[-1], up = ((const uintptr_t *)fp)[-2];
+
+		if (!ra)
+			break;
+		frames[n++] = (void *)ra;
+		if (up <= fp)
+			break;
+		fp = up;
+	}
+	return n;
+}
+
+__attribute__((noinline)) int irqkit_plat_backtrace(void **frames, int max)
+{
+	int n = rv_walk(frames, max, (uintptr_t)__builtin_frame_address(0));
+
+	__asm__ __volatile__("" ::: "memory");	/* a call, not a jump: this frame has its ra */
+	return n;
+}
+
 static void rq_push(struct rv_hart *h, struct irqkit_plat_thread *th)
 {
 	th->rq_next = NULL;

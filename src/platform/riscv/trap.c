@@ -232,19 +232,42 @@ unsigned int irqkit_rv_timer_irq(void)
 	return timer_irq;
 }
 
+/*
+ * The line of the hart-local interrupt @hw, at or above @from: the two take
+ * the last line numbers, so that the low ones stay free for the lines a
+ * program numbers itself (software lines, a 2.6 driver's fixed irq), as x86
+ * keeps its dynamically allocated lines above its GSIs.  Return: it, or 0.
+ */
+static unsigned int intc_line(irqkit_hwirq_t hw, unsigned int from)
+{
+	unsigned int virq = irqkit_irq_find_mapping(intc_domain, hw);
+	int v;
+
+	if (virq)
+		return virq;
+	v = irqkit_irq_alloc_descs(-1, from, 1, NULL);
+	if (v <= 0)
+		return 0;
+	if (irqkit_irq_domain_associate(intc_domain, (unsigned int)v, hw)) {
+		irqkit_irq_free_descs((unsigned int)v, 1);
+		return 0;
+	}
+	return (unsigned int)v;
+}
+
 /* At start, after the core's init: the two lines and their handlers.  Return: 0 or -errno. */
 int rv_intc_start(void)
 {
 	static int dev;
-	unsigned int ipi, timer;
+	unsigned int ipi, timer, nr = irqkit_nr_irqs();
 	int ret;
 
 	if (!intc_domain)
 		intc_domain = irqkit_irq_domain_create_linear(NULL, 16, &intc_ops, NULL);
 	if (!intc_domain)
 		return -12;	/* -ENOMEM */
-	ipi = irqkit_irq_create_mapping_affinity(intc_domain, 3, NULL);
-	timer = irqkit_irq_create_mapping_affinity(intc_domain, 7, NULL);
+	ipi = intc_line(3, nr > 2 ? nr - 2 : 1);
+	timer = intc_line(7, nr > 2 ? nr - 1 : 1);
 	if (!ipi || !timer)
 		return -12;
 	ret = irqkit_request_irq(ipi, ipi_handler, IRQKIT_F_PERCPU, "IPI", &dev);

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The one part of POSIX threads the test harness uses on bare metal: a mutex
- * over the captured log.  The log is written from any context, a handler
- * included, so the mutex is an irqkit spinlock taken with interrupts saved.
+ * The part of POSIX threads the core's tests use, on bare metal: a mutex over
+ * the captured log, and helper threads.  The log is written from any
+ * context, a handler included, so the mutex is an irqkit spinlock taken with
+ * interrupts saved.  A thread is one of the port's (the platform contract's
+ * irqkit_plat_thread_create), bound to no CPU, as a host thread is.
  */
 #ifndef IRQKIT_RV_PTHREAD_H
 #define IRQKIT_RV_PTHREAD_H
 
+#include <irqkit-core/platform.h>
 #include <irqkit/spinlock.h>
 
 typedef struct {
@@ -27,6 +30,49 @@ static inline int pthread_mutex_lock(pthread_mutex_t *m)
 static inline int pthread_mutex_unlock(pthread_mutex_t *m)
 {
 	irqkit_spin_unlock_irqrestore(&m->lock, m->flags);
+	return 0;
+}
+
+struct rv_pthread {
+	struct irqkit_plat_thread	*th;
+	void				*(*fn)(void *arg);
+	void				*arg, *ret;
+};
+typedef struct rv_pthread *pthread_t;
+typedef struct rv_pthread_attr pthread_attr_t;	/* never defined: only NULL is passed */
+
+static inline void rv_pthread_main(void *arg)
+{
+	struct rv_pthread *t = arg;
+
+	t->ret = t->fn(t->arg);
+}
+
+static inline int pthread_create(pthread_t *out, const pthread_attr_t *attr,
+				 void *(*fn)(void *arg), void *arg)
+{
+	struct rv_pthread *t = irqkit_plat_alloc(sizeof(*t));
+
+	(void)attr;
+	*out = NULL;
+	if (!t)
+		return 11;	/* EAGAIN */
+	t->fn = fn;
+	t->arg = arg;
+	if (irqkit_plat_thread_create(&t->th, "pthread", rv_pthread_main, t)) {
+		irqkit_plat_free(t, sizeof(*t));
+		return 11;
+	}
+	*out = t;
+	return 0;
+}
+
+static inline int pthread_join(pthread_t t, void **ret)
+{
+	irqkit_plat_thread_join(t->th);
+	if (ret)
+		*ret = t->ret;
+	irqkit_plat_free(t, sizeof(*t));
 	return 0;
 }
 
