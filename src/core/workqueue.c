@@ -871,8 +871,13 @@ static void worker_main(void *arg)
 		struct irqkit_worker *next;
 		struct irqkit_work *work;
 
-		if (!worker_has_work(w))
-			incoming_splice(pool);
+		/*
+		 * Every push so far onto the lists before an item is taken: a
+		 * push that found no worker idle (this one was starting a spare,
+		 * say) woke nobody and counts on the workers awake, and this one
+		 * may now run for long; what it leaves goes to the spare (next).
+		 */
+		incoming_splice(pool);
 		if (!worker_has_work(w)) {
 			worker_enter_idle(w);
 			a_fence();	/* idle before the look; queue_work_wake: push before its look */

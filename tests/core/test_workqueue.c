@@ -310,6 +310,37 @@ static void test_max_active_and_ordered_queues(void **state)
 	irqkit_destroy_workqueue(ord);
 }
 
+extern unsigned int irqkit__plat_alloc_delay_us;
+
+/*
+ * An item queued while the pool's one awake worker starts a spare (no lock
+ * held, no worker idle: the push wakes nobody and counts on that worker) runs
+ * beside the long item that worker then takes: a worker takes in every push
+ * before it takes an item and hands the rest to the spare.  The spare's
+ * allocation is made slow (100 ms) to hold that window open.
+ */
+static void test_item_queued_while_a_spare_starts_is_not_left_behind(void **state)
+{
+	struct irqkit_workqueue *wq = irqkit_alloc_workqueue("spare", IRQKIT_WQ_UNBOUND, 2);
+	struct witem a, b;
+	bool ran;
+
+	(void)state;
+	witem_init(&a, wq, 'a');
+	witem_init(&b, wq, 'b');
+	a.gated = true;
+	__atomic_store_n(&irqkit__plat_alloc_delay_us, 100000, __ATOMIC_RELAXED);
+	irqkit_queue_work(wq, &a.work);
+	usleep(30000);				/* a's worker is starting its spare */
+	irqkit_queue_work(wq, &b.work);
+	ran = wait_until(atomic_load(&b.runs) == 1, 3000);
+	atomic_store(&a.gate, 1);		/* before any assertion: this frame holds a */
+	irqkit_flush_workqueue(wq);
+	assert_true(ran);
+	assert_string_equal(order, "ab");
+	irqkit_destroy_workqueue(wq);
+}
+
 static void test_cancel_work_sync(void **state)
 {
 	struct irqkit_workqueue *wq = irqkit_alloc_ordered_workqueue("ord", 0);
@@ -672,6 +703,7 @@ int main(void)
 		T(test_flush_work_waits_for_the_queued_instance),
 		T(test_flush_workqueue_is_not_held_up_by_later_items),
 		T(test_max_active_and_ordered_queues),
+		T(test_item_queued_while_a_spare_starts_is_not_left_behind),
 		T(test_cancel_work_sync),
 		T(test_delayed_work_runs_after_its_delay),
 		T(test_mod_and_cancel_delayed_work),

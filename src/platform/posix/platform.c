@@ -37,15 +37,21 @@
  * n-th allocation from now fails (once).
  */
 int irqkit__plat_alloc_fail;
+/* The same for a slow allocation (a loaded host): the next one first sleeps this long. */
+unsigned int irqkit__plat_alloc_delay_us;
 
 void *irqkit_plat_alloc(size_t size)
 {
 	void *p = NULL;
 	size_t rounded = (size + CACHELINE - 1) & ~(size_t)(CACHELINE - 1);
+	unsigned int delay;
 
 	if (__atomic_load_n(&irqkit__plat_alloc_fail, __ATOMIC_RELAXED) > 0 &&
 	    __atomic_sub_fetch(&irqkit__plat_alloc_fail, 1, __ATOMIC_RELAXED) == 0)
 		return NULL;
+	if (__atomic_load_n(&irqkit__plat_alloc_delay_us, __ATOMIC_RELAXED) &&
+	    (delay = __atomic_exchange_n(&irqkit__plat_alloc_delay_us, 0, __ATOMIC_RELAXED)))
+		usleep(delay);
 	if (rounded >= ALLOC_MAPPED) {
 		/* zero pages from the kernel, touched only when used (the recorder's rings) */
 		p = mmap(NULL, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -13,6 +13,7 @@ void irqkit__posix_timer_stop(void);
 
 /* platform.c: fault injection for tests; see irqkit_plat_alloc(). */
 extern int irqkit__plat_alloc_fail;
+extern unsigned int irqkit__plat_alloc_delay_us;
 /* platform.c: "@who: message" on stderr, one line (the simulator's and exploration's reports). */
 void irqkit__posix_say(const char *who, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
