@@ -336,8 +336,8 @@ static void test_item_queued_while_a_spare_starts_is_not_left_behind(void **stat
 	ran = wait_until(atomic_load(&b.runs) == 1, 3000);
 	atomic_store(&a.gate, 1);		/* before any assertion: this frame holds a */
 	irqkit_flush_workqueue(wq);
-	assert_true(ran);
-	assert_string_equal(order, "ab");
+	assert_true(ran);			/* while a still ran */
+	assert_int_equal(atomic_load(&a.runs), 1);
 	irqkit_destroy_workqueue(wq);
 }
 
