@@ -13,7 +13,8 @@
 # (pkg-config and find_package), the static analyzers (clang-tidy's
 # clang-analyzer checks and cppcheck, no finding), a minute of the API fuzzer (libFuzzer with
 # ASan+UBSan and its reference model), the bare-metal RISC-V images under QEMU
-# (tools/run-riscv.sh) and a smoke run of the benchmarks.
+# (tools/run-riscv.sh), the Linux guest's tests (tests/guest/run.sh: Debian's
+# kernel downloaded, never installed) and a smoke run of the benchmarks.
 # Usage: tools/run-tests.sh [build-root]
 # IRQKIT_SKIP_SETUP=1 skips the package step (a machine that has them).
 set -eu
@@ -50,6 +51,9 @@ TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
 
 step "bare metal: the RISC-V images under QEMU (virt, machine mode, 1 to 4 harts)"
 "$top/tools/run-riscv.sh" "$root/riscv"
+
+step "Linux guest: Debian's kernel under QEMU (x86, TCG), irqkit against uio_pci_generic"
+"$top/tests/guest/run.sh" "$root/guest"
 
 step "static analysis: clang-tidy's clang-analyzer checks and cppcheck, no finding"
 "$top/tools/check-analyzer.sh" "$root/gcc-release"

@@ -6,7 +6,7 @@ pkgs="build-essential cmake ninja-build pkg-config clang libclang-rt-dev
       libcmocka-dev libdw-dev valgrind libuv1-dev libglib2.0-dev gnuplot-nox
       systemtap-sdt-dev linux-perf bpftrace linux-libc-dev util-linux
       util-linux-extra libjson-c-dev doxygen clang-tidy cppcheck
-      gcc-riscv64-unknown-elf qemu-system-misc"
+      gcc-riscv64-unknown-elf qemu-system-misc qemu-system-x86 busybox-static"
 need=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -55,6 +55,8 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 
@@ -94,6 +96,7 @@ static const struct fd_kind_desc {
 #define FL_SEEN		(1u << 8)	/* UIO count or GPIO seqno of a previous read is known */
 #define FL_NOCTL	(1u << 9)	/* UIO without irqcontrol: no re-enable writes */
 #define FL_OWN_FD	(1u << 10)	/* fd is our duplicate (tty transmit): closed at unbind */
+#define FL_PCICMD	(1u << 11)	/* UIO re-enabled through the PCI command register (cfg_fd) */
 
 /* the largest record a descriptor gives: a signalfd_siginfo (a GPIO event is smaller) */
 enum { RECORD_MAX = sizeof(struct signalfd_siginfo) };
@@ -103,6 +106,7 @@ struct fd_line {
 	struct irqkit_spinlock lock;	/* serialises epoll_ctl on the descriptor */
 	int		fd;
 	int		eoi_fd;		/* UIO: fd; VFIO INTx: the unmask eventfd; else -1 */
+	int		cfg_fd;		/* UIO without irqcontrol: its PCI config space, or -1 */
 	enum fd_kind	kind;
 	unsigned int	cpu;		/* whose epoll set holds fd (FL_INSET) */
 	uint32_t	interest;	/* epoll events applied now */
@@ -587,11 +591,84 @@ static void fdl_ack(struct irqkit_irq_data *d)
 	hand_over(line_of_data(d));
 }
 
+#define PCI_COMMAND			4
+#define PCI_COMMAND_INTX_DISABLE	0x400
+
+/*
+ * The PCI configuration space of the device behind a UIO descriptor
+ * (/sys/class/uio/uioN/device/config, N the descriptor's minor), open for
+ * writing, or -1 when it is no PCI device or cannot be opened.
+ */
+static int uio_pci_config(int uio_fd)
+{
+	struct stat st;
+	char path[64];
+
+	if (fstat(uio_fd, &st) || !S_ISCHR(st.st_mode))
+		return -1;
+	snprintf(path, sizeof(path), "/sys/class/uio/uio%u/device/config", minor(st.st_rdev));
+	return open(path, O_RDWR | O_CLOEXEC);
+}
+
+/*
+ * uio_pci_generic's re-enable: its kernel handler sets the command
+ * register's INTx disable bit as it takes the interrupt, and the driver
+ * clears it once the device is served.  Return: 0 or -errno.
+ */
+static int pci_intx_enable(int cfg_fd)
+{
+	uint16_t cmd;
+
+	if (pread(cfg_fd, &cmd, sizeof(cmd), PCI_COMMAND) != (ssize_t)sizeof(cmd))
+		return -errno;
+	if (!(cmd & PCI_COMMAND_INTX_DISABLE))
+		return 0;
+	cmd &= (uint16_t)~PCI_COMMAND_INTX_DISABLE;
+	if (pwrite(cfg_fd, &cmd, sizeof(cmd), PCI_COMMAND) != (ssize_t)sizeof(cmd))
+		return -errno;
+	return 0;
+}
+
+/*
+ * A UIO driver refused the re-enable write (no irqcontrol): re-enable
+ * through the PCI command register if the device is a PCI one (as
+ * uio_pci_generic's users must), else stop writing.  Return: whether the
+ * command register is the way now.
+ */
+static bool uio_learn_reenable(struct fd_line *l, int err)
+{
+	int cfg = uio_pci_config(l->eoi_fd), none = -1;
+
+	if (cfg >= 0 && !a_cas(&l->cfg_fd, &none, cfg))
+		close(cfg);			/* another CPU's EOI found it first */
+	if (cfg >= 0) {
+		if (!(set_bits(&l->state, FL_PCICMD) & FL_PCICMD))
+			irqkit_printk(IRQKIT_LOG_INFO,
+				      "irq %u: fd %d (uio): the driver has no irqcontrol (%s); re-enabling through the PCI command register",
+				      line_irq(l), l->fd, strerror(err));
+		return true;
+	}
+	set_bits(&l->state, FL_NOCTL);
+	irqkit_printk(IRQKIT_LOG_INFO,
+		      "irq %u: fd %d (uio): the driver has no irqcontrol (%s); no re-enable writes",
+		      line_irq(l), l->fd, strerror(err));
+	return false;
+}
+
 /* Write the re-enable of UIO (a 32-bit 1) or VFIO INTx's unmask (an eventfd add). */
 static void write_reenable(struct fd_line *l)
 {
 	ssize_t r;
 
+	if (ld(&l->state) & FL_PCICMD) {
+		int err = pci_intx_enable(a_load_acquire(&l->cfg_fd));
+
+		if (err)
+			irqkit_printk(IRQKIT_LOG_ERR,
+				      "irq %u: fd %d (uio): PCI command register write failed (%s)",
+				      line_irq(l), l->fd, strerror(-err));
+		return;
+	}
 	if (l->kind == K_UIO) {
 		int32_t one = 1;
 
@@ -604,10 +681,8 @@ static void write_reenable(struct fd_line *l)
 	if (r >= 0 || errno == EAGAIN)
 		return;
 	if (l->kind == K_UIO && (errno == EIO || errno == ENOSYS || errno == EINVAL)) {
-		set_bits(&l->state, FL_NOCTL);
-		irqkit_printk(IRQKIT_LOG_INFO,
-			      "irq %u: fd %d (uio): the driver has no irqcontrol (%s); no re-enable writes",
-			      line_irq(l), l->fd, strerror(errno));
+		if (uio_learn_reenable(l, errno))
+			write_reenable(l);
 	} else {
 		irqkit_printk(IRQKIT_LOG_ERR, "irq %u: fd %d (%s): re-enable write failed (%s)",
 			      line_irq(l), l->eoi_fd, kinds[l->kind].name, strerror(errno));
@@ -904,6 +979,7 @@ static int bind_locked(unsigned int irq, int fd, enum fd_kind kind, int eoi_fd, 
 		(void)fcntl(fd, F_SETFL, fl | O_NONBLOCK);
 	l->fd = fd;
 	l->eoi_fd = eoi_fd;
+	l->cfg_fd = -1;
 	l->kind = kind;
 	WRITE_ONCE(l->cpu, d->cpu);
 	l->interest = 0;
@@ -1037,6 +1113,9 @@ static void unbind_locked(struct fd_line *l)
 		fd_owner[l->fd] = 0;
 	if (ld(&l->state) & FL_OWN_FD)
 		close(l->fd);
+	if (l->cfg_fd >= 0)
+		close(l->cfg_fd);
+	l->cfg_fd = -1;
 	free(l->record);
 	l->sigs = 0;
 	l->record = NULL;
@@ -1175,6 +1254,8 @@ static void fdchip_exit(void)
 	for (unsigned int i = 0; lines && i < nr_lines; i++) {
 		if ((lines[i].state & FL_OWN_FD) && lines[i].fd >= 0)
 			close(lines[i].fd);
+		if ((lines[i].state & FL_BOUND) && lines[i].cfg_fd >= 0)
+			close(lines[i].cfg_fd);
 		free(lines[i].record);
 	}
 	free(lines);

@@ -1,0 +1,90 @@
+#!/bin/sh
+# The Linux guest's tests: Debian's own kernel in qemu-system-x86_64 (q35,
+# software emulation: TCG), QEMU's edu PCI device, and irqkit's sources
+# against the kernel's real drivers (uio_pci_generic), nothing mocked.
+#
+#   1. the kernel: the image package linux-image-amd64 depends on, downloaded
+#      with apt-get (never installed) and unpacked, cached per version in
+#      BUILD_DIR/kernel/;
+#   2. the test programs (tests/guest/*.c), linked statically against
+#      libirqkit.a (-DIRQKIT_BUILD_GUEST=ON, no libdw, no USDT);
+#   3. an initramfs: busybox-static, the drivers' modules, the programs,
+#      tests/guest/init as PID 1;
+#   4. one boot under a timeout; a pass needs both QEMU's status 1 (the
+#      guest wrote 0 to isa-debug-exit) and the guest's "GUEST-RESULT: PASS"
+#      line: QEMU's own start-up errors also exit 1, a panic under
+#      -no-reboot exits 0, a hang is caught by the timeout.
+# The console log, the kernel's lines about the devices included, is
+# BUILD_DIR/guest.log.
+# Usage: tests/guest/run.sh [build-dir]   (default build/guest)
+# Needs: qemu-system-x86, busybox-static (tools/setup-debian.sh installs them).
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+dir=${1:-$top/build/guest}
+limit=${IRQKIT_GUEST_TIMEOUT:-300}
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+
+for tool in qemu-system-x86_64 busybox apt-get dpkg-deb; do
+	command -v "$tool" >/dev/null || { echo "guest: $tool not found (tools/setup-debian.sh)" >&2; exit 1; }
+done
+
+# ---- 1. the kernel --------------------------------------------------------------
+pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
+      awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
+[ -n "$pkg" ] || { echo "guest: apt-cache knows no linux-image-amd64" >&2; exit 1; }
+kdir=$dir/kernel/$pkg
+if [ ! -f "$kdir/ready" ]; then
+	rm -rf "$kdir" && mkdir -p "$kdir/deb" "$kdir/root"
+	echo "guest: downloading $pkg"
+	(cd "$kdir/deb" && apt-get download "$pkg" >/dev/null 2>&1) ||
+		{ echo "guest: apt-get download $pkg failed" >&2; exit 1; }
+	dpkg-deb --fsys-tarfile "$kdir"/deb/*.deb |
+		tar -x -C "$kdir/root" --wildcards './boot/vmlinuz-*' \
+			'./lib/modules/*/kernel/drivers/uio/*'
+	rm -rf "$kdir/deb"
+	touch "$kdir/ready"
+fi
+vmlinuz=$(ls "$kdir"/root/boot/vmlinuz-*)
+mods=$(ls -d "$kdir"/root/lib/modules/*/kernel)
+
+# ---- 2. the programs ----------------------------------------------------------------
+cmake -S "$top" -B "$dir/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DIRQKIT_WERROR=ON \
+	-DIRQKIT_LIBDW=OFF -DIRQKIT_USDT=OFF -DIRQKIT_BUILD_TESTS=OFF -DIRQKIT_BUILD_BENCH=OFF \
+	-DIRQKIT_BUILD_EXAMPLES=OFF -DIRQKIT_BUILD_GUEST=ON >/dev/null
+cmake --build "$dir/build" >/dev/null
+
+# ---- 3. the initramfs ---------------------------------------------------------------
+root=$dir/initramfs
+rm -rf "$root" && mkdir -p "$root/bin" "$root/lib/modules" "$root/proc" "$root/sys" "$root/dev"
+cp "$(command -v busybox)" "$root/bin/busybox"
+for applet in $("$root/bin/busybox" --list); do
+	[ "$applet" = busybox ] || ln -s busybox "$root/bin/$applet"
+done
+cp "$top/tests/guest/init" "$root/init"
+cp "$mods/drivers/uio/uio.ko" "$mods/drivers/uio/uio_pci_generic.ko" "$root/lib/modules/"
+for p in "$dir"/build/tests/guest/guest_*; do
+	cp "$p" "$root/bin/${p##*/guest_}"
+done
+(cd "$root" && find . | busybox cpio -o -H newc 2>/dev/null) >"$dir/initramfs.cpio"
+
+# ---- 4. the boot ------------------------------------------------------------------
+log=$dir/guest.log
+start=$(date +%s)
+set +e
+timeout --kill-after=5 "$limit" qemu-system-x86_64 -accel tcg -M q35 -cpu max -smp 2 -m 512 \
+	-nodefaults -no-user-config -display none -no-reboot -serial stdio \
+	-device edu,addr=03.0 -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+	-kernel "$vmlinuz" -initrd "$dir/initramfs.cpio" \
+	-append "console=ttyS0 panic=-1 loglevel=4" </dev/null >"$log" 2>&1
+rc=$?
+set -e
+secs=$(($(date +%s) - start))
+grep -E '^(GUEST|ok |not ok |  |kernel: )' "$log" || true
+if [ "$rc" -eq 1 ] && grep -q '^GUEST-RESULT: PASS' "$log"; then
+	echo "guest: PASS ($pkg, QEMU status $rc, $secs s; log $log)"
+	exit 0
+fi
+echo "guest: FAIL ($pkg, QEMU status $rc, $secs s; log $log)"
+tail -30 "$log" | sed 's/^/    | /'
+exit 1
