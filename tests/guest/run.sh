@@ -1,7 +1,8 @@
 #!/bin/sh
 # The Linux guest's tests: Debian's own kernel in qemu-system-x86_64 (q35,
-# software emulation: TCG), QEMU's edu PCI device, and irqkit's sources
-# against the kernel's real drivers (uio_pci_generic), nothing mocked.
+# software emulation: TCG), two of QEMU's edu PCI devices, and irqkit's
+# sources against the kernel's real drivers (uio_pci_generic; vfio-pci
+# behind QEMU's intel-iommu), nothing mocked.
 #
 #   1. the kernel: the image package linux-image-amd64 depends on, downloaded
 #      with apt-get (never installed) and unpacked, cached per version in
@@ -41,7 +42,9 @@ if [ ! -f "$kdir/ready" ]; then
 		{ echo "guest: apt-get download $pkg failed" >&2; exit 1; }
 	dpkg-deb --fsys-tarfile "$kdir"/deb/*.deb |
 		tar -x -C "$kdir/root" --wildcards './boot/vmlinuz-*' \
-			'./lib/modules/*/kernel/drivers/uio/*'
+			'./lib/modules/*/kernel/drivers/uio/*' \
+			'./lib/modules/*/kernel/drivers/vfio/*' \
+			'./lib/modules/*/kernel/virt/lib/irqbypass.ko'
 	rm -rf "$kdir/deb"
 	touch "$kdir/ready"
 fi
@@ -62,7 +65,11 @@ for applet in $("$root/bin/busybox" --list); do
 	[ "$applet" = busybox ] || ln -s busybox "$root/bin/$applet"
 done
 cp "$top/tests/guest/init" "$root/init"
-cp "$mods/drivers/uio/uio.ko" "$mods/drivers/uio/uio_pci_generic.ko" "$root/lib/modules/"
+cp "$mods/drivers/uio/uio.ko" "$mods/drivers/uio/uio_pci_generic.ko" \
+	"$mods/virt/lib/irqbypass.ko" "$mods/drivers/vfio/vfio.ko" \
+	"$mods/drivers/vfio/vfio_iommu_type1.ko" "$mods/drivers/vfio/vfio_virqfd.ko" \
+	"$mods/drivers/vfio/pci/vfio-pci-core.ko" "$mods/drivers/vfio/pci/vfio-pci.ko" \
+	"$root/lib/modules/"
 for p in "$dir"/build/tests/guest/guest_*; do
 	cp "$p" "$root/bin/${p##*/guest_}"
 done
@@ -74,9 +81,10 @@ start=$(date +%s)
 set +e
 timeout --kill-after=5 "$limit" qemu-system-x86_64 -accel tcg -M q35 -cpu max -smp 2 -m 512 \
 	-nodefaults -no-user-config -display none -no-reboot -serial stdio \
-	-device edu,addr=03.0 -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+	-device intel-iommu,intremap=on -device edu,addr=03.0 -device edu,addr=04.0 \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	-kernel "$vmlinuz" -initrd "$dir/initramfs.cpio" \
-	-append "console=ttyS0 panic=-1 loglevel=4" </dev/null >"$log" 2>&1
+	-append "console=ttyS0 panic=-1 loglevel=4 intel_iommu=on" </dev/null >"$log" 2>&1
 rc=$?
 set -e
 secs=$(($(date +%s) - start))
