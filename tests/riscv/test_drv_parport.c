@@ -70,7 +70,9 @@ static void run(enum parport_bh bh)
 	CHECK_EQ(st.irq, DEVICE_LINE);			/* found by probing */
 	CHECK_EQ(irqkit_irq_set_affinity(DEVICE_LINE, 1ull << last), 0);
 	CHECK_EQ(irqkit_thread_start(&th, last, "reader", reader_main, &r), 0);
-	irqkit_msleep(20);				/* the reader sleeps first */
+	/* the reader sleeps first: seen asleep, not given a fixed time */
+	for (int ms = 0; ms < 5000 && (parport_stats(&st), st.reader_sleeps < 1); ms++)
+		irqkit_msleep(1);
 	for (int i = 0; i < r.want; i++) {
 		fakedev_trigger();
 		/* the next interrupt once this one is served (a device has one status bit) */

@@ -73,7 +73,8 @@ static void run(enum parport_bh bh)
 	parport_stats(&st);
 	assert_int_equal(st.irq, DEVICE_LINE);		/* found by probing */
 	assert_int_equal(pthread_create(&th, NULL, reader_main, &r), 0);
-	usleep(20000);					/* the reader sleeps first */
+	/* the reader sleeps first: seen asleep, not given a fixed time (a loaded host) */
+	assert_true(wait_until((parport_stats(&st), st.reader_sleeps >= 1), 5000));
 	for (int i = 0; i < r.want; i++) {
 		fakedev_trigger();
 		/* the next interrupt once this one is served (a device has one status bit) */
