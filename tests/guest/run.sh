@@ -80,7 +80,7 @@ log=$dir/guest.log
 start=$(date +%s)
 set +e
 timeout --kill-after=5 "$limit" qemu-system-x86_64 -accel tcg -M q35 -cpu max -smp 2 -m 512 \
-	-nodefaults -no-user-config -display none -no-reboot -serial stdio \
+	-nodefaults -no-user-config -display none -no-reboot -serial stdio -serial null \
 	-device intel-iommu,intremap=on -device edu,addr=03.0 -device edu,addr=04.0 \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	-kernel "$vmlinuz" -initrd "$dir/initramfs.cpio" \
