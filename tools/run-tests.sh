@@ -52,7 +52,7 @@ TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
 step "bare metal: the RISC-V images under QEMU (virt, machine mode, 1 to 4 harts)"
 "$top/tools/run-riscv.sh" "$root/riscv"
 
-step "Linux guest: Debian's kernel under QEMU (x86, TCG), irqkit against uio_pci_generic, vfio-pci, 8250"
+step "Linux guest: Debian's kernel under QEMU (x86, TCG), irqkit against uio_pci_generic, vfio-pci, 8250, gpio-sim"
 "$top/tests/guest/run.sh" "$root/guest"
 
 step "static analysis: clang-tidy's clang-analyzer checks and cppcheck, no finding"

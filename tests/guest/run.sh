@@ -6,7 +6,8 @@
 #
 #   1. the kernel: the image package linux-image-amd64 depends on, downloaded
 #      with apt-get (never installed) and unpacked, cached per version in
-#      BUILD_DIR/kernel/;
+#      BUILD_DIR/kernel/; gpio-sim and irq_sim built as modules from that
+#      version's linux-source and headers (downloaded the same way);
 #   2. the test programs (tests/guest/*.c), linked statically against
 #      libirqkit.a (-DIRQKIT_BUILD_GUEST=ON, no libdw, no USDT);
 #   3. an initramfs: busybox-static, the drivers' modules, the programs,
@@ -44,12 +45,55 @@ if [ ! -f "$kdir/ready" ]; then
 		tar -x -C "$kdir/root" --wildcards './boot/vmlinuz-*' \
 			'./lib/modules/*/kernel/drivers/uio/*' \
 			'./lib/modules/*/kernel/drivers/vfio/*' \
-			'./lib/modules/*/kernel/virt/lib/irqbypass.ko'
+			'./lib/modules/*/kernel/virt/lib/irqbypass.ko' \
+			'./lib/modules/*/kernel/fs/configfs/configfs.ko'
+	dpkg-deb -f "$kdir"/deb/*.deb Version >"$kdir/version"
 	rm -rf "$kdir/deb"
 	touch "$kdir/ready"
 fi
 vmlinuz=$(ls "$kdir"/root/boot/vmlinuz-*)
 mods=$(ls -d "$kdir"/root/lib/modules/*/kernel)
+kver=$(basename "$(dirname "$mods")")
+
+# ---- 1b. gpio-sim and irq_sim, which Debian's kernel does not build ---------------
+# From linux-source of the image's exact version (gpio-sim uses gpiolib's
+# internals), against that version's headers; irq_sim needs two changes to
+# be a module: its license, and generic_handle_domain_irq() where it called
+# handle_simple_irq() on irq_to_desc(), which modules cannot reach.
+gdir=$kdir/gpio-sim
+if [ ! -f "$gdir/ready" ]; then
+	version=$(cat "$kdir/version")
+	series=${kver%%-*}; series=${series%.*}	# 6.1.0-57-amd64 -> 6.1
+	common=${kver%-*}-common
+	rm -rf "$gdir" && mkdir -p "$gdir/deb" "$gdir/root" "$gdir/mod"
+	echo "guest: building gpio-sim for $kver ($version)"
+	(cd "$gdir/deb" && apt-get download "linux-headers-$kver=$version" \
+		"linux-headers-$common=$version" "linux-kbuild-$series=$version" \
+		"linux-source-$series=$version" >/dev/null 2>&1) ||
+		{ echo "guest: apt-get download of the kernel's headers and source failed" >&2; exit 1; }
+	for d in "$gdir"/deb/linux-headers-*.deb "$gdir"/deb/linux-kbuild-*.deb; do
+		dpkg-deb -x "$d" "$gdir/root"
+	done
+	src=linux-source-$series
+	dpkg-deb --fsys-tarfile "$gdir"/deb/linux-source-*.deb |
+		tar -xO "./usr/src/$src.tar.xz" |
+		tar -xJ -C "$gdir" "$src/drivers/gpio/gpio-sim.c" "$src/drivers/gpio/gpiolib.h" \
+			"$src/kernel/irq/irq_sim.c"
+	cp "$gdir/$src/drivers/gpio/gpio-sim.c" "$gdir/$src/drivers/gpio/gpiolib.h" \
+		"$gdir/$src/kernel/irq/irq_sim.c" "$gdir/mod/"
+	sed -i 's/handle_simple_irq(irq_to_desc(irqnum));/generic_handle_domain_irq(work_ctx->domain, offset);/' \
+		"$gdir/mod/irq_sim.c"
+	grep -q generic_handle_domain_irq "$gdir/mod/irq_sim.c" ||
+		{ echo "guest: irq_sim.c is not as expected" >&2; exit 1; }
+	printf '\nMODULE_LICENSE("GPL");\n' >>"$gdir/mod/irq_sim.c"
+	printf 'obj-m := irq_sim.o gpio-sim.o\n' >"$gdir/mod/Kbuild"
+	hdr=$gdir/root/usr/src/linux-headers-$kver
+	sed -i "s|^include /usr/src/|include $gdir/root/usr/src/|" "$hdr/Makefile"
+	make -s -C "$hdr" M="$gdir/mod" modules >"$gdir/build.log" 2>&1 ||
+		{ cat "$gdir/build.log" >&2; echo "guest: building gpio-sim failed" >&2; exit 1; }
+	rm -rf "$gdir/deb" "$gdir/root" "$gdir/$src"
+	touch "$gdir/ready"
+fi
 
 # ---- 2. the programs ----------------------------------------------------------------
 cmake -S "$top" -B "$dir/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DIRQKIT_WERROR=ON \
@@ -69,6 +113,7 @@ cp "$mods/drivers/uio/uio.ko" "$mods/drivers/uio/uio_pci_generic.ko" \
 	"$mods/virt/lib/irqbypass.ko" "$mods/drivers/vfio/vfio.ko" \
 	"$mods/drivers/vfio/vfio_iommu_type1.ko" "$mods/drivers/vfio/vfio_virqfd.ko" \
 	"$mods/drivers/vfio/pci/vfio-pci-core.ko" "$mods/drivers/vfio/pci/vfio-pci.ko" \
+	"$mods/fs/configfs/configfs.ko" "$gdir/mod/irq_sim.ko" "$gdir/mod/gpio-sim.ko" \
 	"$root/lib/modules/"
 for p in "$dir"/build/tests/guest/guest_*; do
 	cp "$p" "$root/bin/${p##*/guest_}"
