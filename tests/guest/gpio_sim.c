@@ -5,8 +5,8 @@
  * built from the guest kernel's own source), one line requested for both
  * edges with the v2 character-device uAPI, its events taken through
  * irqkit's GPIO source (irqkit_fd_bind_gpio).  This program toggles the
- * line's simulated pull from sysfs; every toggle is an edge the kernel
- * records with a sequence number.
+ * line's simulated pull from sysfs; the kernel numbers each edge it
+ * records, and irqkit's count must be that number.
  *
  * Prints "ok N - what" / "not ok N - what" lines and "GUEST gpio_sim:
  * PASS" or "FAIL"; exits 0 on a pass.
@@ -31,9 +31,9 @@
 #define BURST		400	/* toggles as fast as sysfs takes them */
 
 static unsigned int checks, failures;
-static atomic_uint handled, rising, falling, out_of_order;
-static uint64_t last_ts;	/* the handler's only */
-static uint32_t last_id;
+static atomic_uint handled, bad_records;
+static atomic_uint kernel_seqno;	/* the last record's: the kernel's count of events */
+static uint64_t last_ts;		/* the handler's only */
 
 static void check(bool ok, const char *what)
 {
@@ -47,18 +47,16 @@ static void check(bool ok, const char *what)
 static enum irqkit_irqreturn gpio_interrupt(int irq, void *dev_id)
 {
 	struct gpio_v2_line_event ev;
-	struct irqkit_irq_events e;
 
 	(void)dev_id;
-	if (irqkit_fd_last_record((unsigned int)irq, &ev, sizeof(ev)) != (int)sizeof(ev) ||
-	    irqkit_irq_get_events((unsigned int)irq, &e))
+	if (irqkit_fd_last_record((unsigned int)irq, &ev, sizeof(ev)) != (int)sizeof(ev))
 		return IRQKIT_NONE;
-	/* edges alternate (an even number of them since the last: the same edge); time goes on */
-	if (last_id && (ev.timestamp_ns < last_ts || (ev.id == last_id) != !(e.events % 2)))
-		atomic_fetch_add(&out_of_order, 1);
+	/* an edge of either kind, its time on from the last, its number past the last */
+	if ((ev.id != GPIO_V2_LINE_EVENT_RISING_EDGE && ev.id != GPIO_V2_LINE_EVENT_FALLING_EDGE) ||
+	    ev.timestamp_ns < last_ts || ev.seqno <= atomic_load(&kernel_seqno))
+		atomic_fetch_add(&bad_records, 1);
 	last_ts = ev.timestamp_ns;
-	last_id = ev.id;
-	atomic_fetch_add(ev.id == GPIO_V2_LINE_EVENT_RISING_EDGE ? &rising : &falling, 1);
+	atomic_store(&kernel_seqno, ev.seqno);
 	atomic_fetch_add(&handled, 1);
 	return IRQKIT_HANDLED;
 }
@@ -77,15 +75,22 @@ static void log_line(void *arg, int level, const char *line)
 	fflush(stdout);
 }
 
-/* Wait until the line's event totals reach @want, 10 s at most. */
-static bool wait_events(uint64_t want, struct irqkit_irq_events *tot)
+/*
+ * Once the line is quiet (no new event for 300 ms, 20 s at most): irqkit's
+ * totals, which must equal the kernel's own count, the last record's seqno.
+ */
+static bool settle(struct irqkit_irq_events *tot)
 {
-	for (int i = 0; i < 10000; i++) {
-		if (!irqkit_irq_get_event_totals(LINE, tot) && tot->events >= want)
-			return true;
-		usleep(1000);
+	unsigned int last = ~0u, quiet = 0;
+
+	for (int i = 0; i < 2000 && quiet < 30; i++) {
+		unsigned int now = atomic_load(&kernel_seqno);
+
+		quiet = now == last ? quiet + 1 : 0;
+		last = now;
+		usleep(10000);
 	}
-	return false;
+	return !irqkit_irq_get_event_totals(LINE, tot) && tot->events == atomic_load(&kernel_seqno);
 }
 
 int main(int argc, char **argv)
@@ -118,27 +123,33 @@ int main(int argc, char **argv)
 	check(irqkit_fd_bind_gpio(LINE, req.fd) == 0, "irqkit_fd_bind_gpio");
 	check(irqkit_request_irq(LINE, gpio_interrupt, 0, "gpio-sim", &cookie) == 0, "request_irq");
 
+	/*
+	 * Toggles are not all edges the kernel records: irq_sim folds an edge
+	 * that comes before its irq_work ran for the last one (a loaded guest
+	 * sees it).  The kernel's count is its sequence number; irqkit must
+	 * account for every event it numbered, no more.
+	 */
 	for (unsigned int i = 0; i < SLOW; i++, up = !up) {
 		set_pull(pull, up);
 		usleep(2000);
 	}
-	check(wait_events(SLOW, &tot), "200 slow toggles: 200 events");
-	printf("  slow: %u handled (%u rising, %u falling), events %llu, coalesced %llu, lost %llu\n",
-	       atomic_load(&handled), atomic_load(&rising), atomic_load(&falling),
-	       (unsigned long long)tot.events, (unsigned long long)tot.coalesced,
-	       (unsigned long long)tot.lost);
-	check(atomic_load(&rising) + atomic_load(&falling) == atomic_load(&handled) &&
-	      atomic_load(&out_of_order) == 0, "edges alternate, timestamps monotonic");
+	check(settle(&tot), "200 slow toggles: irqkit's events = the kernel's seqno");
+	printf("  slow: kernel seqno %u, %u handled, events %llu, coalesced %llu, lost %llu\n",
+	       atomic_load(&kernel_seqno), atomic_load(&handled), (unsigned long long)tot.events,
+	       (unsigned long long)tot.coalesced, (unsigned long long)tot.lost);
+	check(tot.events >= 1 && tot.events <= SLOW, "between 1 and 200 edges");
 
 	for (unsigned int i = 0; i < BURST; i++, up = !up)
 		set_pull(pull, up);
-	check(wait_events(SLOW + BURST, &tot), "a burst of 400 toggles: every one an event");
-	printf("  burst: %u handled, events %llu, coalesced %llu, lost %llu (seqno gaps)\n",
-	       atomic_load(&handled), (unsigned long long)tot.events,
+	check(settle(&tot), "a burst of 400 toggles: irqkit's events = the kernel's seqno");
+	printf("  burst: kernel seqno %u, %u handled, events %llu, coalesced %llu, lost %llu\n",
+	       atomic_load(&kernel_seqno), atomic_load(&handled), (unsigned long long)tot.events,
 	       (unsigned long long)tot.coalesced, (unsigned long long)tot.lost);
-	check(tot.events == SLOW + BURST &&
+	check(tot.events <= SLOW + BURST &&
 	      tot.events == atomic_load(&handled) + tot.coalesced + tot.lost,
-	      "events = handled + coalesced + lost, and no more than the toggles");
+	      "events = handled + coalesced + lost, no more than the toggles");
+	check(atomic_load(&bad_records) == 0,
+	      "every record an edge, timestamps monotonic, sequence numbers rising");
 	irqkit_free_irq(LINE, &cookie);
 	check(irqkit_fd_unbind(LINE) == 0, "unbind");
 	irqkit_stop();

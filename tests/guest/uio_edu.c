@@ -11,6 +11,9 @@
  * the UIO source must clear it after the handler, as that driver's users
  * do (the write of 1 that other UIO drivers take fails with ENOSYS here).
  *
+ * Then a threaded bottom half (the re-enable comes after the thread), and
+ * bad input: the device unbound from its driver under a requested line.
+ *
  * Prints one "ok N - what" or "not ok N - what" line per check, then
  * "GUEST uio_edu: PASS" or "GUEST uio_edu: FAIL"; exits 0 on a pass.
  * Usage: uio_edu [UIO_INDEX]   (default 0)
@@ -72,6 +75,39 @@ static enum irqkit_irqreturn edu_interrupt(int irq, void *dev_id)
 	}
 	wr(EDU_ACK, status);
 	atomic_fetch_add(&handled, 1);
+	return IRQKIT_HANDLED;
+}
+
+/*
+ * The same device with a threaded bottom half: the top half acknowledges
+ * the device and wakes the thread; the thread reads the PCI command
+ * register: the INTx disable bit the kernel set must still be set, since
+ * the re-enable comes only once the thread is done.
+ */
+static int cfg_fd;
+static atomic_uint threaded, masked_in_thread;
+
+static enum irqkit_irqreturn edu_top_half(int irq, void *dev_id)
+{
+	uint32_t status = rd(EDU_STATUS);
+
+	(void)irq;
+	(void)dev_id;
+	if (!status)
+		return IRQKIT_NONE;
+	wr(EDU_ACK, status);
+	return IRQKIT_WAKE_THREAD;
+}
+
+static enum irqkit_irqreturn edu_bottom_half(int irq, void *dev_id)
+{
+	uint16_t cmd = 0;
+
+	(void)irq;
+	(void)dev_id;
+	if (pread(cfg_fd, &cmd, sizeof(cmd), 4) == (ssize_t)sizeof(cmd) && (cmd & 0x400))
+		atomic_fetch_add(&masked_in_thread, 1);
+	atomic_fetch_add(&threaded, 1);
 	return IRQKIT_HANDLED;
 }
 
@@ -180,6 +216,45 @@ int main(int argc, char **argv)
 	printf("  declined %u times\n", atomic_load(&declined));
 	check(info.spurious_disabled, "a device nobody acknowledges: the line disabled (nobody cared)");
 	wr(EDU_ACK, rd(EDU_STATUS));
+	irqkit_free_irq(LINE, &dev);
+
+	/* a threaded bottom half: the re-enable follows the thread, not the top half */
+	snprintf(path, sizeof(path), "/sys/class/uio/uio%u/device/config", idx);
+	cfg_fd = open(path, O_RDONLY | O_CLOEXEC);
+	check(irqkit_request_threaded_irq(LINE, edu_top_half, edu_bottom_half, IRQKIT_F_ONESHOT,
+					  "edu-threaded", &dev) == 0, "request_threaded_irq");
+	ok = cfg_fd >= 0;
+	for (i = 0; i < 100 && ok; i++) {
+		wr(EDU_RAISE, 1);
+		ok = wait_for(&threaded, i + 1, 5000);
+	}
+	printf("  threaded: %u bottom halves, %u saw INTx still disabled\n", atomic_load(&threaded),
+	       atomic_load(&masked_in_thread));
+	check(ok && atomic_load(&threaded) == 100, "100 raises: 100 bottom halves");
+	check(atomic_load(&masked_in_thread) == atomic_load(&threaded),
+	      "each bottom half ran with the kernel's INTx disable still set: re-enabled after it");
+
+	/*
+	 * Bad input: the device unbound from its driver while the line is
+	 * requested.  The UIO descriptor fails; irqkit reports it and disables
+	 * the line, and nothing hangs.
+	 */
+	{
+		int unbind = open("/sys/bus/pci/drivers/uio_pci_generic/unbind", O_WRONLY);
+		const char *addr = "0000:00:03.0";
+
+		check(unbind >= 0 && write(unbind, addr, strlen(addr)) == (ssize_t)strlen(addr),
+		      "the device unbound from uio_pci_generic under a requested line");
+		if (unbind >= 0)
+			close(unbind);
+		for (i = 0; i < 500; i++) {
+			(void)irqkit_irq_get_info(LINE, &info);
+			if (info.disabled)
+				break;
+			usleep(10000);
+		}
+		check(info.disabled, "the line is disabled, with a report");
+	}
 	irqkit_free_irq(LINE, &dev);
 	check(irqkit_fd_unbind(LINE) == 0, "irqkit_fd_unbind");
 	irqkit_stop();
