@@ -16,6 +16,8 @@
 #include <irqkit/irqkit.h>
 #include <irqkit/fd.h>
 
+#include "guest.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/gpio.h>
@@ -30,18 +32,9 @@
 #define SLOW		200	/* toggles with a pause between them */
 #define BURST		400	/* toggles as fast as sysfs takes them */
 
-static unsigned int checks, failures;
 static atomic_uint handled, bad_records;
 static atomic_uint kernel_seqno;	/* the last record's: the kernel's count of events */
 static uint64_t last_ts;		/* the handler's only */
-
-static void check(bool ok, const char *what)
-{
-	checks++;
-	failures += !ok;
-	printf("%s %u - %s\n", ok ? "ok" : "not ok", checks, what);
-	fflush(stdout);
-}
 
 /* One delivery: its records read by the chip; the last one is ours to look at. */
 static enum irqkit_irqreturn gpio_interrupt(int irq, void *dev_id)
@@ -66,13 +59,6 @@ static bool set_pull(int fd, bool up)
 	const char *v = up ? "pull-up" : "pull-down";
 
 	return pwrite(fd, v, strlen(v), 0) == (ssize_t)strlen(v);
-}
-
-static void log_line(void *arg, int level, const char *line)
-{
-	(void)arg;
-	printf("  irqkit<%d>: %s\n", level, line);
-	fflush(stdout);
 }
 
 /*
@@ -154,7 +140,5 @@ int main(int argc, char **argv)
 	check(irqkit_fd_unbind(LINE) == 0, "unbind");
 	irqkit_stop();
 	close(req.fd);
-	printf("GUEST gpio_sim: %s (%u checks, %u failed)\n", failures ? "FAIL" : "PASS", checks,
-	       failures);
-	return failures ? 1 : 0;
+	return verdict("gpio_sim");
 }

@@ -17,6 +17,8 @@
 #include <irqkit/irqkit.h>
 #include <irqkit/fd.h>
 
+#include "guest.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
@@ -38,18 +40,9 @@
 static int fd;
 static unsigned char out[TOTAL], in[TOTAL];
 static atomic_uint sent, received, rx_irqs, tx_irqs;
-static unsigned int checks, failures;
 static struct irqkit_spinlock tx_lock = IRQKIT_SPINLOCK_INIT;
 static unsigned int tx_end;		/* bytes queued for sending so far (tx_lock) */
 static bool tx_on;			/* the transmit interrupt is enabled (tx_lock) */
-
-static void check(bool ok, const char *what)
-{
-	checks++;
-	failures += !ok;
-	printf("%s %u - %s\n", ok ? "ok" : "not ok", checks, what);
-	fflush(stdout);
-}
 
 /* The receive interrupt: take what the port holds. */
 static enum irqkit_irqreturn rx_interrupt(int irq, void *dev_id)
@@ -106,21 +99,6 @@ static void uart_send(unsigned int n)
 		irqkit_enable_irq(TX_IRQ);
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-static void log_line(void *arg, int level, const char *line)
-{
-	(void)arg;
-	printf("  irqkit<%d>: %s\n", level, line);
-	fflush(stdout);
-}
-
 int main(int argc, char **argv)
 {
 	const char *tty = argc > 1 ? argv[1] : "/dev/ttyS1";
@@ -167,7 +145,5 @@ int main(int argc, char **argv)
 	loop = TIOCM_LOOP;
 	(void)ioctl(fd, TIOCMBIC, &loop);
 	close(fd);
-	printf("GUEST serial_loop: %s (%u checks, %u failed)\n", failures ? "FAIL" : "PASS", checks,
-	       failures);
-	return failures ? 1 : 0;
+	return verdict("serial_loop");
 }

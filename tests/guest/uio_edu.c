@@ -22,35 +22,19 @@
 #include <irqkit/irqkit.h>
 #include <irqkit/fd.h>
 
+#include "guest.h"
+
 #include <errno.h>
 #include <fcntl.h>
-#include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
-#include <unistd.h>
 
-#define EDU_ID		0x00
-#define EDU_STATUS	0x24
-#define EDU_RAISE	0x60
-#define EDU_ACK		0x64
-#define EDU_ID_VALUE	0x010000edu
 #define LINE		5
 
 static volatile uint32_t *bar;
-static unsigned int checks, failures;
 static atomic_uint handled, declined;
 static atomic_bool ack;			/* the handler acknowledges the device */
-
-static void check(bool ok, const char *what)
-{
-	checks++;
-	failures += !ok;
-	printf("%s %u - %s\n", ok ? "ok" : "not ok", checks, what);
-	fflush(stdout);
-}
 
 static uint32_t rd(unsigned int off)
 {
@@ -109,34 +93,6 @@ static enum irqkit_irqreturn edu_bottom_half(int irq, void *dev_id)
 		atomic_fetch_add(&masked_in_thread, 1);
 	atomic_fetch_add(&threaded, 1);
 	return IRQKIT_HANDLED;
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-/* Wait until *@v reaches @want or @ms pass; return whether it did. */
-static bool wait_for(atomic_uint *v, unsigned int want, unsigned int ms)
-{
-	uint64_t end = now_ms() + ms;
-
-	while (atomic_load(v) < want)
-		if (now_ms() > end)
-			return false;
-		else
-			usleep(50);
-	return true;
-}
-
-static void log_line(void *arg, int level, const char *line)
-{
-	(void)arg;
-	printf("  irqkit<%d>: %s\n", level, line);
-	fflush(stdout);
 }
 
 int main(int argc, char **argv)
@@ -259,7 +215,5 @@ int main(int argc, char **argv)
 	check(irqkit_fd_unbind(LINE) == 0, "irqkit_fd_unbind");
 	irqkit_stop();
 	close(fd);
-	printf("GUEST uio_edu: %s (%u checks, %u failed)\n", failures ? "FAIL" : "PASS", checks,
-	       failures);
-	return failures ? 1 : 0;
+	return verdict("uio_edu");
 }

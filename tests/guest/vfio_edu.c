@@ -15,39 +15,23 @@
 #include <irqkit/irqkit.h>
 #include <irqkit/fd.h>
 
+#include "guest.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <linux/vfio.h>
-#include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <time.h>
-#include <unistd.h>
 
-#define EDU_ID		0x00
-#define EDU_STATUS	0x24
-#define EDU_RAISE	0x60
-#define EDU_ACK		0x64
-#define EDU_ID_VALUE	0x010000edu
 #define LINE_INTX	5
 #define LINE_MSI	6
 #define RAISES		100
 
 static volatile uint32_t *bar;
-static unsigned int checks, failures;
 static atomic_uint handled;
-
-static void check(bool ok, const char *what)
-{
-	checks++;
-	failures += !ok;
-	printf("%s %u - %s\n", ok ? "ok" : "not ok", checks, what);
-	fflush(stdout);
-}
 
 static enum irqkit_irqreturn edu_interrupt(int irq, void *dev_id)
 {
@@ -60,33 +44,6 @@ static enum irqkit_irqreturn edu_interrupt(int irq, void *dev_id)
 	bar[EDU_ACK / 4] = status;
 	atomic_fetch_add(&handled, 1);
 	return IRQKIT_HANDLED;
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-static bool wait_for(atomic_uint *v, unsigned int want, unsigned int ms)
-{
-	uint64_t end = now_ms() + ms;
-
-	while (atomic_load(v) < want)
-		if (now_ms() > end)
-			return false;
-		else
-			usleep(50);
-	return true;
-}
-
-static void log_line(void *arg, int level, const char *line)
-{
-	(void)arg;
-	printf("  irqkit<%d>: %s\n", level, line);
-	fflush(stdout);
 }
 
 /* @RAISES interrupts one at a time on @line; return how many were handled. */
@@ -213,7 +170,5 @@ int main(int argc, char **argv)
 	check(irqkit_vfio_set_irqs(dev, VFIO_PCI_MSIX_IRQ_INDEX, 1, &trig, NULL) < 0,
 	      "MSI-X, which edu lacks: an error, nothing bound");
 	irqkit_stop();
-	printf("GUEST vfio_edu: %s (%u checks, %u failed)\n", failures ? "FAIL" : "PASS", checks,
-	       failures);
-	return failures ? 1 : 0;
+	return verdict("vfio_edu");
 }

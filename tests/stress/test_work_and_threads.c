@@ -201,6 +201,7 @@ struct ping {
 	atomic_long		runs;
 	long			queued;
 	unsigned int		seed;
+	bool			reaped;		/* gaps about the idle workers' timeout */
 };
 
 static void ping_fn(struct irqkit_work *work)
@@ -222,22 +223,22 @@ static void *ping_pong(void *arg)
 			atomic_fetch_add(&violations, 1);
 			return NULL;
 		}
-		/* mostly long enough for the worker to go to sleep, sometimes not */
-		if (rnd(&p->seed) % 8)
+		if (p->reaped)			/* about the idle timeout, 1 ms */
+			usleep(500 + rnd(&p->seed) % 1000);
+		else if (rnd(&p->seed) % 8)	/* mostly long enough for the worker to sleep */
 			usleep(rnd(&p->seed) % 100);
 	}
 	return NULL;
 }
 
-static void test_every_item_runs_without_a_flush(void **state)
+/* PING_PRODUCERS producers on @wq until each has queued its items; every item must run. */
+static void run_pingers(struct irqkit_workqueue *wq, unsigned int seed, bool reaped)
 {
-	struct irqkit_workqueue *wq = irqkit_alloc_workqueue("ping", 0, 0);
 	struct ping p[PING_PRODUCERS];
 	long queued = 0, runs = 0;
 
-	(void)state;
 	for (int i = 0; i < PING_PRODUCERS; i++) {
-		p[i] = (struct ping){ .wq = wq, .seed = test_seed() * 7 + (unsigned int)i + 1 };
+		p[i] = (struct ping){ .wq = wq, .seed = seed + (unsigned int)i + 1, .reaped = reaped };
 		irqkit_init_work(&p[i].work, ping_fn);
 		pthread_create(&p[i].thread, NULL, ping_pong, &p[i]);
 	}
@@ -251,6 +252,14 @@ static void test_every_item_runs_without_a_flush(void **state)
 	assert_int_equal(atomic_load(&violations), 0);
 	assert_int_equal(runs, queued);
 	assert_true(queued >= stress_scale(1500) * PING_PRODUCERS);
+}
+
+static void test_every_item_runs_without_a_flush(void **state)
+{
+	struct irqkit_workqueue *wq = irqkit_alloc_workqueue("ping", 0, 0);
+
+	(void)state;
+	run_pingers(wq, test_seed() * 7, false);
 	irqkit_destroy_workqueue(wq);
 }
 
@@ -260,30 +269,9 @@ static void test_every_item_runs_without_a_flush(void **state)
  * not end (the wake-up was read before the pool lock, and a worker somebody
  * had just taken off the idle list was reaped with the item left behind).
  */
-static void *ping_pong_reaped(void *arg)
-{
-	struct ping *p = arg;
-
-	for (int i = 0; i < stress_scale(1500); i++) {
-		if (!irqkit_queue_work_on((int)(rnd(&p->seed) % NCPU), p->wq, &p->work)) {
-			atomic_fetch_add(&violations, 1);
-			break;
-		}
-		p->queued++;
-		if (!wait_until(atomic_load(&p->runs) >= p->queued, 10000)) {
-			atomic_fetch_add(&violations, 1);
-			return NULL;
-		}
-		usleep(500 + rnd(&p->seed) % 1000);
-	}
-	return NULL;
-}
-
 static void test_every_item_runs_while_idle_workers_are_reaped(void **state)
 {
 	struct irqkit_workqueue *wq;
-	struct ping p[PING_PRODUCERS];
-	long queued = 0, runs = 0;
 
 	(void)state;
 	irqkit_stop();
@@ -291,20 +279,7 @@ static void test_every_item_runs_while_idle_workers_are_reaped(void **state)
 		.nr_irqs = 64, .nr_cpus = NCPU, .mode = IRQKIT_MODE_THREADED,
 		.worker_idle_ms = 1 }), 0);
 	wq = irqkit_alloc_workqueue("reaped", 0, 0);
-	for (int i = 0; i < PING_PRODUCERS; i++) {
-		p[i] = (struct ping){ .wq = wq, .seed = test_seed() * 11 + (unsigned int)i + 1 };
-		irqkit_init_work(&p[i].work, ping_fn);
-		pthread_create(&p[i].thread, NULL, ping_pong_reaped, &p[i]);
-	}
-	for (int i = 0; i < PING_PRODUCERS; i++) {
-		pthread_join(p[i].thread, NULL);
-		queued += p[i].queued;
-		runs += atomic_load(&p[i].runs);
-	}
-	fprintf(stderr, "  queued %ld, ran %ld, violations %d\n", queued, runs,
-		atomic_load(&violations));
-	assert_int_equal(atomic_load(&violations), 0);
-	assert_int_equal(runs, queued);
+	run_pingers(wq, test_seed() * 11, true);
 	irqkit_destroy_workqueue(wq);
 }
 

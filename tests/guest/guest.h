@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What every program of the Linux guest's tests shares: its checks, each
+ * printed as "ok N - what" or "not ok N - what", the monotonic clock in ms,
+ * a bounded wait for a counter, the runtime's log on stdout, and the edu
+ * device's registers.
+ */
+#ifndef IRQKIT_GUEST_H
+#define IRQKIT_GUEST_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+/*
+ * QEMU's edu PCI device (1234:11e8), BAR0: it raises its interrupt while the
+ * status register is non-zero; a write to RAISE ORs a value into it, a write
+ * to ACK clears those bits.
+ */
+#define EDU_ID		0x00
+#define EDU_STATUS	0x24
+#define EDU_RAISE	0x60
+#define EDU_ACK		0x64
+#define EDU_ID_VALUE	0x010000edu
+
+static unsigned int checks, failures;
+
+static inline void check(bool ok, const char *what)
+{
+	checks++;
+	failures += !ok;
+	printf("%s %u - %s\n", ok ? "ok" : "not ok", checks, what);
+	fflush(stdout);
+}
+
+/* The program's verdict line (run.sh's init looks at the exit status). Return: the status. */
+static inline int verdict(const char *name)
+{
+	printf("GUEST %s: %s (%u checks, %u failed)\n", name, failures ? "FAIL" : "PASS", checks,
+	       failures);
+	return failures ? 1 : 0;
+}
+
+static inline uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Wait until *@v reaches @want or @ms pass; return whether it did. */
+static inline bool wait_for(atomic_uint *v, unsigned int want, unsigned int ms)
+{
+	uint64_t end = now_ms() + ms;
+
+	while (atomic_load(v) < want) {
+		if (now_ms() > end)
+			return false;
+		usleep(50);
+	}
+	return true;
+}
+
+/* irqkit_config.log: the runtime's lines, marked, among the checks. */
+static inline void log_line(void *arg, int level, const char *line)
+{
+	(void)arg;
+	printf("  irqkit<%d>: %s\n", level, line);
+	fflush(stdout);
+}
+
+#endif /* IRQKIT_GUEST_H */
