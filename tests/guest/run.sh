@@ -32,8 +32,18 @@ for tool in qemu-system-x86_64 busybox apt-get dpkg-deb; do
 done
 
 # ---- 1. the kernel --------------------------------------------------------------
-pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
-      awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
+image_pkg() {
+	apt-cache depends linux-image-amd64 2>/dev/null |
+		awk '/Depends: linux-image-[0-9]/ { print $2; exit }'
+}
+pkg=$(image_pkg)
+if [ -z "$pkg" ]; then
+	# a machine whose package lists were never fetched
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo="sudo"
+	$sudo apt-get update -qq >/dev/null 2>&1 || true
+	pkg=$(image_pkg)
+fi
 [ -n "$pkg" ] || { echo "guest: apt-cache knows no linux-image-amd64" >&2; exit 1; }
 kdir=$dir/kernel/$pkg
 if [ ! -f "$kdir/ready" ]; then
