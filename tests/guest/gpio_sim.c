@@ -81,7 +81,8 @@ static bool settle(struct irqkit_irq_events *tot)
 
 int main(int argc, char **argv)
 {
-	struct irqkit_config cfg = { .nr_irqs = 16, .nr_cpus = 2, .mode = IRQKIT_MODE_THREADED,
+	struct irqkit_config cfg = { .nr_irqs = 16, .nr_cpus = guest_cpus(2),
+				     .mode = IRQKIT_MODE_THREADED,
 				     .log = log_line };
 	struct gpio_v2_line_request req = { .offsets = { 0 }, .num_lines = 1, .consumer = "irqkit",
 					    .config.flags = GPIO_V2_LINE_FLAG_INPUT |
@@ -105,7 +106,8 @@ int main(int argc, char **argv)
 	check(set_pull(pull, false), "the line pulled down to start");
 	check(ioctl(chip, GPIO_V2_GET_LINE_IOCTL, &req) == 0 && req.fd >= 0,
 	      "line 0 requested for both edges (GPIO_V2_GET_LINE_IOCTL)");
-	check(irqkit_start(&cfg) == 0, "irqkit_start (threaded, 2 CPUs)");
+	printf("  irqkit: threaded, %u CPU(s)\n", cfg.nr_cpus);
+	check(irqkit_start(&cfg) == 0, "irqkit_start");
 	check(irqkit_fd_bind_gpio(LINE, req.fd) == 0, "irqkit_fd_bind_gpio");
 	check(irqkit_request_irq(LINE, gpio_interrupt, 0, "gpio-sim", &cookie) == 0, "request_irq");
 

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,6 +35,14 @@ static inline void check(bool ok, const char *what)
 	failures += !ok;
 	printf("%s %u - %s\n", ok ? "ok" : "not ok", checks, what);
 	fflush(stdout);
+}
+
+/* irqkit's CPU count: IRQKIT_GUEST_CPUS (the init script's passes), else @dflt. */
+static inline unsigned int guest_cpus(unsigned int dflt)
+{
+	const char *s = getenv("IRQKIT_GUEST_CPUS");
+
+	return s && *s ? (unsigned int)atoi(s) : dflt;
 }
 
 /* The program's verdict line (run.sh's init looks at the exit status). Return: the status. */

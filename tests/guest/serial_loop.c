@@ -102,7 +102,8 @@ static void uart_send(unsigned int n)
 int main(int argc, char **argv)
 {
 	const char *tty = argc > 1 ? argv[1] : "/dev/ttyS1";
-	struct irqkit_config cfg = { .nr_irqs = 16, .nr_cpus = 2, .mode = IRQKIT_MODE_THREADED,
+	struct irqkit_config cfg = { .nr_irqs = 16, .nr_cpus = guest_cpus(2),
+				     .mode = IRQKIT_MODE_THREADED,
 				     .log = log_line };
 	int loop = TIOCM_LOOP, cookie;
 	struct termios t;
@@ -120,7 +121,8 @@ int main(int argc, char **argv)
 	tcflush(fd, TCIOFLUSH);
 	for (unsigned int i = 0; i < TOTAL; i++)
 		out[i] = (unsigned char)(i * 7 + i / 256);
-	check(irqkit_start(&cfg) == 0, "irqkit_start (threaded, 2 CPUs)");
+	printf("  irqkit: threaded, %u CPU(s)\n", cfg.nr_cpus);
+	check(irqkit_start(&cfg) == 0, "irqkit_start");
 	check(irqkit_fd_bind_tty(RX_IRQ, TX_IRQ, fd) == 0, "irqkit_fd_bind_tty (receive, transmit)");
 	check(irqkit_request_irq(RX_IRQ, rx_interrupt, 0, "ttyS1-rx", &cookie) == 0 &&
 	      irqkit_request_irq(TX_IRQ, tx_interrupt, IRQKIT_F_NO_AUTOEN, "ttyS1-tx", &cookie) == 0,

@@ -98,7 +98,8 @@ static enum irqkit_irqreturn edu_bottom_half(int irq, void *dev_id)
 int main(int argc, char **argv)
 {
 	unsigned int idx = argc > 1 ? (unsigned int)atoi(argv[1]) : 0, i;
-	struct irqkit_config cfg = { .nr_irqs = 16, .nr_cpus = 1, .mode = IRQKIT_MODE_THREADED,
+	struct irqkit_config cfg = { .nr_irqs = 16, .nr_cpus = guest_cpus(1),
+				     .mode = IRQKIT_MODE_THREADED,
 				     .log = log_line };
 	struct irqkit_irq_events tot;
 	struct irqkit_irq_info info;
@@ -121,7 +122,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	check(rd(EDU_ID) == EDU_ID_VALUE, "BAR0 is the edu device's (0x010000ed)");
-	check(irqkit_start(&cfg) == 0, "irqkit_start (threaded, 1 CPU)");
+	printf("  irqkit: threaded, %u CPU(s)\n", cfg.nr_cpus);
+	check(irqkit_start(&cfg) == 0, "irqkit_start");
 	check(irqkit_fd_bind_uio(LINE, fd) == 0, "irqkit_fd_bind_uio");
 	atomic_store(&ack, true);
 	check(irqkit_request_irq(LINE, edu_interrupt, 0, "edu", &dev) == 0, "request_irq");

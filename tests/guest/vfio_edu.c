@@ -108,7 +108,8 @@ static int irqs_off(int dev, unsigned int index)
 
 int main(int argc, char **argv)
 {
-	struct irqkit_config cfg = { .nr_irqs = 16, .nr_cpus = 1, .mode = IRQKIT_MODE_THREADED,
+	struct irqkit_config cfg = { .nr_irqs = 16, .nr_cpus = guest_cpus(1),
+				     .mode = IRQKIT_MODE_THREADED,
 				     .log = log_line };
 	struct vfio_region_info bar0 = { .argsz = sizeof(bar0), .index = VFIO_PCI_BAR0_REGION_INDEX };
 	struct vfio_region_info conf = { .argsz = sizeof(conf),
@@ -132,7 +133,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	check(bar[EDU_ID / 4] == EDU_ID_VALUE, "BAR0 through VFIO is the edu device's");
-	check(irqkit_start(&cfg) == 0, "irqkit_start (threaded, 1 CPU)");
+	printf("  irqkit: threaded, %u CPU(s)\n", cfg.nr_cpus);
+	check(irqkit_start(&cfg) == 0, "irqkit_start");
 
 	/* INTx: VFIO masks it as it fires; irqkit writes the unmask eventfd after the handler */
 	check(irqkit_vfio_set_irqs(dev, VFIO_PCI_INTX_IRQ_INDEX, 1, &trig, &unmask) == 0 &&
