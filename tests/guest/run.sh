@@ -143,7 +143,7 @@ timeout --kill-after=5 "$limit" qemu-system-x86_64 -accel tcg -M q35 -cpu max -s
 rc=$?
 set -e
 secs=$(($(date +%s) - start))
-grep -E '^(GUEST|ok |not ok |  |kernel: )' "$log" || true
+grep -E '^(GUEST|ok |not ok |  |kernel: |bench: )' "$log" || true
 if [ "$rc" -eq 1 ] && grep -q '^GUEST-RESULT: PASS' "$log"; then
 	echo "guest: PASS ($pkg, QEMU status $rc, $secs s; log $log)"
 	exit 0
