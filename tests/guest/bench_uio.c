@@ -26,28 +26,12 @@
 #define BLOCKS	7
 #define TRIPS	100
 
-static volatile uint32_t *bar;
-static atomic_uint handled;
-
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static enum irqkit_irqreturn edu_interrupt(int irq, void *dev_id)
-{
-	uint32_t status = bar[EDU_STATUS / 4];
-
-	(void)irq;
-	(void)dev_id;
-	if (!status)
-		return IRQKIT_NONE;
-	bar[EDU_ACK / 4] = status;
-	atomic_fetch_add(&handled, 1);
-	return IRQKIT_HANDLED;
 }
 
 /* @TRIPS round trips without irqkit; return ns per trip, or 0 on a failure. */
@@ -62,10 +46,10 @@ static uint64_t plain_block(int fd, int cfg)
 		uint32_t count;
 		uint16_t cmd;
 
-		bar[EDU_RAISE / 4] = 1;
+		edu_bar[EDU_RAISE / 4] = 1;
 		if (read(fd, &count, sizeof(count)) != (ssize_t)sizeof(count))
 			return 0;
-		bar[EDU_ACK / 4] = bar[EDU_STATUS / 4];
+		edu_bar[EDU_ACK / 4] = edu_bar[EDU_STATUS / 4];
 		if (pread(cfg, &cmd, sizeof(cmd), 4) != (ssize_t)sizeof(cmd))
 			return 0;
 		cmd &= (uint16_t)~0x400;
@@ -86,11 +70,11 @@ static uint64_t irqkit_block(int fd)
 		return 0;
 	t0 = now_ns();
 	for (unsigned int i = 0; i < TRIPS; i++) {
-		unsigned int want = atomic_load(&handled) + 1;
+		unsigned int want = atomic_load(&edu_handled) + 1;
 		uint64_t limit = now_ns() + 5000000000ull;
 
-		bar[EDU_RAISE / 4] = 1;
-		while (atomic_load(&handled) < want)
+		edu_bar[EDU_RAISE / 4] = 1;
+		while (atomic_load(&edu_handled) < want)
 			if (now_ns() > limit)
 				return 0;
 			else
@@ -133,8 +117,8 @@ int main(int argc, char **argv)
 		printf("bench: uio set-up failed\n");
 		return 1;
 	}
-	bar = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_SHARED, res, 0);
-	if (bar == MAP_FAILED) {
+	edu_bar = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_SHARED, res, 0);
+	if (edu_bar == MAP_FAILED) {
 		printf("bench: cannot map BAR0\n");
 		return 1;
 	}

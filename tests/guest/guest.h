@@ -8,6 +8,8 @@
 #ifndef IRQKIT_GUEST_H
 #define IRQKIT_GUEST_H
 
+#include <irqkit/irqkit.h>
+
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -26,6 +28,27 @@
 #define EDU_RAISE	0x60
 #define EDU_ACK		0x64
 #define EDU_ID_VALUE	0x010000edu
+
+/*
+ * The edu device's BAR0, mapped by the program, and a handler that
+ * acknowledges the device and counts in edu_handled (unused by the programs
+ * of other devices).
+ */
+static volatile uint32_t *edu_bar __attribute__((unused));
+static atomic_uint edu_handled __attribute__((unused));
+
+static inline enum irqkit_irqreturn edu_interrupt(int irq, void *dev_id)
+{
+	uint32_t status = edu_bar[EDU_STATUS / 4];
+
+	(void)irq;
+	(void)dev_id;
+	if (!status)
+		return IRQKIT_NONE;
+	edu_bar[EDU_ACK / 4] = status;
+	atomic_fetch_add(&edu_handled, 1);
+	return IRQKIT_HANDLED;
+}
 
 static unsigned int checks, failures;
 

@@ -46,8 +46,8 @@ static void wr(unsigned int off, uint32_t v)
 	bar[off / 4] = v;
 }
 
-/* The top half: whose interrupt is it?  Acknowledge it, or decline. */
-static enum irqkit_irqreturn edu_interrupt(int irq, void *dev_id)
+/* The top half: whose interrupt is it?  Acknowledge it (while told to), or decline. */
+static enum irqkit_irqreturn edu_ack_if_told(int irq, void *dev_id)
 {
 	uint32_t status = rd(EDU_STATUS);
 
@@ -126,7 +126,7 @@ int main(int argc, char **argv)
 	check(irqkit_start(&cfg) == 0, "irqkit_start");
 	check(irqkit_fd_bind_uio(LINE, fd) == 0, "irqkit_fd_bind_uio");
 	atomic_store(&ack, true);
-	check(irqkit_request_irq(LINE, edu_interrupt, 0, "edu", &dev) == 0, "request_irq");
+	check(irqkit_request_irq(LINE, edu_ack_if_told, 0, "edu", &dev) == 0, "request_irq");
 
 	/* one at a time: each raise is handled, through the re-enable of the last */
 	ok = true;

@@ -30,38 +30,22 @@
 #define LINE_MSI	6
 #define RAISES		100
 
-static volatile uint32_t *bar;
-static atomic_uint handled;
-
-static enum irqkit_irqreturn edu_interrupt(int irq, void *dev_id)
-{
-	uint32_t status = bar[EDU_STATUS / 4];
-
-	(void)irq;
-	(void)dev_id;
-	if (!status)
-		return IRQKIT_NONE;
-	bar[EDU_ACK / 4] = status;
-	atomic_fetch_add(&handled, 1);
-	return IRQKIT_HANDLED;
-}
-
 /* @RAISES interrupts one at a time on @line; return how many were handled. */
 static unsigned int raise_one_at_a_time(unsigned int line)
 {
-	unsigned int start = atomic_load(&handled);
+	unsigned int start = atomic_load(&edu_handled);
 	struct irqkit_irq_info info;
 
 	for (unsigned int i = 0; i < RAISES; i++) {
-		bar[EDU_RAISE / 4] = 1;
-		if (!wait_for(&handled, start + i + 1, 5000)) {
+		edu_bar[EDU_RAISE / 4] = 1;
+		if (!wait_for(&edu_handled, start + i + 1, 5000)) {
 			(void)irqkit_irq_get_info(line, &info);
 			printf("  raise %u not handled (line count %llu)\n", i,
 			       (unsigned long long)info.count);
 			break;
 		}
 	}
-	return atomic_load(&handled) - start;
+	return atomic_load(&edu_handled) - start;
 }
 
 /* The device's VFIO descriptor, through a type-1 container and its IOMMU group; -1 on failure. */
@@ -127,12 +111,12 @@ int main(int argc, char **argv)
 		printf("no VFIO device %s\nGUEST vfio_edu: FAIL\n", argv[1]);
 		return 1;
 	}
-	bar = mmap(NULL, bar0.size, PROT_READ | PROT_WRITE, MAP_SHARED, dev, (off_t)bar0.offset);
-	if (bar == MAP_FAILED) {
+	edu_bar = mmap(NULL, bar0.size, PROT_READ | PROT_WRITE, MAP_SHARED, dev, (off_t)bar0.offset);
+	if (edu_bar == MAP_FAILED) {
 		printf("cannot map BAR0: %s\nGUEST vfio_edu: FAIL\n", strerror(errno));
 		return 1;
 	}
-	check(bar[EDU_ID / 4] == EDU_ID_VALUE, "BAR0 through VFIO is the edu device's");
+	check(edu_bar[EDU_ID / 4] == EDU_ID_VALUE, "BAR0 through VFIO is the edu device's");
 	printf("  irqkit: threaded, %u CPU(s)\n", cfg.nr_cpus);
 	check(irqkit_start(&cfg) == 0, "irqkit_start");
 
