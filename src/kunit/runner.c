@@ -782,12 +782,19 @@ static bool watch_child(pid_t pid, const char *suite, struct kunit_case **cases)
 
 	for (;;) {
 		pid_t w = waitpid(pid, &st, WNOHANG);
+		uint64_t started, now;
 
 		if (w == pid || (w < 0 && errno != EINTR))
 			break;
 		cur = __atomic_load_n(&sh->cur, __ATOMIC_ACQUIRE);
-		if (cur >= 0 &&
-		    now_ns() - __atomic_load_n(&sh->started_ns, __ATOMIC_RELAXED) > limit) {
+		/*
+		 * The start first, then the clock: read the other way round, a
+		 * case that began between the two reads looked started after
+		 * "now", and the unsigned difference killed it at once.
+		 */
+		started = __atomic_load_n(&sh->started_ns, __ATOMIC_ACQUIRE);
+		now = now_ns();
+		if (cur >= 0 && now > started && now - started > limit) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &st, 0);
 			why = "test case timed out";
