@@ -26,14 +26,6 @@
 #define BLOCKS	7
 #define TRIPS	100
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* @TRIPS round trips without irqkit; return ns per trip, or 0 on a failure. */
 static uint64_t plain_block(int fd, int cfg)
 {

@@ -76,12 +76,17 @@ static inline int verdict(const char *name)
 	return failures ? 1 : 0;
 }
 
-static inline uint64_t now_ms(void)
+static inline uint64_t now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t now_ms(void)
+{
+	return now_ns() / 1000000u;
 }
 
 /* Wait until *@v reaches @want or @ms pass; return whether it did. */

@@ -9,17 +9,15 @@
 
 #include <unistd.h>
 
-void rv_puts(const char *s);
+void rv_vprintf(const char *fmt, va_list ap);	/* the port's console */
 
 void test_printf(const char *fmt, ...)
 {
-	char line[256];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
+	rv_vprintf(fmt, ap);
 	va_end(ap);
-	rv_puts(line);
 }
 
 bool test_log_echo(void)

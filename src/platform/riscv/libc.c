@@ -125,13 +125,9 @@ int gettimeofday(struct timeval *restrict tv, void *restrict tz)
 	return 0;
 }
 
-/* A timed wait on a word nobody wakes, until the time has passed. */
+/* The port's own sleep of the calling thread (the contract's irqkit_plat_sleep_ns). */
 int usleep(useconds_t us)
 {
-	static unsigned int never;
-	uint64_t end = irqkit_plat_now_ns() + (uint64_t)us * 1000u;
-
-	for (uint64_t now; (now = irqkit_plat_now_ns()) < end;)
-		irqkit_plat_wait_timeout(&never, 0, end - now);
+	irqkit_plat_sleep_ns((uint64_t)us * 1000u);
 	return 0;
 }

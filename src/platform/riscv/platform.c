@@ -163,15 +163,21 @@ int vsnprintf(char *restrict buf, size_t n, const char *restrict fmt, va_list ap
 	return (int)o.len;
 }
 
-void rv_printf(const char *fmt, ...)
+void rv_vprintf(const char *fmt, va_list ap)
 {
 	char line[256];
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	rv_puts(line);
+}
+
+void rv_printf(const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
+	rv_vprintf(fmt, ap);
 	va_end(ap);
-	rv_puts(line);
 }
 
 void irqkit_plat_log(int level, const char *line)

@@ -9,6 +9,7 @@
 #include <irqkit-core/platform.h>
 #include <irqkit/task.h>
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -180,6 +181,7 @@ void rv_thread_start(void);		/* start.S: a new thread's first return address */
 void rv_puts(const char *s);
 void rv_putline(const char *s);
 void rv_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void rv_vprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 void rv_exit(unsigned int code) __attribute__((noreturn));
 void rv_heap_init(void);
 unsigned int rv_fdt_harts(const void *fdt, uint64_t *timebase);
