@@ -24,6 +24,7 @@
 #include <irqkit/proc.h>
 #include <irqkit/hosted.h>
 #include <irqkit/fd.h>
+#include <irqkit/record.h>
 #include <irqkit/fault.h>
 #include <irqkit/explore.h>
 #include <irqkit/observe.h>

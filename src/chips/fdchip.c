@@ -97,6 +97,8 @@ static const struct fd_kind_desc {
 #define FL_NOCTL	(1u << 9)	/* UIO without irqcontrol: no re-enable writes */
 #define FL_OWN_FD	(1u << 10)	/* fd is our duplicate (tty transmit): closed at unbind */
 #define FL_PCICMD	(1u << 11)	/* UIO re-enabled through the PCI command register (cfg_fd) */
+#define FL_RECORD	(1u << 12)	/* what is read goes to the recording too (fdrecord.c) */
+#define FL_REPLAY	(1u << 13)	/* no descriptor: a recording is the source (fdrecord.c) */
 
 /* the largest record a descriptor gives: a signalfd_siginfo (a GPIO event is smaller) */
 enum { RECORD_MAX = sizeof(struct signalfd_siginfo) };
@@ -108,6 +110,7 @@ struct fd_line {
 	int		eoi_fd;		/* UIO: fd; VFIO INTx: the unmask eventfd; else -1 */
 	int		cfg_fd;		/* UIO without irqcontrol: its PCI config space, or -1 */
 	enum fd_kind	kind;
+	bool		edge;		/* edge family (handle_edge_irq); else level (fasteoi) */
 	unsigned int	cpu;		/* whose epoll set holds fd (FL_INSET) */
 	uint32_t	interest;	/* epoll events applied now */
 	unsigned int	peer;		/* tty: the other line of the pair, or IRQKIT_FD_NO_IRQ */
@@ -173,7 +176,7 @@ static unsigned int line_irq(const struct fd_line *l)
 /* Edge family (handle_edge_irq); else level (handle_fasteoi_irq). */
 static bool line_is_edge(const struct fd_line *l)
 {
-	return kinds[l->kind].edge && l->eoi_fd < 0;
+	return l->edge;
 }
 
 /* The bound line @irq, or NULL.  Any context. */
@@ -182,6 +185,17 @@ static struct fd_line *bound_line(unsigned int irq)
 	if (!lines || irq >= nr_lines || !(ld(&lines[irq].state) & FL_BOUND))
 		return NULL;
 	return &lines[irq];
+}
+
+/*
+ * A replayed line has no descriptor and no place in an epoll set: its
+ * interest is only noted, and what epoll does for a descriptor that becomes
+ * watched while readable (report it) is done by posting the line to its CPU.
+ */
+static void replay_rearm(struct fd_line *l)
+{
+	if (l->interest && irqkit__replay_unread(line_irq(l)))
+		irqkit_plat_fd_post(l->cpu, line_irq(l));
 }
 
 /*
@@ -200,8 +214,12 @@ static void sync_interest(struct fd_line *l)
 		want = k->events | (k->et ? EPOLLET : 0);
 	if (want == l->interest)
 		return;
-	if (irqkit_plat_fd_ctl(l->cpu, IRQKIT_PLAT_FD_MOD, l->fd, want, line_irq(l)) == 0)
+	if (s & FL_REPLAY) {
+		WRITE_ONCE(l->interest, want);
+		replay_rearm(l);
+	} else if (irqkit_plat_fd_ctl(l->cpu, IRQKIT_PLAT_FD_MOD, l->fd, want, line_irq(l)) == 0) {
 		l->interest = want;
+	}
 }
 
 /* Put the descriptor in CPU @cpu's set (caller: l->lock). */
@@ -221,6 +239,11 @@ static int set_add(struct fd_line *l, unsigned int cpu)
 	 */
 	a_store_seq(&l->cpu, cpu);
 	set_bits(&l->state, FL_INSET);
+	if (s & FL_REPLAY) {
+		WRITE_ONCE(l->interest, want);
+		replay_rearm(l);
+		return 0;
+	}
 	ret = irqkit_plat_fd_ctl(cpu, IRQKIT_PLAT_FD_ADD, l->fd, want, line_irq(l));
 	if (ret) {
 		clear_bits(&l->state, FL_INSET);
@@ -234,7 +257,12 @@ static int set_add(struct fd_line *l, unsigned int cpu)
 /* Take it out (caller: l->lock).  A descriptor already closed is out already. */
 static void set_del(struct fd_line *l)
 {
-	if (!(clear_bits(&l->state, FL_INSET) & FL_INSET))
+	unsigned int old = clear_bits(&l->state, FL_INSET);
+
+	if (!(old & FL_INSET))
+		return;
+	WRITE_ONCE(l->interest, 0);
+	if (old & FL_REPLAY)
 		return;
 	(void)irqkit_plat_fd_ctl(l->cpu, IRQKIT_PLAT_FD_DEL, l->fd, 0, line_irq(l));
 	irqkit_plat_fd_count(l->cpu, -1);
@@ -273,6 +301,26 @@ struct arrival {
 	int		err;		/* and its errno, or 0 */
 };
 
+/*
+ * Read the line's source: its descriptor, or for a replayed line what the
+ * recording made readable by now.  What is read goes to the recording when
+ * the line is recorded, as it was read: the chip derives everything it
+ * counts from these bytes, so a replay that returns them counts the same.
+ */
+static ssize_t src_read(struct fd_line *l, void *buf, size_t len)
+{
+	unsigned int s = ld(&l->state);
+	ssize_t r;
+
+	if (s & FL_REPLAY)
+		r = irqkit__replay_read(line_irq(l), buf, len);
+	else
+		r = read(l->fd, buf, len);
+	if (unlikely(s & FL_RECORD) && r > 0)
+		irqkit__record_note(line_irq(l), ld(&l->cpu), buf, (size_t)r);
+	return r;
+}
+
 static void keep_record(struct fd_line *l, const void *rec, size_t len)
 {
 	if (l->record) {
@@ -289,7 +337,7 @@ static void read_records(struct fd_line *l, struct arrival *a, size_t size,
 	size_t want = (sizeof(buf) / size) * size;
 
 	for (;;) {
-		ssize_t r = read(l->fd, buf, want);
+		ssize_t r = src_read(l, buf, want);
 
 		if (r < 0) {
 			if (errno != EAGAIN && errno != EINTR) {
@@ -349,7 +397,7 @@ static void read_arrival(struct fd_line *l, struct arrival *a)
 	case K_VFIO: {
 		uint64_t v;
 
-		r = read(l->fd, &v, sizeof(v));
+		r = src_read(l, &v, sizeof(v));
 		if (r == (ssize_t)sizeof(v))
 			a->n = v;
 		else if (r >= 0)
@@ -361,7 +409,7 @@ static void read_arrival(struct fd_line *l, struct arrival *a)
 	case K_UIO: {
 		uint32_t count;
 
-		r = read(l->fd, &count, sizeof(count));
+		r = src_read(l, &count, sizeof(count));
 		if (r == (ssize_t)sizeof(count)) {
 			uint32_t d = count - l->last_seq;
 
@@ -766,6 +814,7 @@ static int fdl_set_type(struct irqkit_irq_data *d, unsigned int type)
 	if (l->kind == K_EDGE || l->kind == K_LEVEL) {
 		lflags = irqkit_spin_lock_irqsave(&l->lock);
 		l->kind = level ? K_LEVEL : K_EDGE;
+		l->edge = !level;
 		sync_interest(l);
 		irqkit_spin_unlock_irqrestore(&l->lock, lflags);
 	} else if (level == line_is_edge(l)) {
@@ -834,6 +883,8 @@ static bool fdl_unread(const struct fd_line *l, unsigned int s)
 
 	if (!kinds[l->kind].record || (s & (FL_DEAD | FL_STARTED)) != FL_STARTED)
 		return false;
+	if (s & FL_REPLAY)
+		return irqkit__replay_unread(line_irq(l));
 	return poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
 }
 
@@ -939,6 +990,32 @@ static int lines_init(void)
 	return 0;
 }
 
+/* The line takes its source (caller: bind_lock, everything checked). */
+static int bind_finish(struct fd_line *l, struct irqkit_irq_data *d, int fd, enum fd_kind kind,
+		       bool edge, int eoi_fd, unsigned int flags)
+{
+	unsigned int irq = d->irq;
+
+	l->fd = fd;
+	l->eoi_fd = eoi_fd;
+	l->cfg_fd = -1;
+	l->kind = kind;
+	l->edge = edge;
+	WRITE_ONCE(l->cpu, d->cpu);
+	l->interest = 0;
+	l->peer = IRQKIT_FD_NO_IRQ;
+	l->record_len = 0;
+	l->acc_coalesced = l->acc_lost = l->cur_coalesced = l->cur_lost = 0;
+	l->tot_arrivals = l->tot_coalesced = l->tot_lost = l->cur_ts = l->last_ts = 0;
+	a_store_release(&l->state, FL_BOUND | FL_MASKED | flags);
+	irqkit_irq_set_chip_data(irq, l);
+	irqkit_irq_set_chip_and_handler_name(irq, &irqkit_fd_chip,
+					     edge ? irqkit_handle_edge_irq : irqkit_handle_fasteoi_irq,
+					     NULL);
+	irqkit_irq_set_hwirq(irq, fd < 0 ? 0 : (unsigned long)fd);
+	return irqkit_irq_set_default_type(irq, edge ? IRQKIT_TYPE_EDGE_RISING : IRQKIT_TYPE_LEVEL_HIGH);
+}
+
 /* Validate and bind; caller: bind_lock. */
 static int bind_locked(unsigned int irq, int fd, enum fd_kind kind, int eoi_fd, unsigned int flags)
 {
@@ -977,23 +1054,7 @@ static int bind_locked(unsigned int irq, int fd, enum fd_kind kind, int eoi_fd, 
 	}
 	if (!(fl & O_NONBLOCK))
 		(void)fcntl(fd, F_SETFL, fl | O_NONBLOCK);
-	l->fd = fd;
-	l->eoi_fd = eoi_fd;
-	l->cfg_fd = -1;
-	l->kind = kind;
-	WRITE_ONCE(l->cpu, d->cpu);
-	l->interest = 0;
-	l->peer = IRQKIT_FD_NO_IRQ;
-	l->record_len = 0;
-	l->acc_coalesced = l->acc_lost = l->cur_coalesced = l->cur_lost = 0;
-	l->tot_arrivals = l->tot_coalesced = l->tot_lost = l->cur_ts = l->last_ts = 0;
-	a_store_release(&l->state, FL_BOUND | FL_MASKED | flags);
-	irqkit_irq_set_chip_data(irq, l);
-	irqkit_irq_set_chip_and_handler_name(irq, &irqkit_fd_chip,
-					     edge ? irqkit_handle_edge_irq : irqkit_handle_fasteoi_irq,
-					     NULL);
-	irqkit_irq_set_hwirq(irq, (unsigned long)fd);
-	return irqkit_irq_set_default_type(irq, edge ? IRQKIT_TYPE_EDGE_RISING : IRQKIT_TYPE_LEVEL_HIGH);
+	return bind_finish(l, d, fd, kind, edge, eoi_fd, flags);
 }
 
 static int bind_kind(unsigned int irq, int fd, enum fd_kind kind, int eoi_fd)
@@ -1174,7 +1235,7 @@ int irqkit_fd_of(unsigned int irq)
 {
 	struct fd_line *l = bound_line(irq);
 
-	return l ? l->fd : -IRQKIT_EINVAL;
+	return l && !(ld(&l->state) & FL_REPLAY) ? l->fd : -IRQKIT_EINVAL;
 }
 
 int irqkit_fd_last_record(unsigned int irq, void *buf, size_t len)
@@ -1185,6 +1246,93 @@ int irqkit_fd_last_record(unsigned int irq, void *buf, size_t len)
 		return -IRQKIT_EINVAL;
 	memcpy(buf, l->record, len < l->record_len ? len : l->record_len);
 	return (int)l->record_len;
+}
+
+/* ---- recording and replay (fdrecord.c) ----------------------------------------- */
+
+/*
+ * A source whose arrivals the chip reads (a counter, records) can be
+ * recorded and replayed; a descriptor its handler reads itself cannot: what
+ * the handler read is not the chip's to keep.
+ */
+static bool replayable(enum fd_kind k)
+{
+	return kinds[k].record != 0;
+}
+
+int irqkit__fd_record(unsigned int irq, bool on, struct irqkit__fd_source *src)
+{
+	struct fd_line *l;
+	int ret = 0;
+
+	irqkit_spin_lock(&bind_lock);
+	l = bound_line(irq);
+	if (!l) {
+		ret = -IRQKIT_EINVAL;
+	} else if (!replayable(l->kind)) {
+		ret = -IRQKIT_EOPNOTSUPP;
+	} else {
+		if (src) {
+			src->kind = kinds[l->kind].name;
+			src->edge = l->edge;
+			src->seen = ld(&l->state) & FL_SEEN;
+			src->last_seq = READ_ONCE(l->last_seq);
+		}
+		if (on)
+			set_bits(&l->state, FL_RECORD);
+		else
+			clear_bits(&l->state, FL_RECORD);
+	}
+	irqkit_spin_unlock(&bind_lock);
+	return ret;
+}
+
+int irqkit__fd_bind_replay(unsigned int irq, const struct irqkit__fd_source *src)
+{
+	struct irqkit_irq_data *d;
+	struct fd_line *l;
+	enum fd_kind kind = K_EDGE;
+	enum irqkit_mode mode = irqkit_mode();
+	int ret;
+
+	for (unsigned int k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		if (replayable((enum fd_kind)k) && !strcmp(kinds[k].name, src->kind))
+			kind = (enum fd_kind)k;
+	if (!replayable(kind))
+		return -IRQKIT_EINVAL;
+	if (!irqkit_started() || irq >= irqkit_nr_irqs() || !(d = irqkit_irq_get_irq_data(irq)))
+		return -IRQKIT_EINVAL;
+	if (mode != IRQKIT_MODE_THREADED && mode != IRQKIT_MODE_SIM)
+		return -IRQKIT_EOPNOTSUPP;
+	irqkit_spin_lock(&bind_lock);
+	ret = lines_init();
+	l = lines ? &lines[irq] : NULL;
+	if (ret)
+		goto out;
+	if (irqkit_irq_has_action(irq) || (ld(&l->state) & FL_BOUND)) {
+		ret = -IRQKIT_EBUSY;
+		goto out;
+	}
+	if (kind == K_GPIO || kind == K_SIGNALFD) {
+		l->record = calloc(1, RECORD_MAX);
+		if (!l->record) {
+			ret = -IRQKIT_ENOMEM;
+			goto out;
+		}
+	}
+	l->last_seq = src->last_seq;
+	ret = bind_finish(l, d, -1, kind, src->edge, -1, FL_REPLAY | (src->seen ? FL_SEEN : 0));
+out:
+	irqkit_spin_unlock(&bind_lock);
+	return ret;
+}
+
+void irqkit__fd_replay_ready(unsigned int irq)
+{
+	struct fd_line *l = bound_line(irq);
+
+	if (l && (ld(&l->state) & FL_REPLAY) && READ_ONCE(l->interest))
+		irqkit_plat_fd_post(ld(&l->cpu), irq);
 }
 
 int irqkit_vfio_set_irqs(int device_fd, unsigned int index, unsigned int count, int *trigger_fds,

@@ -39,6 +39,8 @@ struct posix_cpu {
 	unsigned int		in_epoll;	/* the dispatcher waits, or is about to, in epoll_wait */
 	unsigned int		*kick;		/* the core's eventcount, from the first idle wait */
 	unsigned int		reading;	/* line + 1 whose descriptor this CPU reads now */
+	unsigned int		nposted;	/* keys posted and not yet handed over */
+	uint64_t		*posted;	/* bitmap of the keys posted (irqkit_plat_fd_post) */
 	int			nev;
 	struct epoll_event	ev[EVENTS_MAX];
 } __attribute__((aligned(64)));
@@ -81,6 +83,7 @@ void irqkit__posix_cpus_exit(void)
 			close(pcpus[i].epfd);
 		if (pcpus[i].kickfd > 0)
 			close(pcpus[i].kickfd);
+		free(pcpus[i].posted);
 	}
 	free(pcpus);
 	pcpus = NULL;
@@ -94,6 +97,8 @@ void irqkit_arch_cpu_idle(unsigned int cpu, unsigned int *kick, unsigned int see
 
 	if (!__atomic_load_n(&pc->kick, __ATOMIC_RELAXED))
 		__atomic_store_n(&pc->kick, kick, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&pc->nposted, __ATOMIC_SEQ_CST))
+		return;		/* a post before the kick was known: poll it now */
 	if (!__atomic_load_n(&pc->nr_fds, __ATOMIC_SEQ_CST)) {
 		irqkit_plat_wait(kick, seen);
 		return;
@@ -123,6 +128,57 @@ void irqkit_arch_cpu_wake(unsigned int cpu, unsigned int *kick)
 		irqkit_plat_fatal("eventfd write failed");
 }
 
+/* The keys posted to @pc, each once, to the client; a post meanwhile comes next time. */
+static void hand_posted(struct posix_cpu *pc, unsigned int cpu,
+		       const struct irqkit_plat_fd_client *client)
+{
+	uint64_t *map = __atomic_load_n(&pc->posted, __ATOMIC_ACQUIRE);
+	unsigned int words = (irqkit_nr_irqs() + 63) / 64;
+
+	__atomic_store_n(&pc->nposted, 0, __ATOMIC_SEQ_CST);
+	for (unsigned int w = 0; map && w < words; w++) {
+		uint64_t bits = __atomic_load_n(&map[w], __ATOMIC_RELAXED) ?
+				__atomic_exchange_n(&map[w], 0, __ATOMIC_ACQ_REL) : 0;
+
+		for (; bits; bits &= bits - 1) {
+			unsigned int key = w * 64 + (unsigned int)__builtin_ctzll(bits);
+
+			if (client)
+				client->event(cpu, key, EPOLLIN);
+		}
+	}
+}
+
+void irqkit_plat_fd_post(unsigned int cpu, unsigned int key)
+{
+	struct posix_cpu *pc;
+	uint64_t *map;
+	unsigned int *kick;
+
+	if (cpu >= nr_pcpus || key >= irqkit_nr_irqs())
+		return;
+	pc = &pcpus[cpu];
+	map = __atomic_load_n(&pc->posted, __ATOMIC_ACQUIRE);
+	if (!map) {
+		uint64_t *fresh = calloc((irqkit_nr_irqs() + 63) / 64, sizeof(*fresh));
+
+		if (!fresh)
+			irqkit_plat_fatal("no memory for a CPU's posted descriptors");
+		if (!__atomic_compare_exchange_n(&pc->posted, &map, fresh, false,
+						 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			free(fresh);
+		else
+			map = fresh;
+	}
+	__atomic_fetch_or(&map[key / 64], 1ull << (key % 64), __ATOMIC_RELEASE);
+	__atomic_fetch_add(&pc->nposted, 1, __ATOMIC_SEQ_CST);
+	kick = __atomic_load_n(&pc->kick, __ATOMIC_SEQ_CST);
+	if (kick) {
+		__atomic_fetch_add(kick, 1, __ATOMIC_SEQ_CST);
+		irqkit_arch_cpu_wake(cpu, kick);
+	}
+}
+
 /* Hand the events of the last wait to the fd chip: the dispatcher, awake, interrupts on. */
 void irqkit_arch_cpu_poll(unsigned int cpu)
 {
@@ -134,6 +190,8 @@ void irqkit_arch_cpu_poll(unsigned int cpu)
 	for (int i = 0; i < n; i++)
 		if (pc->ev[i].data.u64 != COOKIE_KICK && client)
 			client->event(cpu, (unsigned int)pc->ev[i].data.u64, pc->ev[i].events);
+	if (__atomic_load_n(&pc->nposted, __ATOMIC_ACQUIRE))
+		hand_posted(pc, cpu, client);
 }
 
 /*

@@ -161,6 +161,14 @@ void irqkit_plat_fd_count(unsigned int cpu, int delta);
 void irqkit_plat_fd_read_begin(unsigned int cpu, unsigned int key);
 void irqkit_plat_fd_read_end(unsigned int cpu);
 void irqkit_plat_fd_quiesce(unsigned int key);
+/*
+ * Report @key to @cpu as ready for reading, as if a descriptor of its set
+ * had become readable (a source with no descriptor: a replayed recording):
+ * @event is called with the host's "readable" bit from the CPU's next poll,
+ * and the CPU is woken for it.  Reports of one key before that poll merge.
+ * Any thread of the runtime.
+ */
+void irqkit_plat_fd_post(unsigned int cpu, unsigned int key);
 
 /* Sleep at least @ns (msleep).  Process context. */
 void irqkit_plat_sleep_ns(uint64_t ns);
