@@ -12,6 +12,8 @@
  *    write + epoll_wait + read for each event.
  *  - a CPU played by a libuv loop (irqkit_loop_fd in a uv_poll_t): its
  *    round trip against libuv's own uv_poll_t round trip, same loop thread.
+ *  - an arrival recorded (<irqkit/record.h>) against the same arrival not
+ *    recorded, one thread (below).
  *
  * Placement is fixed, the same for both sides: the device on host CPU 0,
  * the side that takes the interrupt (virtual CPU 1's dispatcher, pinned with
@@ -458,6 +460,55 @@ static void teardown_loop(void)
 	close_pairs();
 }
 
+/* ---- the recorder's cost per arrival ---------------------------------------------------
+ *
+ * One thread plays a loop CPU and is its device too: it writes the eventfd,
+ * runs the loop (the chip reads the counter, the handler answers on the
+ * other eventfd) and reads the answer.  Single-threaded, so callgrind
+ * counts it (bench/callgrind.sh); the subject records the line to a file,
+ * the floor does not.
+ */
+static char rec_path[64];
+
+static int setup_arrivals(void)
+{
+	if (start_fd_runtime(64, 1ull << SERVER_VCPU) || bind_round_trip_line(SERVER_VCPU) ||
+	    irqkit_thread_bind(SERVER_VCPU))
+		return -1;
+	snprintf(rec_path, sizeof(rec_path), "/tmp/irqkit-bench-%d.rec", (int)getpid());
+	return 0;
+}
+
+static void teardown_arrivals(void)
+{
+	(void)irqkit_thread_unbind();
+	unbind_round_trip_line();
+	irqkit_stop();
+	close_pairs();
+	unlink(rec_path);
+}
+
+static void loop_arrivals(long n)
+{
+	for (long i = 0; i < n; i++) {
+		efd_put(dev_a);
+		if (irqkit_loop_run() != 1)
+			abort();
+		efd_get(dev_b);
+	}
+}
+
+static void recorded_arrivals(long n)
+{
+	unsigned int irq = RT_IRQ;
+
+	if (irqkit_record_start(rec_path, &irq, 1))
+		abort();
+	loop_arrivals(n);
+	if (irqkit_record_stop() != n)
+		abort();
+}
+
 static const struct bench benches[] = {
 	{ .name = "fd_round_trip", .floor_name = "eventfd_epoll_pingpong",
 	  .subject = irqkit_round_trips, .floor = raw_round_trips, .target = 1.05,
@@ -479,6 +530,9 @@ static const struct bench benches[] = {
 	  .subject = irqkit_round_trips, .floor = raw_round_trips, .target = 1.10,
 	  .setup = setup_loop, .teardown = teardown_loop, .flags = BENCH_UNPINNED,
 	  .unit = "ns/trip" },
+	{ .name = "fd_arrival_recorded", .floor_name = "fd_arrival",
+	  .subject = recorded_arrivals, .floor = loop_arrivals, .target = 0,
+	  .setup = setup_arrivals, .teardown = teardown_arrivals, .unit = "ns/arrival" },
 };
 
 const struct bench_set bench_fd_set = { benches, sizeof(benches) / sizeof(benches[0]) };

@@ -120,7 +120,8 @@ IRQKIT_API void irqkit_sim_point(void);
  * thread's state and stack and the last switches, and aborts.
  *
  * Not in this mode: lines bound to file descriptors (they are not
- * serialised), published tables, a program's own pthreads (reported once,
+ * serialised; a recording of their arrivals replays here, <irqkit/record.h>),
+ * published tables, a program's own pthreads (reported once,
  * and not serialised), the watchdog.  Log lines that print an address (%p)
  * differ between processes, as the addresses do.
  *

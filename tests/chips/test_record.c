@@ -9,8 +9,12 @@
  * recording of the same events spaced out; and every kind of bad input is
  * an error with a log line, nothing left bound.
  *
- * IRQKIT_RECORDING=FILE adds a recording made elsewhere (the guest rig's):
- * it must replay, arrival for arrival, in the simulator.
+ * IRQKIT_RECORDING_DIR=DIR runs instead the tests of the guest rig's
+ * recordings (tests/guest/run.sh): uio.rec and gpio-{slow,spaced,pairs,
+ * burst}.rec, each with NAME.expect ("IRQ EVENTS LOST", what the
+ * guest's chip counted while recording), replay in the simulator with the
+ * same counts, and the driver of test 2 finds its race in the GPIO chip's
+ * burst and not in its slow toggles.
  */
 #define _GNU_SOURCE
 #include "../harness.h"
@@ -299,7 +303,7 @@ static enum irqkit_irqreturn burst_thread(int irq, void *dev)
 	uint32_t st;
 
 	(void)irq;
-	irqkit_msleep(1);		/* the bus transfer before the status is used */
+	irqkit_usleep_range(1000, 1000);	/* the bus transfer before the status is used */
 	st = __atomic_load_n(&d->status, __ATOMIC_RELAXED);
 	for (int i = 0; i < d->ndone; i++)
 		if (d->done[i] == st)
@@ -314,19 +318,23 @@ static const char *burst_path;
 static int burst_body(void *arg)
 {
 	struct irqkit_replay *r;
+	struct irqkit_replay_info info;
+	unsigned int irq;
 
 	(void)arg;
 	if (sim_world(0))
 		return -1;
 	memset(&bd, 0, sizeof(bd));
-	if (irqkit_replay_open(burst_path, &r) ||
-	    irqkit_request_threaded_irq(GPIO_IRQ, burst_top, burst_thread, 0, "burstdrv", &bd) ||
+	if (irqkit_replay_open(burst_path, &r) || irqkit_replay_info(r, &info))
+		return -1;
+	irq = info.irqs[0];		/* the recording's GPIO line */
+	if (irqkit_request_threaded_irq(irq, burst_top, burst_thread, 0, "burstdrv", &bd) ||
 	    irqkit_replay_start(r) || irqkit_replay_wait(r) < 0)
 		return -1;
-	irqkit_synchronize_irq(GPIO_IRQ);
+	irqkit_synchronize_irq(irq);
 	irqkit_msleep(5);
-	irqkit_synchronize_irq(GPIO_IRQ);
-	irqkit_free_irq(GPIO_IRQ, &bd);
+	irqkit_synchronize_irq(irq);
+	irqkit_free_irq(irq, &bd);
 	if (irqkit_replay_close(r))
 		return -1;
 	irqkit_stop();
@@ -485,37 +493,95 @@ static void test_bad_recording_starts(void **state)
 	thr_teardown(NULL);
 }
 
-/* ---- 4: a recording made elsewhere (the guest rig's) --------------------------------- */
+/* ---- 4: recordings made elsewhere (the guest rig's) ----------------------------------- */
 
-static void test_outside_recording_replays(void **state)
+static const char *outside_dir;
+
+static bool read_expect(const char *name, unsigned int *irq, unsigned long long *events,
+			unsigned long long *lost)
 {
-	const char *path = getenv("IRQKIT_RECORDING");
+	char path[512];
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/%s.expect", outside_dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	n = fscanf(f, "%u %llu %llu", irq, events, lost);
+	fclose(f);
+	return n == 3;
+}
+
+/* NAME.rec replays with what NAME.expect says the guest's chip counted. */
+static void replay_outside(const char *name)
+{
+	char path[512];
 	struct irqkit_replay *r;
 	struct irqkit_replay_info info;
-	static struct seen s[8];
+	unsigned int irq;
+	unsigned long long events, lost;
+	struct irqkit_irq_events tot;
 
-	(void)state;
+	if (!read_expect(name, &irq, &events, &lost))
+		fail_msg("%s/%s.expect: missing or unreadable", outside_dir, name);
+	snprintf(path, sizeof(path), "%s/%s.rec", outside_dir, name);
 	assert_int_equal(sim_world(1), 0);
 	assert_int_equal(irqkit_replay_open(path, &r), 0);
 	assert_int_equal(irqkit_replay_info(r, &info), 0);
-	assert_true(info.nr_lines <= 8);
-	for (unsigned int i = 0; i < info.nr_lines; i++) {
-		memset(&s[i], 0, sizeof(s[i]));
-		assert_int_equal(irqkit_request_irq(info.irqs[i], note_handler, 0, "replayed", &s[i]),
-				 0);
-	}
+	assert_int_equal(info.nr_lines, 1);
+	assert_int_equal(info.irqs[0], irq);
+	memset(&sg, 0, sizeof(sg));
+	assert_int_equal(irqkit_request_irq(irq, note_handler, 0, "replayed", &sg), 0);
 	assert_int_equal(irqkit_replay_start(r), 0);
 	assert_int_equal(irqkit_replay_wait(r), (long)info.arrivals);
-	for (unsigned int i = 0; i < info.nr_lines; i++) {
-		assert_int_equal(irqkit_wait_delivered(info.irqs[i], 1000), 0);
-		assert_true(atomic_load(&s[i].calls) > 0);
-		irqkit_free_irq(info.irqs[i], &s[i]);
-		test_printf("# irq %u: %d calls, %llu events, %llu lost\n", info.irqs[i],
-			    atomic_load(&s[i].calls), (unsigned long long)s[i].events,
-			    (unsigned long long)s[i].lost);
-	}
+	assert_int_equal(irqkit_wait_delivered(irq, 1000), 0);
+	assert_int_equal(irqkit_irq_get_event_totals(irq, &tot), 0);
+	test_printf("# %s: %lu reads over %.3f s; the guest counted %llu events, %llu lost; "
+		    "the replay %llu events, %llu lost, in %d calls\n", name, info.arrivals,
+		    info.duration_ns / 1e9, events, lost, (unsigned long long)tot.events,
+		    (unsigned long long)tot.lost, atomic_load(&sg.calls));
+	assert_int_equal(tot.events, events);
+	assert_int_equal(tot.lost, lost);
+	irqkit_free_irq(irq, &sg);
 	assert_int_equal(irqkit_replay_close(r), 0);
 	irqkit_stop();
+}
+
+static void test_guest_uio_recording_replays(void **state)
+{
+	(void)state;
+	replay_outside("uio");
+}
+
+static void test_guest_gpio_recordings_replay(void **state)
+{
+	(void)state;
+	replay_outside("gpio-slow");
+	replay_outside("gpio-spaced");
+	replay_outside("gpio-pairs");
+	replay_outside("gpio-burst");
+}
+
+/*
+ * The driver of test 2 on the real GPIO chip's arrivals: the pairs (a
+ * second edge a few hundred microseconds after the first was handled) show
+ * its race; the same number of edges spaced 3 ms after each handler do not.
+ */
+static void test_guest_burst_shows_the_race(void **state)
+{
+	struct irqkit_explore_cfg cfg = { .random_runs = 20, .seed = 9, .timeout_ms = 60000 };
+	struct irqkit_explore_result res;
+	char slow[512], burst[512];
+
+	(void)state;
+	snprintf(slow, sizeof(slow), "%s/gpio-spaced.rec", outside_dir);
+	snprintf(burst, sizeof(burst), "%s/gpio-pairs.rec", outside_dir);
+	burst_path = slow;
+	assert_explore_passes(&cfg, burst_body, NULL);
+	burst_path = burst;
+	assert_int_equal(irqkit_explore(&cfg, burst_body, NULL, &res), 1);
+	assert_string_equal(res.why, "the body returned 1");
 }
 
 static int group_setup(void **state)
@@ -543,12 +609,14 @@ int main(void)
 		cmocka_unit_test(test_bad_recording_starts),
 	};
 	const struct CMUnitTest outside[] = {
-		cmocka_unit_test(test_outside_recording_replays),
+		cmocka_unit_test(test_guest_uio_recording_replays),
+		cmocka_unit_test(test_guest_gpio_recordings_replay),
+		cmocka_unit_test(test_guest_burst_shows_the_race),
 	};
-	const char *rec = getenv("IRQKIT_RECORDING");
 
-	/* a recording made elsewhere: only that test, which needs it */
-	if (rec && *rec)
+	/* the guest rig's recordings: only the tests that need them */
+	outside_dir = getenv("IRQKIT_RECORDING_DIR");
+	if (outside_dir && *outside_dir)
 		return cmocka_run_group_tests(outside, NULL, NULL);
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

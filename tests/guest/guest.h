@@ -110,4 +110,39 @@ static inline void log_line(void *arg, int level, const char *line)
 	fflush(stdout);
 }
 
+/*
+ * Recording (<irqkit/record.h>) when IRQKIT_GUEST_RECORD_DIR names a
+ * directory: line @irq's arrivals from rec_begin() to rec_end() go to
+ * DIR/NAME.rec, and rec_end() prints what the chip counted meanwhile
+ * ("record: NAME irq N events E lost L"), which a replay on the host must
+ * count again (tests/guest/run.sh, tests/chips/test_record.c).
+ */
+static struct irqkit_irq_events rec_before;
+
+static inline void rec_begin(const char *name, unsigned int irq)
+{
+	const char *dir = getenv("IRQKIT_GUEST_RECORD_DIR");
+	char path[256];
+
+	if (!dir || !*dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%s.rec", dir, name);
+	check(irqkit_irq_get_event_totals(irq, &rec_before) == 0 &&
+	      irqkit_record_start(path, &irq, 1) == 0, "recording started");
+}
+
+static inline void rec_end(const char *name, unsigned int irq)
+{
+	struct irqkit_irq_events now;
+	long n;
+
+	if (!getenv("IRQKIT_GUEST_RECORD_DIR") || !*getenv("IRQKIT_GUEST_RECORD_DIR"))
+		return;
+	n = irqkit_record_stop();
+	check(n > 0 && irqkit_irq_get_event_totals(irq, &now) == 0, "recording stopped");
+	printf("record: %s irq %u events %llu lost %llu (%ld reads)\n", name, irq,
+	       (unsigned long long)(now.events - rec_before.events),
+	       (unsigned long long)(now.lost - rec_before.lost), n);
+}
+
 #endif /* IRQKIT_GUEST_H */

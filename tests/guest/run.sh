@@ -106,10 +106,12 @@ if [ ! -f "$gdir/ready" ]; then
 fi
 
 # ---- 2. the programs ----------------------------------------------------------------
+# (and, for the host, the test that replays the guest's recordings)
 cmake -S "$top" -B "$dir/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DIRQKIT_WERROR=ON \
-	-DIRQKIT_LIBDW=OFF -DIRQKIT_USDT=OFF -DIRQKIT_BUILD_TESTS=OFF -DIRQKIT_BUILD_BENCH=OFF \
+	-DIRQKIT_LIBDW=OFF -DIRQKIT_USDT=OFF -DIRQKIT_BUILD_TESTS=ON -DIRQKIT_BUILD_BENCH=OFF \
 	-DIRQKIT_BUILD_EXAMPLES=OFF -DIRQKIT_BUILD_GUEST=ON >/dev/null
-cmake --build "$dir/build" >/dev/null
+cmake --build "$dir/build" --target guest_uio_edu guest_vfio_edu guest_serial_loop \
+	guest_gpio_sim guest_bench_uio test_record >/dev/null
 
 # ---- 3. the initramfs ---------------------------------------------------------------
 root=$dir/initramfs
@@ -143,11 +145,29 @@ timeout --kill-after=5 "$limit" qemu-system-x86_64 -accel tcg -M q35 -cpu max -s
 rc=$?
 set -e
 secs=$(($(date +%s) - start))
-grep -E '^(GUEST|ok |not ok |  |kernel: |bench: )' "$log" || true
-if [ "$rc" -eq 1 ] && grep -q '^GUEST-RESULT: PASS' "$log"; then
-	echo "guest: PASS ($pkg, QEMU status $rc, $secs s; log $log)"
-	exit 0
+grep -E '^(GUEST|ok |not ok |  |kernel: |bench: |record: )' "$log" | grep -v '^GUEST-RECORDING' || true
+if [ "$rc" -ne 1 ] || ! grep -q '^GUEST-RESULT: PASS' "$log"; then
+	echo "guest: FAIL ($pkg, QEMU status $rc, $secs s; log $log)"
+	tail -30 "$log" | sed 's/^/    | /'
+	exit 1
 fi
-echo "guest: FAIL ($pkg, QEMU status $rc, $secs s; log $log)"
-tail -30 "$log" | sed 's/^/    | /'
-exit 1
+echo "guest: PASS ($pkg, QEMU status $rc, $secs s; log $log)"
+
+# ---- 5. the guest's recordings, replayed on the host in the simulator -------------
+rec=$dir/recordings
+rm -rf "$rec" && mkdir -p "$rec"
+tr -d '\r' <"$log" | awk -v d="$rec" '
+	/^GUEST-RECORDING: / { f = d "/" $2 ".b64"; next }
+	/^GUEST-RECORDING-END/ { f = ""; next }
+	f { print > f }
+	/^record: / { print $4, $6, $8 > (d "/" $2 ".expect") }'
+for b in "$rec"/*.b64; do
+	[ -e "$b" ] || { echo "guest: FAIL (no recording came back on the console)"; exit 1; }
+	base64 -d <"$b" >"${b%.b64}.rec"
+done
+if ! IRQKIT_RECORDING_DIR=$rec "$dir/build/tests/test_record"; then
+	echo "guest: FAIL (the guest's recordings did not replay on the host as recorded)"
+	exit 1
+fi
+echo "guest: the recordings replayed on the host ($(ls "$rec"/*.rec | wc -l) files in $rec)"
+exit 0

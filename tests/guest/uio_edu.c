@@ -125,6 +125,7 @@ int main(int argc, char **argv)
 	printf("  irqkit: threaded, %u CPU(s)\n", cfg.nr_cpus);
 	check(irqkit_start(&cfg) == 0, "irqkit_start");
 	check(irqkit_fd_bind_uio(LINE, fd) == 0, "irqkit_fd_bind_uio");
+	rec_begin("uio", LINE);
 	atomic_store(&ack, true);
 	check(irqkit_request_irq(LINE, edu_ack_if_told, 0, "edu", &dev) == 0, "request_irq");
 
@@ -154,6 +155,7 @@ int main(int argc, char **argv)
 	       (unsigned long long)tot.events, (unsigned long long)tot.coalesced,
 	       (unsigned long long)tot.lost);
 	check(tot.events >= atomic_load(&handled), "the UIO count covers every handled interrupt");
+	rec_end("uio", LINE);
 
 	/*
 	 * Nobody acknowledges: the device keeps INTx asserted; the kernel's
