@@ -10,7 +10,9 @@
  *
  * Prints "ok N - what" / "not ok N - what" lines and "GUEST gpio_sim:
  * PASS" or "FAIL"; exits 0 on a pass.
- * Usage: gpio_sim /dev/gpiochipN PULL_FILE   (…/sim_gpio0/pull)
+ * Usage: gpio_sim /dev/gpiochipN PULL_FILE [LIVE_FILE]
+ * (PULL_FILE: …/sim_gpio0/pull; LIVE_FILE, the chip's configfs "live":
+ * given, the chip is removed at the end under a requested line)
  */
 #define _GNU_SOURCE
 #include <irqkit/irqkit.h>
@@ -36,6 +38,7 @@
 static atomic_uint handled, bad_records;
 static atomic_uint kernel_seqno;	/* the last record's: the kernel's count of events */
 static uint64_t last_ts;		/* the handler's only */
+static int req_fd = -1;			/* the debounced request, kept for removed() */
 
 /* One delivery: its records read by the chip; the last one is ours to look at. */
 static enum irqkit_irqreturn gpio_interrupt(int irq, void *dev_id)
@@ -80,17 +83,98 @@ static bool settle(struct irqkit_irq_events *tot)
 	return !irqkit_irq_get_event_totals(LINE, tot) && tot->events == atomic_load(&kernel_seqno);
 }
 
+/* A request of line 0 for both edges, debounced by @debounce_us (0: not), or -1. */
+static int request_line(int chip, unsigned int debounce_us)
+{
+	struct gpio_v2_line_request req = { .offsets = { 0 }, .num_lines = 1, .consumer = "irqkit",
+					    .config.flags = GPIO_V2_LINE_FLAG_INPUT |
+							    GPIO_V2_LINE_FLAG_EDGE_RISING |
+							    GPIO_V2_LINE_FLAG_EDGE_FALLING };
+
+	if (debounce_us) {
+		req.config.num_attrs = 1;
+		req.config.attrs[0].mask = 1;
+		req.config.attrs[0].attr.id = GPIO_V2_LINE_ATTR_ID_DEBOUNCE;
+		req.config.attrs[0].attr.debounce_period_us = debounce_us;
+	}
+	return ioctl(chip, GPIO_V2_GET_LINE_IOCTL, &req) == 0 ? req.fd : -1;
+}
+
+/*
+ * Debounce, where the request sets it: gpio-sim has no hardware debounce,
+ * so the kernel's character device debounces in software.  Each round is
+ * a glitch (two toggles a moment apart, back where it was) and one real
+ * change held past the period; the kernel reports the real changes only,
+ * and irqkit's count is still the kernel's seqno.
+ */
+#define DEBOUNCE_US	50000
+#define ROUNDS		10
+
+static void debounced(int chip, int pull, bool *up, int *cookie, bool keep)
+{
+	struct irqkit_irq_events tot;
+	int fd = request_line(chip, DEBOUNCE_US);
+
+	check(fd >= 0, "line 0 requested with a 50 ms debounce period");
+	atomic_store(&kernel_seqno, 0);		/* a new request numbers from 1 */
+	check(irqkit_fd_bind_gpio(LINE, fd) == 0 &&
+	      irqkit_request_irq(LINE, gpio_interrupt, 0, "gpio-sim", cookie) == 0,
+	      "the debounced request bound and requested");
+	for (unsigned int i = 0; i < ROUNDS; i++) {
+		set_pull(pull, *up);			/* a glitch */
+		set_pull(pull, !*up);
+		usleep(2 * DEBOUNCE_US);
+		set_pull(pull, *up);			/* a change that stays */
+		*up = !*up;
+		usleep(2 * DEBOUNCE_US);
+	}
+	check(settle(&tot), "debounced: irqkit's events = the kernel's seqno");
+	printf("  debounced: %u toggles, kernel seqno %u, events %llu\n", 3 * ROUNDS,
+	       atomic_load(&kernel_seqno), (unsigned long long)tot.events);
+	check(tot.events >= 1 && tot.events < 2 * ROUNDS,
+	      "debounce honoured: fewer events than toggles (the real changes)");
+	req_fd = fd;
+	if (keep)
+		return;		/* requested and bound still, for removed() */
+	irqkit_free_irq(LINE, cookie);
+	check(irqkit_fd_unbind(LINE) == 0, "unbind the debounced line");
+	close(fd);
+}
+
+/*
+ * Bad input: the chip goes away under a requested line -- another process
+ * (here: this one, through configfs, as a test harness would) clears
+ * gpio-sim's "live".  Linux 6.1 warns ("REMOVING GPIOCHIP WITH GPIOS STILL
+ * REQUESTED") and wakes no waiter of the line request: its descriptor never
+ * reports a hang-up, so the line goes silent rather than failed.  What must
+ * hold: nothing hangs, free_irq, unbind and close return.
+ */
+static void removed(const char *live, int *cookie)
+{
+	struct irqkit_irq_info info;
+	int fd = open(live, O_WRONLY | O_CLOEXEC);
+	uint64_t start = now_ms();
+
+	check(fd >= 0 && write(fd, "0", 1) == 1, "the gpio-sim chip removed under the requested line");
+	if (fd >= 0)
+		close(fd);
+	usleep(200000);
+	(void)irqkit_irq_get_info(LINE, &info);
+	printf("  removed: the line %s\n", info.disabled ? "was disabled, with a report" :
+		"stays silent (no hang-up reported on the request fd)");
+	irqkit_free_irq(LINE, cookie);
+	check(irqkit_fd_unbind(LINE) == 0, "unbind after the removal");
+	close(req_fd);
+	check(now_ms() - start < 5000, "free_irq, unbind and close returned");
+}
+
 int main(int argc, char **argv)
 {
 	struct irqkit_config cfg = { .nr_irqs = 16, .nr_cpus = guest_cpus(2),
 				     .mode = IRQKIT_MODE_THREADED,
 				     .log = log_line };
-	struct gpio_v2_line_request req = { .offsets = { 0 }, .num_lines = 1, .consumer = "irqkit",
-					    .config.flags = GPIO_V2_LINE_FLAG_INPUT |
-							    GPIO_V2_LINE_FLAG_EDGE_RISING |
-							    GPIO_V2_LINE_FLAG_EDGE_FALLING };
 	struct irqkit_irq_events tot;
-	int chip, pull, cookie;
+	int chip, pull, cookie, fd;
 	bool up = true;
 
 	if (argc < 3) {
@@ -105,11 +189,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	check(set_pull(pull, false), "the line pulled down to start");
-	check(ioctl(chip, GPIO_V2_GET_LINE_IOCTL, &req) == 0 && req.fd >= 0,
-	      "line 0 requested for both edges (GPIO_V2_GET_LINE_IOCTL)");
+	fd = request_line(chip, 0);
+	check(fd >= 0, "line 0 requested for both edges (GPIO_V2_GET_LINE_IOCTL)");
 	printf("  irqkit: threaded, %u CPU(s)\n", cfg.nr_cpus);
 	check(irqkit_start(&cfg) == 0, "irqkit_start");
-	check(irqkit_fd_bind_gpio(LINE, req.fd) == 0, "irqkit_fd_bind_gpio");
+	check(irqkit_fd_bind_gpio(LINE, fd) == 0, "irqkit_fd_bind_gpio");
 	check(irqkit_request_irq(LINE, gpio_interrupt, 0, "gpio-sim", &cookie) == 0, "request_irq");
 
 	/*
@@ -182,7 +266,11 @@ int main(int argc, char **argv)
 	      "every record an edge, timestamps monotonic, sequence numbers rising");
 	irqkit_free_irq(LINE, &cookie);
 	check(irqkit_fd_unbind(LINE) == 0, "unbind");
+	close(fd);
+
+	debounced(chip, pull, &up, &cookie, argc > 3);
+	if (argc > 3)
+		removed(argv[3], &cookie);
 	irqkit_stop();
-	close(req.fd);
 	return verdict("gpio_sim");
 }
