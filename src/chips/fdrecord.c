@@ -535,15 +535,16 @@ static int parse_lines(struct irqkit_replay *r, struct cursor *c, const char *pa
 		return -IRQKIT_ENOMEM;
 	for (unsigned int i = 0; i < r->nr_lines; i++) {
 		struct replay_line *l = &r->lines[i];
-		uint64_t irq = get_varint(c), klen = get_varint(c);
-		const unsigned char *kind = c->bad ? NULL : klen > KIND_MAX ? NULL : get_bytes(c, klen);
-		const unsigned char *fl = get_bytes(c, 1);
-		uint64_t seq = get_varint(c);
+		uint64_t irq = get_varint(c), klen = get_varint(c), seq;
+		const unsigned char *kind, *fl;
 
 		if (!c->bad && klen > KIND_MAX)
 			return bad_file(path, c, "a source kind name too long");
-		if (c->bad)
-			return bad_file(path, c, c->bad);
+		kind = get_bytes(c, klen);
+		fl = get_bytes(c, 1);
+		seq = get_varint(c);
+		if (c->bad || !kind || !fl)
+			return bad_file(path, c, c->bad ? c->bad : "truncated");
 		if (irq > UINT32_MAX || seq > UINT32_MAX)
 			return bad_file(path, c, "a line number or sequence out of range");
 		memcpy(l->kind, kind, klen);
@@ -619,6 +620,8 @@ static int parse_arrivals(struct irqkit_replay *r, struct cursor *c, const char 
 		a->len = (uint32_t)get_varint(c);
 		a->bytes = get_bytes(c, a->len);
 		a->t = t;
+		if (c->bad || a->line >= r->nr_lines)
+			return bad_file(path, c, "changed while read");	/* checked in the first pass */
 		l = &r->lines[a->line];
 		l->order[l->nr++] = k;
 	}
