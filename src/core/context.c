@@ -79,6 +79,19 @@ void irqkit_local_irq_enable_slow(struct irqkit_task *t)
 }
 
 /*
+ * A port whose interrupt flag is the CPU's own (bare metal), in
+ * deterministic mode, where no trap enters the core: bound thread @t turned
+ * interrupts back on, so its CPU's pending hardirqs run now, as the trap
+ * would have taken them (softirqs wait for their own points).
+ */
+void irqkit_local_irq_enabled_deliver(struct irqkit_task *t)
+{
+	if (task_stale(t) || !t->cpu || (t->preempt_count & IRQKIT_HARDIRQ_MASK))
+		return;
+	irqkit__cpu_deliver_hardirqs(t, t->cpu);
+}
+
+/*
  * local_bh_disable on a bound thread: the outermost one joins the CPU's
  * bh-off holders, which keeps softirqs (tasklets, timers) off the CPU.
  */

@@ -338,6 +338,7 @@ static inline bool task_stale(struct irqkit_task *t)
  */
 IRQKIT_API void irqkit_local_irq_disable_slow(struct irqkit_task *t);
 IRQKIT_API void irqkit_local_irq_enable_slow(struct irqkit_task *t);
+IRQKIT_API void irqkit_local_irq_enabled_deliver(struct irqkit_task *t);
 
 /* The calling thread's local interrupt flag (task->irqflags keeps BOUND beside it). */
 static inline bool task_irqs_off(const struct irqkit_task *t)

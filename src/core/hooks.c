@@ -76,3 +76,8 @@ __attribute__((weak)) int irqkit_arch_set_handle_irq(void (*root)(void *arg), vo
 	(void)arg;
 	return -IRQKIT_EOPNOTSUPP;
 }
+
+/* A host's kernel preempts its threads: nothing to give way to here. */
+__attribute__((weak)) void irqkit_plat_cond_resched(void)
+{
+}

@@ -671,6 +671,12 @@ static void worker_run(struct irqkit_worker *w, struct irqkit_work *work)
 		if (task_irqs_off(t))
 			irqkit_local_irq_enable();
 	}
+	/*
+	 * As Linux's process_one_work: give way after each item, so that an
+	 * item that queues itself again and again does not keep everything
+	 * else off the CPU where threads do not preempt each other.
+	 */
+	irqkit_plat_cond_resched();
 }
 
 /* The current item of @w has returned: account it.  Pool lock held. */

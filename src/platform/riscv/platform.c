@@ -240,6 +240,11 @@ void rv_heap_init(void)
 
 /* Fault injection for tests, as the host's: set to n > 0, the n-th allocation from now fails. */
 int irqkit__plat_alloc_fail;
+/*
+ * The same for a slow allocation: the next one first waits this long, the
+ * hart spinning (an allocation may come from any context).
+ */
+unsigned int irqkit__plat_alloc_delay_us;
 
 void *irqkit_plat_alloc(size_t size)
 {
@@ -251,6 +256,13 @@ void *irqkit_plat_alloc(size_t size)
 	if (__atomic_load_n(&irqkit__plat_alloc_fail, __ATOMIC_RELAXED) > 0 &&
 	    __atomic_sub_fetch(&irqkit__plat_alloc_fail, 1, __ATOMIC_RELAXED) == 0)
 		return NULL;
+	if (__atomic_load_n(&irqkit__plat_alloc_delay_us, __ATOMIC_RELAXED)) {
+		uint64_t until = irqkit_plat_now_ns() +
+			1000ull * __atomic_exchange_n(&irqkit__plat_alloc_delay_us, 0, __ATOMIC_RELAXED);
+
+		while (irqkit_plat_now_ns() < until)
+			irqkit_arch_cpu_relax();
+	}
 	f = rv_irq_save();
 	rv_lock(&heap_lock);
 	for (pp = &free_list; (b = *pp); pp = &b->next) {

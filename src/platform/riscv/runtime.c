@@ -13,6 +13,7 @@ static volatile unsigned int harts_ready;
 static volatile bool harts_go;
 static unsigned int start_gen;		/* bumped by each start: the swappers bind again */
 static unsigned int swappers_bound;	/* how many did, for this start */
+bool irqkit_rv_deterministic;
 static unsigned int bound_gen[RV_MAX_HARTS];
 
 static void main_thread(void *arg)
@@ -154,6 +155,7 @@ int irqkit_start(const struct irqkit_config *cfg)
 			irqkit__core_exit();
 			return ret;
 		}
+		irqkit_rv_deterministic = true;
 		irqkit__core_started();
 		return 0;
 	}
@@ -191,6 +193,7 @@ void irqkit_stop(void)
 		return;
 	if (!irqkit__core_stopping())
 		return;
+	irqkit_rv_deterministic = false;
 	rv_intc_stop();
 	if (irqkit__core_softirq_stop(2 * irqkit__core_watchdog_ns()))
 		return;

@@ -158,6 +158,7 @@ extern unsigned int rv_nr_harts;
 extern uint64_t rv_timebase_hz;
 extern volatile bool rv_core_up;	/* the runtime takes traps: between start and stop */
 extern int irqkit__plat_alloc_fail;	/* tests: the n-th allocation from now fails */
+extern unsigned int irqkit__plat_alloc_delay_us;	/* tests: the next allocation waits this long */
 
 #define RV_IPI_RESCHED		1u	/* a thread became runnable there */
 #define RV_IPI_KICK		2u	/* the core signalled the CPU (irqkit_arch_cpu_wake) */

@@ -247,6 +247,8 @@ void rv_thread_main(struct irqkit_plat_thread *th)
 	if (rv_core_up)
 		(void)irqkit_thread_bind(th->hart);	/* traps taken while it runs are this hart's */
 	th->fn(th->arg);
+	/* off the task list before join may free it: no signal or listing finds it */
+	irqkit__core_task_exit(&th->task);
 	f = rv_irq_save();
 	(void)f;
 	th->state = RV_EXITING;
@@ -365,6 +367,12 @@ void irqkit_plat_yield(void)
 	rv_self()->state = RV_RUNNING;
 	rv_schedule();
 	rv_irq_restore(f);
+}
+
+/* Threads here do not preempt each other: the others of this hart run first. */
+void irqkit_plat_cond_resched(void)
+{
+	irqkit_plat_yield();
 }
 
 /*

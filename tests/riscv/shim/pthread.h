@@ -76,4 +76,22 @@ static inline int pthread_join(pthread_t t, void **ret)
 	return 0;
 }
 
+/*
+ * The calling thread's name, the tests' only use of pthread_self(): the
+ * handle pthread_self() returns means "the caller", whose name is the
+ * port's thread name (ksoftirqd/0, kworker/0:1, ...), as the host thread's is.
+ */
+static inline pthread_t pthread_self(void)
+{
+	return NULL;
+}
+
+static inline int pthread_getname_np(pthread_t t, char *buf, size_t len)
+{
+	if (t || !len)
+		return 22;	/* EINVAL: only the caller's */
+	irqkit_plat_thread_name(buf, len);
+	return 0;
+}
+
 #endif /* IRQKIT_RV_PTHREAD_H */

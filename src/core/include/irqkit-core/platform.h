@@ -170,6 +170,14 @@ void irqkit_plat_fd_quiesce(unsigned int key);
  */
 void irqkit_plat_fd_post(unsigned int cpu, unsigned int key);
 
+/*
+ * Give way to the other runnable threads of the caller's CPU, if any (the
+ * cond_resched() between work items).  Optional: by default nothing, for a
+ * host whose kernel preempts its threads; a cooperative scheduler (bare
+ * metal) yields.  Process context.
+ */
+void irqkit_plat_cond_resched(void);
+
 /* Sleep at least @ns (msleep).  Process context. */
 void irqkit_plat_sleep_ns(uint64_t ns);
 

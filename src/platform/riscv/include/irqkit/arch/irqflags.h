@@ -22,6 +22,13 @@
 
 /* private: traps each hart is inside (src/platform/riscv/trap.c) */
 extern unsigned int irqkit_rv_trap_depth[IRQKIT_RV_MAX_HARTS];
+/*
+ * private: the runtime runs in deterministic mode (runtime.c), where no
+ * trap enters the core and a CPU's interrupts are delivered at its
+ * thread's points: interrupts turned back on are one of them.
+ */
+extern bool irqkit_rv_deterministic;
+void irqkit_local_irq_enabled_deliver(struct irqkit_task *t);	/* src/core/context.c */
 
 /*
  * May the hart take interrupts again now?  Always outside a trap.  Inside
@@ -51,19 +58,32 @@ static inline unsigned long irqkit_arch_local_irq_save(void)
 	return old;
 }
 
-/* Put back the state @flags saved by irqkit_arch_local_irq_save().  Context: any. */
-static inline void irqkit_arch_local_irq_restore(unsigned long flags)
+/* The hart's flag and the task's to @flags; true when they went on. */
+static inline bool irqkit_rv_irq_restore(struct irqkit_task *t, unsigned long flags)
 {
-	struct irqkit_task *t = irqkit_arch_current();
-
 	if (flags) {
 		__asm__ __volatile__("csrci mstatus, 8" : : : "memory");
 		t->irqflags |= IRQKIT_TASK_IRQS_OFF;
-		return;
+		return false;
 	}
 	t->irqflags &= ~IRQKIT_TASK_IRQS_OFF;
 	if (__builtin_expect(irqkit_rv_may_enable(t), 1))
 		__asm__ __volatile__("csrsi mstatus, 8" : : : "memory");
+	return true;
+}
+
+/*
+ * Put back the state @flags saved by irqkit_arch_local_irq_save().  In
+ * deterministic mode a bound thread takes its CPU's pending hardirqs here.
+ * Context: any.
+ */
+static inline void irqkit_arch_local_irq_restore(unsigned long flags)
+{
+	struct irqkit_task *t = irqkit_arch_current();
+
+	if (irqkit_rv_irq_restore(t, flags) && __builtin_expect(irqkit_rv_deterministic, 0) &&
+	    (t->irqflags & IRQKIT_TASK_BOUND))
+		irqkit_local_irq_enabled_deliver(t);
 }
 
 /* The state, unchanged: nonzero when interrupts are off.  Context: any. */
@@ -85,9 +105,10 @@ static inline unsigned long irqkit_arch_lock_irq_save(void)
 	return irqkit_arch_local_irq_save();
 }
 
+/* (never a delivery point: irqkit's own sections are not the program's to pick) */
 static inline void irqkit_arch_lock_irq_restore(unsigned long flags)
 {
-	irqkit_arch_local_irq_restore(flags);
+	(void)irqkit_rv_irq_restore(irqkit_arch_current(), flags);
 }
 
 #endif
