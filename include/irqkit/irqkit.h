@@ -25,6 +25,7 @@
 #include <irqkit/hosted.h>
 #include <irqkit/fd.h>
 #include <irqkit/record.h>
+#include <irqkit/device.h>
 #include <irqkit/fault.h>
 #include <irqkit/explore.h>
 #include <irqkit/observe.h>

@@ -383,6 +383,9 @@ static inline bool irqkit__cpu_pending(const struct irqkit_cpu *c)
 
 /* printk.c */
 HIDDEN int irqkit__vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
+struct irqkit_device;
+/* Is @dev a device irqkit_device_initialize() made?  Reported if not (base/devres.c). */
+HIDDEN bool irqkit__device_ok(struct irqkit_device *dev, const char *what);
 HIDDEN int irqkit__snprintf(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 HIDDEN void irqkit__vprintk(int level, const char *fmt, va_list ap);

@@ -11,6 +11,9 @@
 #include <linux/workqueue.h>
 #include <linux/wait.h>
 #include <linux/semaphore.h>
+#include <linux/device.h>
+#include <linux/interrupt.h>
+#include <linux/gfp.h>
 
 #if !IRQKIT_LINUX_AT_LEAST(4, 15, 0)
 static void old_fn(unsigned long data) { (void)data; }
@@ -67,6 +70,11 @@ int use(void)
 	INIT_DELAYED_WORK(&w, work_fn);
 #elif defined(CASE_init_work2_in_26)
 	INIT_WORK(&w, (void (*)(struct work_struct *))work_fn);
+#elif defined(CASE_devm_request_irq_in_26)
+	(void)devm_request_irq((struct device *)0, 1, (irqreturn_t (*)(int, void *))0, 0, "x",
+			       (void *)0);
+#elif defined(CASE_devm_kzalloc_in_26)
+	(void)devm_kzalloc((struct device *)0, 8, GFP_KERNEL);
 #elif defined(CASE_sleep_on_now)
 	interruptible_sleep_on(&q);
 #elif defined(CASE_init_mutex_now)

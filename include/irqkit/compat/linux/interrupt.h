@@ -176,4 +176,26 @@ void irqkit__removed_remove_bh(void);
 #define init_bh(nr, routine)	irqkit__removed_init_bh()
 #define remove_bh(nr)		irqkit__removed_remove_bh()
 
+/*
+ * The managed forms, here as in Linux, for a struct device of
+ * <linux/device.h> (its first member is the native device, so a pointer to
+ * one is a pointer to the other); this header only declares the struct.
+ */
+#include <irqkit/device.h>
+struct device;
+#define IRQKIT__DEV(dev)	((struct irqkit_device *)(void *)(dev))
+#if IRQKIT_LINUX_AT_LEAST(2, 6, 21)
+#define devm_request_threaded_irq(dev, irq, handler, thread_fn, flags, name, dev_id)	\
+	irqkit_devm_request_threaded_irq(IRQKIT__DEV(dev), (irq), (handler), (thread_fn),	\
+					 (flags), (name), (dev_id))
+#define devm_request_irq(dev, irq, handler, flags, name, dev_id)		\
+	irqkit_devm_request_irq(IRQKIT__DEV(dev), (irq), (handler), (flags), (name), (dev_id))
+#define devm_free_irq(dev, irq, dev_id)	irqkit_devm_free_irq(IRQKIT__DEV(dev), (irq), (dev_id))
+#else
+#define devm_request_irq(dev, irq, handler, flags, name, dev_id)		\
+	IRQKIT_ERA_ERROR("devm_request_irq needs Linux 2.6.21 (devres); this build is for an older kernel")
+#define devm_free_irq(dev, irq, dev_id)						\
+	IRQKIT_ERA_ERROR("devm_free_irq needs Linux 2.6.21 (devres); this build is for an older kernel")
+#endif
+
 #endif

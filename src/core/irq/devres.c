@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Managed interrupt lines (Linux's kernel/irq/devres.c): a line requested
+ * for a device is one of its resources, freed with free_irq() -- which
+ * waits for the line's handlers -- when the device's resources are
+ * released, before anything the driver set up earlier goes.
+ */
+#include "core.h"
+
+#include <irqkit/device.h>
+#include <irqkit/kernel.h>
+
+struct irq_devres {
+	unsigned int	irq;
+	void		*dev_id;
+};
+
+static void devm_irq_release(struct irqkit_device *dev, void *res)
+{
+	struct irq_devres *this = res;
+
+	(void)dev;
+	irqkit_free_irq(this->irq, this->dev_id);
+}
+
+static int devm_irq_match(struct irqkit_device *dev, void *res, void *data)
+{
+	struct irq_devres *this = res, *match = data;
+
+	(void)dev;
+	return this->irq == match->irq && this->dev_id == match->dev_id;
+}
+
+int irqkit_devm_request_threaded_irq(struct irqkit_device *dev, unsigned int irq,
+				     irqkit_handler_fn handler, irqkit_handler_fn thread_fn,
+				     unsigned long flags, const char *devname, void *dev_id)
+{
+	struct irq_devres *dr;
+	int ret;
+
+	if (!irqkit__device_ok(dev, "devm_request_threaded_irq"))
+		return -IRQKIT_EINVAL;
+	dr = irqkit_devres_alloc(devm_irq_release, sizeof(*dr), IRQKIT_GFP_KERNEL);
+	if (!dr)
+		return -IRQKIT_ENOMEM;
+	if (!devname)
+		devname = irqkit_dev_name(dev);
+	ret = irqkit_request_threaded_irq(irq, handler, thread_fn, flags, devname, dev_id);
+	if (ret) {
+		irqkit_devres_free(dr);
+		/* current Linux says so itself (dev_err_probe), sparing every driver its message */
+		pr_err("%s: failed to request %sinterrupt %u (%s): %d", irqkit_dev_name(dev),
+		       thread_fn ? "threaded " : "", irq, devname, ret);
+		return ret;
+	}
+	dr->irq = irq;
+	dr->dev_id = dev_id;
+	irqkit_devres_add(dev, dr);
+	return 0;
+}
+
+int irqkit_devm_request_irq(struct irqkit_device *dev, unsigned int irq, irqkit_handler_fn handler,
+			    unsigned long flags, const char *devname, void *dev_id)
+{
+	return irqkit_devm_request_threaded_irq(dev, irq, handler, NULL, flags, devname, dev_id);
+}
+
+void irqkit_devm_free_irq(struct irqkit_device *dev, unsigned int irq, void *dev_id)
+{
+	struct irq_devres match = { irq, dev_id };
+
+	if (irqkit__device_ok(dev, "devm_free_irq"))
+		WARN(irqkit_devres_destroy(dev, devm_irq_release, devm_irq_match, &match),
+		     "devm_free_irq: irq %u (dev_id %p) is not a managed line of device %s", irq,
+		     dev_id, irqkit_dev_name(dev));
+	irqkit_free_irq(irq, dev_id);		/* all the same, as Linux */
+}
