@@ -59,6 +59,20 @@ struct irqkit_chip tchip_with_disable = {
 	.irq_retrigger = t_retrigger,
 };
 struct irqkit_chip tchip_none = { .name = "TEST-0" };
+
+static int t_set_wake(struct irqkit_irq_data *d, unsigned int on)
+{
+	(void)d;
+	if (tchip.wake_ret)
+		return tchip.wake_ret;
+	tchip.set_wake++;
+	tchip.wake_on = on;
+	return 0;
+}
+
+struct irqkit_chip tchip_wake = {
+	.name = "TEST-WK", TCHIP_COMMON, .irq_set_wake = t_set_wake,
+};
 struct irqkit_chip tchip_eoi_if_handled = {
 	.name = "TEST-EIH", .irq_eoi = t_eoi, .irq_mask = t_mask, .irq_unmask = t_unmask,
 	.flags = IRQKIT_CHIP_EOI_IF_HANDLED,

@@ -10,6 +10,9 @@ struct tchip_counts {
 	int	retrigger, set_type, last_type;
 	bool	masked;		/* the line's mask at the chip */
 	bool	request;	/* the line requests an interrupt (edge latch / level) */
+	int	set_wake;	/* irq_set_wake calls that succeeded */
+	unsigned int wake_on;	/* the last one's @on */
+	int	wake_ret;	/* nonzero: irq_set_wake fails with it */
 };
 
 extern struct tchip_counts tchip;
@@ -24,6 +27,8 @@ extern struct irqkit_chip tchip_oneshot_safe;
 extern struct irqkit_chip tchip_bad_type;
 /* has irq_disable/irq_enable: disable masks at once (not lazy) */
 extern struct irqkit_chip tchip_with_disable;
+/* as plain, with irq_set_wake (counted in tchip.set_wake; fails with tchip.wake_ret) */
+extern struct irqkit_chip tchip_wake;
 /* no operations at all: the simple flow's chip */
 extern struct irqkit_chip tchip_none;
 /* eoi only, and EOI_IF_HANDLED */

@@ -37,7 +37,7 @@ struct irqkit_irq_data {
 /* Chip flags, Linux's IRQCHIP_* (include/linux/irq.h). */
 #define IRQKIT_CHIP_SET_TYPE_MASKED	(1u << 0)
 #define IRQKIT_CHIP_EOI_IF_HANDLED	(1u << 1)
-/* The chip cannot wake the system: kept for chips that say so; irqkit has no wake interrupts yet. */
+/* irq_set_irq_wake needs nothing of the chip: it succeeds without irq_set_wake. */
 #define IRQKIT_CHIP_SKIP_SET_WAKE	(1u << 4)
 #define IRQKIT_CHIP_ONESHOT_SAFE	(1u << 5)
 #define IRQKIT_CHIP_EOI_THREADED	(1u << 6)
@@ -87,6 +87,13 @@ struct irqkit_chip {
 	 */
 	bool		(*irq_claim)(struct irqkit_irq_data *d);
 	unsigned long	flags;
+	/*
+	 * Arm (@on 1) or disarm the line as a wake-up source of the system
+	 * (Linux's irq_set_wake), when its wake count goes 0 -> 1 or 1 -> 0.
+	 * Descriptor lock held.  Return 0 or a -errno; without it, and without
+	 * IRQKIT_CHIP_SKIP_SET_WAKE, irq_set_irq_wake() is -ENXIO.
+	 */
+	int		(*irq_set_wake)(struct irqkit_irq_data *d, unsigned int on);
 	/*
 	 * irqkit addition, optional: fill @ev's coalesced, lost and timestamp_ns
 	 * for the delivery in progress, or with @total for every arrival so far,
@@ -160,6 +167,7 @@ IRQKIT_API unsigned int irqkit_irqd_get_trigger_type(const struct irqkit_irq_dat
 #define IRQKIT_IRQD_PER_CPU		(1u << 6)
 #define IRQKIT_IRQD_AFFINITY_MANAGED	(1u << 7)
 #define IRQKIT_IRQD_MANAGED_SHUTDOWN	(1u << 8)
+#define IRQKIT_IRQD_WAKEUP_STATE	(1u << 9)	/* armed as a wake-up source */
 IRQKIT_API unsigned int irqkit_irqd_state(const struct irqkit_irq_data *d);
 
 /**

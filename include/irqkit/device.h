@@ -135,6 +135,14 @@ IRQKIT_API IRQKIT_MUST_CHECK int irqkit_devm_request_irq(struct irqkit_device *d
 							 void *dev_id);
 
 /**
+ * irqkit_devm_request_any_context_irq - irqkit_request_any_context_irq()
+ * for the driver bound to @dev.  Return: as that, and as above.
+ */
+IRQKIT_API int irqkit_devm_request_any_context_irq(struct irqkit_device *dev, unsigned int irq,
+						   irqkit_handler_fn handler, unsigned long flags,
+						   const char *devname, void *dev_id);
+
+/**
  * irqkit_devm_free_irq - free a managed line early.  As Linux's: a line
  * @dev does not hold under @dev_id is reported ("WARNING") and then freed
  * all the same, if it is requested.

@@ -163,6 +163,43 @@ IRQKIT_API bool irqkit_synchronize_hardirq(unsigned int irq);
 IRQKIT_API int irqkit_irq_set_irq_type(unsigned int irq, unsigned int type);
 
 /**
+ * irqkit_irq_update_affinity_hint - the mask a driver suggests for @irq
+ * (Linux's irq_update_affinity_hint, /proc/irq/N/affinity_hint); NULL
+ * clears it.  @m stays the caller's and must live until cleared: clear it
+ * before free_irq (a hint left set is reported there and cleared).
+ * Return: 0 or -EINVAL.  Context: process context.
+ */
+IRQKIT_API int irqkit_irq_update_affinity_hint(unsigned int irq, const struct irqkit_cpus *m);
+/** irqkit_irq_set_affinity_and_hint - the same, and route the line to @m (irq_set_affinity_hint before 5.17). */
+IRQKIT_API int irqkit_irq_set_affinity_and_hint(unsigned int irq, const struct irqkit_cpus *m);
+/** irqkit_irq_get_affinity_hint - the hint as a mask, 0 when none (what /proc shows).  Context: any. */
+IRQKIT_API irqkit_cpumask irqkit_irq_get_affinity_hint(unsigned int irq);
+
+/**
+ * irqkit_irq_set_irq_wake - count @irq as a wake-up source (@on 1) or one
+ * fewer (@on 0), as Linux's irq_set_irq_wake: nested, apart from the
+ * disable depth; the chip's irq_set_wake is called on 0 -> 1 and 1 -> 0
+ * (a chip with IRQKIT_CHIP_SKIP_SET_WAKE needs none).  An off at count 0
+ * is "Unbalanced IRQ N wake disable".
+ * Return: 0; the chip's -errno (the count unchanged); -ENXIO for a chip
+ * that can do neither; -EINVAL for no such line.  Context: process context.
+ */
+IRQKIT_API int irqkit_irq_set_irq_wake(unsigned int irq, unsigned int on);
+
+/* irqkit_request_any_context_irq's answers (Linux's IRQC_IS_HARDIRQ, IRQC_IS_NESTED) */
+#define IRQKIT_IRQC_IS_HARDIRQ	0
+#define IRQKIT_IRQC_IS_NESTED	1
+/**
+ * irqkit_request_any_context_irq - request @irq with @handler in the context
+ * the line calls for (Linux's request_any_context_irq): the thread function
+ * of a nested-thread line, else the hardirq handler.
+ * Return: IRQKIT_IRQC_IS_NESTED, IRQKIT_IRQC_IS_HARDIRQ, or the request's
+ * -errno.  Context: process context; may sleep.
+ */
+IRQKIT_API int irqkit_request_any_context_irq(unsigned int irq, irqkit_handler_fn handler,
+					      unsigned long flags, const char *name, void *dev_id);
+
+/**
  * irqkit_irq_set_affinity - route a line to the first online CPU of @mask
  * Return: 0; -EINVAL without descriptor, chip support, or online CPU in @mask.
  */
@@ -209,6 +246,8 @@ struct irqkit_irq_info {
 	bool		activated;		/* IRQD_ACTIVATED: requested, not shut down */
 	bool		managed;		/* IRQD_AFFINITY_MANAGED */
 	bool		managed_shutdown;	/* shut down: no CPU of its mask online */
+	unsigned int	wake_depth;		/* irq_set_irq_wake nesting */
+	bool		wakeup;			/* IRQD_WAKEUP_STATE: armed as a wake-up source */
 };
 
 /*

@@ -59,6 +59,8 @@ struct irqkit_desc {
 	struct irqkit__fault	*fault;		/* fault injection (fault.c), lock */
 	uint64_t		raised_ns;	/* first raise not yet handled, histograms (observe.c) */
 	uint64_t		flow;		/* that raise's link, recorder (observe.c) */
+	unsigned int		wake_depth;	/* irq_set_irq_wake nesting, lock */
+	const struct irqkit_cpus *affinity_hint; /* a driver's hint for user space, lock */
 } __attribute__((aligned(64)));
 
 /** irqkit_irq_to_desc - line @irq's descriptor, or NULL past the last line.  Context: any. */

@@ -28,6 +28,7 @@ extern "C" {
 #define IRQKIT_ESRCH	3
 #define IRQKIT_EINTR	4
 #define IRQKIT_EIO	5
+#define IRQKIT_ENXIO	6
 #define IRQKIT_EBADF	9
 #define IRQKIT_EAGAIN	11
 #define IRQKIT_ENOMEM	12

@@ -261,6 +261,8 @@ struct irqkit_chip irqkit_sw_chip = {
 	SW_CHIP_COMMON_OPS,
 	.irq_set_type		= sw_set_type,
 	.irq_set_irqchip_state	= sw_set_state,
+	/* a line code drives wakes nothing: arming it is accepted and does nothing */
+	.flags			= IRQKIT_CHIP_SKIP_SET_WAKE,
 };
 
 /*

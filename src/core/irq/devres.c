@@ -65,6 +65,33 @@ int irqkit_devm_request_irq(struct irqkit_device *dev, unsigned int irq, irqkit_
 	return irqkit_devm_request_threaded_irq(dev, irq, handler, NULL, flags, devname, dev_id);
 }
 
+int irqkit_devm_request_any_context_irq(struct irqkit_device *dev, unsigned int irq,
+					irqkit_handler_fn handler, unsigned long flags,
+					const char *devname, void *dev_id)
+{
+	struct irq_devres *dr;
+	int ret;
+
+	if (!irqkit__device_ok(dev, "devm_request_any_context_irq"))
+		return -IRQKIT_EINVAL;
+	dr = irqkit_devres_alloc(devm_irq_release, sizeof(*dr), IRQKIT_GFP_KERNEL);
+	if (!dr)
+		return -IRQKIT_ENOMEM;
+	if (!devname)
+		devname = irqkit_dev_name(dev);
+	ret = irqkit_request_any_context_irq(irq, handler, flags, devname, dev_id);
+	if (ret < 0) {
+		irqkit_devres_free(dr);
+		pr_err("%s: failed to request interrupt %u (%s): %d", irqkit_dev_name(dev), irq,
+		       devname, ret);
+		return ret;
+	}
+	dr->irq = irq;
+	dr->dev_id = dev_id;
+	irqkit_devres_add(dev, dr);
+	return ret;
+}
+
 void irqkit_devm_free_irq(struct irqkit_device *dev, unsigned int irq, void *dev_id)
 {
 	struct irq_devres match = { irq, dev_id };

@@ -20,6 +20,7 @@ struct irqkit_chip irqkit_no_irq_chip = {
 	.irq_shutdown	= noop,
 	.irq_enable	= noop,
 	.irq_disable	= noop,
+	.flags		= IRQKIT_CHIP_SKIP_SET_WAKE,
 };
 
 /* Linux's dummy_irq_chip: every operation does nothing. */
@@ -32,5 +33,5 @@ struct irqkit_chip irqkit_dummy_irq_chip = {
 	.irq_ack	= noop,
 	.irq_mask	= noop,
 	.irq_unmask	= noop,
-	.flags		= IRQKIT_CHIP_SET_TYPE_MASKED,
+	.flags		= IRQKIT_CHIP_SET_TYPE_MASKED | IRQKIT_CHIP_SKIP_SET_WAKE,
 };

@@ -36,6 +36,7 @@
 #define IRQD_ACTIVATED			(1u << 17)	/* the line's resources are set up */
 #define IRQD_AFFINITY_MANAGED		(1u << 18)	/* the kernel's affinity, not the user's */
 #define IRQD_MANAGED_SHUTDOWN		(1u << 19)	/* managed, shut down: no CPU of it online */
+#define IRQD_WAKEUP_STATE		(1u << 20)	/* armed as a wake-up source */
 
 /*
  * desc->istate bits (Linux's IRQS_*), under the descriptor lock.

@@ -218,6 +218,7 @@ unsigned int irqkit_irqd_state(const struct irqkit_irq_data *d)
 		{ IRQD_PER_CPU, IRQKIT_IRQD_PER_CPU },
 		{ IRQD_AFFINITY_MANAGED, IRQKIT_IRQD_AFFINITY_MANAGED },
 		{ IRQD_MANAGED_SHUTDOWN, IRQKIT_IRQD_MANAGED_SHUTDOWN },
+		{ IRQD_WAKEUP_STATE, IRQKIT_IRQD_WAKEUP_STATE },
 	};
 	struct irqkit_desc *desc;
 	unsigned int state, out = 0;

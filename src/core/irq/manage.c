@@ -848,6 +848,10 @@ const char *irqkit_free_irq(unsigned int irq, void *dev_id)
 		goto out;
 	}
 	devname = action->name;
+	/* a driver clears its hint before it frees the line: Linux warns and clears it */
+	if (WARN_ONCE(READ_ONCE(desc->affinity_hint),
+		      "irq %u freed with its affinity hint still set", irq))
+		WRITE_ONCE(desc->affinity_hint, NULL);
 	if (deferred)
 		;			/* freed when the handler returns */
 	else if (thread_action() == action)
@@ -927,6 +931,113 @@ out_unlock:
 	return ret;
 }
 
+/*
+ * The affinity hint (Linux's irq_update_affinity_hint and friends): a mask a
+ * driver suggests to user space (irqbalance reads /proc/irq/N/affinity_hint);
+ * irq_set_affinity_and_hint also routes the line there.  The mask is the
+ * caller's and must live until the hint is cleared (NULL).
+ */
+static int apply_affinity_hint(unsigned int irq, const struct irqkit_cpus *m, bool setaffinity)
+{
+	unsigned long flags;
+	struct irqkit_desc *desc = irq_to_desc(irq);
+
+	if (!desc)
+		return -IRQKIT_EINVAL;
+	flags = desc_lock_irqsave(desc);
+	WRITE_ONCE(desc->affinity_hint, m);
+	desc_unlock_irqrestore(desc, flags);
+	if (m && setaffinity)
+		(void)irqkit_irq_set_affinity(irq, irqkit_cpus_mask(m));	/* as Linux: not checked */
+	return 0;
+}
+
+int irqkit_irq_update_affinity_hint(unsigned int irq, const struct irqkit_cpus *m)
+{
+	return apply_affinity_hint(irq, m, false);
+}
+
+int irqkit_irq_set_affinity_and_hint(unsigned int irq, const struct irqkit_cpus *m)
+{
+	return apply_affinity_hint(irq, m, true);
+}
+
+irqkit_cpumask irqkit_irq_get_affinity_hint(unsigned int irq)
+{
+	struct irqkit_desc *desc = irq_to_desc(irq);
+	const struct irqkit_cpus *m = desc ? READ_ONCE(desc->affinity_hint) : NULL;
+
+	return m ? irqkit_cpus_mask(m) : 0;
+}
+
+/*
+ * Wake-up sources (Linux's irq_set_irq_wake): a count per line, apart from
+ * the disable depth, so that drivers sharing a line need not agree; the
+ * chip is told when the count goes 0 -> 1 and 1 -> 0.
+ */
+static int set_irq_wake_real(struct irqkit_desc *desc, unsigned int on)
+{
+	struct irqkit_chip *chip = desc->irq_data.chip;
+
+	if (chip->flags & IRQKIT_CHIP_SKIP_SET_WAKE)
+		return 0;
+	if (chip->irq_set_wake)
+		return chip->irq_set_wake(&desc->irq_data, on);
+	return -IRQKIT_ENXIO;
+}
+
+int irqkit_irq_set_irq_wake(unsigned int irq, unsigned int on)
+{
+	unsigned long flags;
+	struct irqkit_desc *desc = irq_to_desc(irq);
+	int ret = 0;
+
+	if (!desc)
+		return -IRQKIT_EINVAL;
+	flags = desc_lock_irqsave(desc);
+	if (on) {
+		if (desc->wake_depth++ == 0) {
+			ret = set_irq_wake_real(desc, 1);
+			if (ret)
+				desc->wake_depth = 0;
+			else
+				irqd_set(&desc->irq_data, IRQD_WAKEUP_STATE);
+		}
+	} else if (desc->wake_depth == 0) {
+		WARN(1, "Unbalanced IRQ %u wake disable", irq);
+	} else if (--desc->wake_depth == 0) {
+		ret = set_irq_wake_real(desc, 0);
+		if (ret)
+			desc->wake_depth = 1;
+		else
+			irqd_clear(&desc->irq_data, IRQD_WAKEUP_STATE);
+	}
+	desc_unlock_irqrestore(desc, flags);
+	return ret;
+}
+
+/*
+ * Linux's request_any_context_irq: a nested-thread line (its parent's
+ * handler runs it in a thread) gets @handler as its thread function, any
+ * other line as its hardirq handler.  Return: IRQKIT_IRQC_IS_NESTED or
+ * IRQKIT_IRQC_IS_HARDIRQ, or the request's -errno.
+ */
+int irqkit_request_any_context_irq(unsigned int irq, irqkit_handler_fn handler,
+				   unsigned long flags, const char *name, void *dev_id)
+{
+	struct irqkit_desc *desc = irq_to_desc(irq);
+	int ret;
+
+	if (!desc)
+		return -IRQKIT_EINVAL;
+	if (READ_ONCE(desc->settings) & IRQKIT_IRQ_NESTED_THREAD) {
+		ret = irqkit_request_threaded_irq(irq, NULL, handler, flags, name, dev_id);
+		return ret ? ret : IRQKIT_IRQC_IS_NESTED;
+	}
+	ret = irqkit_request_irq(irq, handler, flags, name, dev_id);
+	return ret ? ret : IRQKIT_IRQC_IS_HARDIRQ;
+}
+
 int irqkit_irq_set_affinity_desc(unsigned int irq, const struct irqkit_irq_affinity_desc *affd)
 {
 	unsigned long flags;
@@ -978,6 +1089,8 @@ int irqkit_irq_get_info(unsigned int irq, struct irqkit_irq_info *info)
 	info->activated = state & IRQD_ACTIVATED;
 	info->managed = state & IRQD_AFFINITY_MANAGED;
 	info->managed_shutdown = state & IRQD_MANAGED_SHUTDOWN;
+	info->wake_depth = desc->wake_depth;
+	info->wakeup = state & IRQD_WAKEUP_STATE;
 	info->inprogress = state & IRQD_IRQ_INPROGRESS;
 	info->pending = istate_get(desc) & IRQS_PENDING;
 	info->replay = istate_get(desc) & IRQS_REPLAY;

@@ -176,6 +176,21 @@ void irqkit__removed_remove_bh(void);
 #define init_bh(nr, routine)	irqkit__removed_init_bh()
 #define remove_bh(nr)		irqkit__removed_remove_bh()
 
+/* Request in the line's context: a nested-thread line's thread, else hardirq. */
+#define IRQC_IS_HARDIRQ			IRQKIT_IRQC_IS_HARDIRQ
+#define IRQC_IS_NESTED			IRQKIT_IRQC_IS_NESTED
+#define request_any_context_irq(irq, handler, flags, name, dev_id)		\
+	irqkit_request_any_context_irq((irq), (handler), (flags), (name), (dev_id))
+
+/* Wake-up sources: nested, apart from the disable depth. */
+#define enable_irq_wake(irq)		irqkit_irq_set_irq_wake((irq), 1)
+#define disable_irq_wake(irq)		irqkit_irq_set_irq_wake((irq), 0)
+
+/* The affinity hint for user space (irqbalance): 2.6.35's name, and 5.17's two. */
+#define irq_set_affinity_hint(irq, m)	irqkit_irq_set_affinity_and_hint((irq), (m))
+#define irq_update_affinity_hint(irq, m) irqkit_irq_update_affinity_hint((irq), (m))
+#define irq_set_affinity_and_hint(irq, m) irqkit_irq_set_affinity_and_hint((irq), (m))
+
 /*
  * The managed forms, here as in Linux, for a struct device of
  * <linux/device.h> (its first member is the native device, so a pointer to
@@ -191,6 +206,9 @@ struct device;
 #define devm_request_irq(dev, irq, handler, flags, name, dev_id)		\
 	irqkit_devm_request_irq(IRQKIT__DEV(dev), (irq), (handler), (flags), (name), (dev_id))
 #define devm_free_irq(dev, irq, dev_id)	irqkit_devm_free_irq(IRQKIT__DEV(dev), (irq), (dev_id))
+#define devm_request_any_context_irq(dev, irq, handler, flags, name, dev_id)	\
+	irqkit_devm_request_any_context_irq(IRQKIT__DEV(dev), (irq), (handler), (flags), (name),	\
+					    (dev_id))
 #else
 #define devm_request_irq(dev, irq, handler, flags, name, dev_id)		\
 	IRQKIT_ERA_ERROR("devm_request_irq needs Linux 2.6.21 (devres); this build is for an older kernel")

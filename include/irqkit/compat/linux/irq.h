@@ -78,6 +78,12 @@ typedef irqkit_flow_fn irq_flow_handler_t;
 #define irqd_is_per_cpu(d)		(!!(irqkit_irqd_state(d) & IRQKIT_IRQD_PER_CPU))
 #define irqd_affinity_is_managed(d)	(!!(irqkit_irqd_state(d) & IRQKIT_IRQD_AFFINITY_MANAGED))
 #define irqd_is_managed_and_shutdown(d)	(!!(irqkit_irqd_state(d) & IRQKIT_IRQD_MANAGED_SHUTDOWN))
+#define irqd_is_wakeup_set(d)		(!!(irqkit_irqd_state(d) & IRQKIT_IRQD_WAKEUP_STATE))
+/* the wake count: irq_set_irq_wake from 2.6.39, set_irq_wake (2.6.16-2.6.38) before */
+#define irq_set_irq_wake(irq, on)	irqkit_irq_set_irq_wake((irq), (on))
+#if !IRQKIT_LINUX_AT_LEAST(2, 6, 39)
+#define set_irq_wake(irq, on)		irqkit_irq_set_irq_wake((irq), (on))
+#endif
 /* struct irq_affinity_desc and the managed affinity of a line not requested yet */
 #define irq_affinity_desc		irqkit_irq_affinity_desc
 #define irq_data_update_effective_affinity(d, m) \
