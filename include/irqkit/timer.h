@@ -26,6 +26,14 @@ extern "C" {
 IRQKIT_API unsigned long irqkit_jiffies(void);
 /** irqkit_get_jiffies_64 - the same, 64 bits wide.  Context: any. */
 IRQKIT_API uint64_t irqkit_get_jiffies_64(void);
+/**
+ * irqkit_ktime_get_ns - irqkit's monotonic clock, in ns since the runtime
+ * started (Linux's ktime_get_ns(), since boot): the clock jiffies and the
+ * timers follow, virtual in deterministic mode (irqkit_clock_advance())
+ * and in the simulator, the host's monotonic clock otherwise.
+ * Context: any.
+ */
+IRQKIT_API uint64_t irqkit_ktime_get_ns(void);
 IRQKIT_API unsigned int irqkit_hz(void);
 
 /*

@@ -27,6 +27,11 @@ uint64_t irqkit__now_ns(void)
 	return irqkit_plat_now_ns() - irqkit__rt.start_ns;
 }
 
+uint64_t irqkit_ktime_get_ns(void)
+{
+	return irqkit__now_ns();
+}
+
 volatile unsigned long irqkit_jiffies_value;
 volatile uint64_t irqkit_jiffies_64_value;
 

@@ -59,16 +59,43 @@ static inline void ktime_get_coarse_real_ts64(struct timespec64 *ts)
 }
 static inline void ktime_get_ts64(struct timespec64 *ts)
 {
-	*ts = irqkit__ts64(CLOCK_MONOTONIC);
+	uint64_t ns = irqkit_ktime_get_ns();
+
+	*ts = (struct timespec64){ (time64_t)(ns / NSEC_PER_SEC), (long)(ns % NSEC_PER_SEC) };
 }
+/*
+ * The monotonic reads are irqkit's clock (<irqkit/timer.h>): since the
+ * runtime started, as Linux's since boot, and virtual where the runtime's
+ * time is (deterministic mode, the simulator), so a driver's reads agree
+ * with its jiffies and timers.  The real-time reads are the host's.
+ */
 static inline ktime_t ktime_get(void)
 {
-	struct timespec64 ts = irqkit__ts64(CLOCK_MONOTONIC);
-
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+	return (ktime_t)irqkit_ktime_get_ns();
 }
-#define ktime_get_ns()		((uint64_t)ktime_get())
+#define ktime_get_ns()		irqkit_ktime_get_ns()
+#define ktime_get_boottime()	ktime_get()
+#define ktime_get_boottime_ns()	ktime_get_ns()
+#define ktime_get_raw()		ktime_get()
+#define ktime_get_raw_ns()	ktime_get_ns()
 #define ktime_to_ns(kt)		((int64_t)(kt))
 #define ktime_get_real_seconds() ((time64_t)time(NULL))
+
+/* <linux/time64.h>: struct timespec64 to and from nanoseconds */
+static inline int64_t timespec64_to_ns(const struct timespec64 *ts)
+{
+	return ts->tv_sec * NSEC_PER_SEC + ts->tv_nsec;
+}
+/* A negative time has a negative tv_sec and a tv_nsec in 0..999999999, as Linux's. */
+static inline struct timespec64 ns_to_timespec64(int64_t nsec)
+{
+	struct timespec64 ts = { nsec / NSEC_PER_SEC, (long)(nsec % NSEC_PER_SEC) };
+
+	if (ts.tv_nsec < 0) {
+		ts.tv_sec--;
+		ts.tv_nsec += NSEC_PER_SEC;
+	}
+	return ts;
+}
 
 #endif
