@@ -31,32 +31,51 @@ static int devm_irq_match(struct irqkit_device *dev, void *res, void *data)
 	return this->irq == match->irq && this->dev_id == match->dev_id;
 }
 
-int irqkit_devm_request_threaded_irq(struct irqkit_device *dev, unsigned int irq,
-				     irqkit_handler_fn handler, irqkit_handler_fn thread_fn,
-				     unsigned long flags, const char *devname, void *dev_id)
+/* A managed request's resource, made before the request; NULL and *@ret when it cannot be. */
+static struct irq_devres *devm_irq_prepare(struct irqkit_device *dev, const char *what, int *ret)
 {
 	struct irq_devres *dr;
-	int ret;
 
-	if (!irqkit__device_ok(dev, "devm_request_threaded_irq"))
-		return -IRQKIT_EINVAL;
+	if (!irqkit__device_ok(dev, what)) {
+		*ret = -IRQKIT_EINVAL;
+		return NULL;
+	}
 	dr = irqkit_devres_alloc(devm_irq_release, sizeof(*dr), IRQKIT_GFP_KERNEL);
 	if (!dr)
-		return -IRQKIT_ENOMEM;
-	if (!devname)
-		devname = irqkit_dev_name(dev);
-	ret = irqkit_request_threaded_irq(irq, handler, thread_fn, flags, devname, dev_id);
-	if (ret) {
+		*ret = -IRQKIT_ENOMEM;
+	return dr;
+}
+
+/* The request returned @ret: on success @dr joins @dev, else it goes and the failure is said. */
+static int devm_irq_commit(struct irqkit_device *dev, struct irq_devres *dr, unsigned int irq,
+			   void *dev_id, const char *devname, bool threaded, int ret)
+{
+	if (ret < 0) {
 		irqkit_devres_free(dr);
 		/* current Linux says so itself (dev_err_probe), sparing every driver its message */
 		pr_err("%s: failed to request %sinterrupt %u (%s): %d", irqkit_dev_name(dev),
-		       thread_fn ? "threaded " : "", irq, devname, ret);
+		       threaded ? "threaded " : "", irq, devname, ret);
 		return ret;
 	}
 	dr->irq = irq;
 	dr->dev_id = dev_id;
 	irqkit_devres_add(dev, dr);
-	return 0;
+	return ret;
+}
+
+int irqkit_devm_request_threaded_irq(struct irqkit_device *dev, unsigned int irq,
+				     irqkit_handler_fn handler, irqkit_handler_fn thread_fn,
+				     unsigned long flags, const char *devname, void *dev_id)
+{
+	int ret = 0;
+	struct irq_devres *dr = devm_irq_prepare(dev, "devm_request_threaded_irq", &ret);
+
+	if (!dr)
+		return ret;
+	if (!devname)
+		devname = irqkit_dev_name(dev);
+	ret = irqkit_request_threaded_irq(irq, handler, thread_fn, flags, devname, dev_id);
+	return devm_irq_commit(dev, dr, irq, dev_id, devname, thread_fn != NULL, ret);
 }
 
 int irqkit_devm_request_irq(struct irqkit_device *dev, unsigned int irq, irqkit_handler_fn handler,
@@ -69,27 +88,15 @@ int irqkit_devm_request_any_context_irq(struct irqkit_device *dev, unsigned int 
 					irqkit_handler_fn handler, unsigned long flags,
 					const char *devname, void *dev_id)
 {
-	struct irq_devres *dr;
-	int ret;
+	int ret = 0;
+	struct irq_devres *dr = devm_irq_prepare(dev, "devm_request_any_context_irq", &ret);
 
-	if (!irqkit__device_ok(dev, "devm_request_any_context_irq"))
-		return -IRQKIT_EINVAL;
-	dr = irqkit_devres_alloc(devm_irq_release, sizeof(*dr), IRQKIT_GFP_KERNEL);
 	if (!dr)
-		return -IRQKIT_ENOMEM;
+		return ret;
 	if (!devname)
 		devname = irqkit_dev_name(dev);
 	ret = irqkit_request_any_context_irq(irq, handler, flags, devname, dev_id);
-	if (ret < 0) {
-		irqkit_devres_free(dr);
-		pr_err("%s: failed to request interrupt %u (%s): %d", irqkit_dev_name(dev), irq,
-		       devname, ret);
-		return ret;
-	}
-	dr->irq = irq;
-	dr->dev_id = dev_id;
-	irqkit_devres_add(dev, dr);
-	return ret;
+	return devm_irq_commit(dev, dr, irq, dev_id, devname, false, ret);
 }
 
 void irqkit_devm_free_irq(struct irqkit_device *dev, unsigned int irq, void *dev_id)
