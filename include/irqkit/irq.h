@@ -186,6 +186,19 @@ IRQKIT_API irqkit_cpumask irqkit_irq_get_affinity_hint(unsigned int irq);
  */
 IRQKIT_API int irqkit_irq_set_irq_wake(unsigned int irq, unsigned int on);
 
+/**
+ * irqkit_request_nmi - Linux's request_nmi: its checks, in its order
+ * (-ENOTCONN for IRQKIT_NOTCONNECTED; -EINVAL for SHARED, COND_SUSPEND or
+ * IRQPOLL, without PERCPU, a NULL handler, no such line, a line that would
+ * start by itself (neither IRQKIT_IRQ_NOAUTOEN nor IRQKIT_F_NO_AUTOEN), a
+ * NOREQUEST line, a per-CPU-devid line, reported), then -EINVAL always: no
+ * chip of irqkit delivers NMIs.  Context: process context.
+ */
+IRQKIT_API int irqkit_request_nmi(unsigned int irq, irqkit_handler_fn handler, unsigned long flags,
+				  const char *name, void *dev_id);
+/** irqkit_free_nmi - Linux's free_nmi: no line is an NMI line here, so reported, NULL. */
+IRQKIT_API const char *irqkit_free_nmi(unsigned int irq, void *dev_id);
+
 /* irqkit_request_any_context_irq's answers (Linux's IRQC_IS_HARDIRQ, IRQC_IS_NESTED) */
 #define IRQKIT_IRQC_IS_HARDIRQ	0
 #define IRQKIT_IRQC_IS_NESTED	1

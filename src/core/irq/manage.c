@@ -1038,6 +1038,48 @@ int irqkit_request_any_context_irq(unsigned int irq, irqkit_handler_fn handler,
 	return ret ? ret : IRQKIT_IRQC_IS_HARDIRQ;
 }
 
+/*
+ * NMIs (Linux's request_nmi): Linux's checks, in its order, and then the
+ * one no line here passes: no chip of irqkit delivers non-maskable
+ * interrupts (user space has none; the RISC-V port's harts take none), so
+ * a request that is right in every other way is -EINVAL too.
+ */
+int irqkit_request_nmi(unsigned int irq, irqkit_handler_fn handler, unsigned long flags,
+		       const char *name, void *dev_id)
+{
+	struct irqkit_desc *desc;
+	unsigned int settings;
+
+	(void)name;
+	(void)dev_id;
+	if (irq == IRQKIT_NOTCONNECTED)
+		return -IRQKIT_ENOTCONN;
+	/* an NMI is not shared, not polled, and a per-CPU line's */
+	if (flags & (IRQKIT_F_SHARED | IRQKIT_F_COND_SUSPEND | IRQKIT_F_IRQPOLL))
+		return -IRQKIT_EINVAL;
+	if (!(flags & IRQKIT_F_PERCPU) || !handler)
+		return -IRQKIT_EINVAL;
+	desc = irq_to_desc(irq);
+	if (!desc)
+		return -IRQKIT_EINVAL;
+	settings = READ_ONCE(desc->settings);
+	if ((!(settings & IRQKIT_IRQ_NOAUTOEN) && !(flags & IRQKIT_F_NO_AUTOEN)) ||
+	    (settings & IRQKIT_IRQ_NOREQUEST) || WARN_ON(settings & IRQKIT_IRQ_PER_CPU_DEVID))
+		return -IRQKIT_EINVAL;
+	return -IRQKIT_EINVAL;		/* irq_supports_nmi(): no chip here does */
+}
+
+const char *irqkit_free_nmi(unsigned int irq, void *dev_id)
+{
+	struct irqkit_desc *desc = irq_to_desc(irq);
+
+	(void)dev_id;
+	/* no line is an NMI line here: Linux's WARN_ON(!irq_is_nmi(desc)) */
+	if (!desc || WARN(1, "free_nmi: irq %u is not an NMI line", irq))
+		return NULL;
+	return NULL;
+}
+
 int irqkit_irq_set_affinity_desc(unsigned int irq, const struct irqkit_irq_affinity_desc *affd)
 {
 	unsigned long flags;

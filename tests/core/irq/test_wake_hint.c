@@ -4,8 +4,9 @@
  * (enable_irq_wake nesting, the chip told on the first and the last, an
  * unbalanced disable warned, a chip's refusal, IRQCHIP_SKIP_SET_WAKE, apart
  * from disable_irq), the affinity hint (update, set-and-route, cleared and
- * warned at free_irq), and request_any_context_irq on a plain and on a
- * nested-thread line, managed too.
+ * warned at free_irq), request_any_context_irq on a plain and on a
+ * nested-thread line, managed too, and request_nmi's checks (then -EINVAL:
+ * no chip here delivers NMIs).
  */
 #include "../../harness.h"
 #include "../../testchip.h"
@@ -151,6 +152,38 @@ static void test_request_any_context_irq(void **state)
 	assert_false(irqkit_irq_has_action(T_EDGE(6)));
 }
 
+static void test_request_nmi_checks_then_refuses(void **state)
+{
+	(void)state;
+	assert_int_equal(request_nmi(IRQ_NOTCONNECTED, any_handler, IRQF_PERCPU, "n", &a),
+			 -ENOTCONN);
+	assert_int_equal(request_nmi(T_EDGE(7), any_handler, IRQF_PERCPU | IRQF_SHARED, "n", &a),
+			 -EINVAL);
+	assert_int_equal(request_nmi(T_EDGE(7), any_handler, IRQF_PERCPU | IRQF_IRQPOLL, "n", &a),
+			 -EINVAL);
+	assert_int_equal(request_nmi(T_EDGE(7), any_handler, 0, "n", &a), -EINVAL);	/* not PERCPU */
+	assert_int_equal(request_nmi(T_EDGE(7), NULL, IRQF_PERCPU | IRQF_NO_AUTOEN, "n", &a),
+			 -EINVAL);
+	assert_int_equal(request_nmi(T_NR_IRQS + 5, any_handler, IRQF_PERCPU | IRQF_NO_AUTOEN,
+				     "n", &a), -EINVAL);
+	assert_int_equal(request_nmi(T_EDGE(7), any_handler, IRQF_PERCPU, "n", &a), -EINVAL);
+	/* right in every way Linux checks: still no chip here delivers NMIs */
+	log_clear();
+	assert_int_equal(request_nmi(T_EDGE(7), any_handler, IRQF_PERCPU | IRQF_NO_AUTOEN, "n", &a),
+			 -EINVAL);
+	assert_log_lacks("WARNING");
+	assert_false(irqkit_irq_has_action(T_EDGE(7)));
+	/* a per-CPU-devid line: Linux's WARN_ON */
+	irq_set_status_flags(T_EDGE(8), IRQ_PER_CPU_DEVID);
+	assert_int_equal(request_nmi(T_EDGE(8), any_handler, IRQF_PERCPU | IRQF_NO_AUTOEN, "n", &a),
+			 -EINVAL);
+	assert_log_contains("WARNING");
+	/* free_nmi of a line that is no NMI line */
+	log_clear();
+	assert_null(free_nmi(T_EDGE(7), &a));
+	assert_log_contains("free_nmi: irq 7 is not an NMI line");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +193,8 @@ int main(void)
 						thr_teardown),
 		cmocka_unit_test_setup_teardown(test_affinity_hint, setup, thr_teardown),
 		cmocka_unit_test_setup_teardown(test_request_any_context_irq, setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_request_nmi_checks_then_refuses, setup,
+						thr_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

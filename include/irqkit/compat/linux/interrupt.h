@@ -182,6 +182,13 @@ void irqkit__removed_remove_bh(void);
 #define request_any_context_irq(irq, handler, flags, name, dev_id)		\
 	irqkit_request_any_context_irq((irq), (handler), (flags), (name), (dev_id))
 
+/* NMIs: Linux's checks, and then -EINVAL: no chip here delivers them (<irqkit/irq.h>). */
+#define request_nmi(irq, handler, flags, name, dev_id)				\
+	irqkit_request_nmi((irq), (handler), (flags), (name), (dev_id))
+#define free_nmi(irq, dev_id)		((const void *)irqkit_free_nmi((irq), (dev_id)))
+#define enable_nmi(irq)			irqkit_enable_irq(irq)
+#define disable_nmi_nosync(irq)		irqkit_disable_irq_nosync(irq)
+
 /* Wake-up sources: nested, apart from the disable depth. */
 #define enable_irq_wake(irq)		irqkit_irq_set_irq_wake((irq), 1)
 #define disable_irq_wake(irq)		irqkit_irq_set_irq_wake((irq), 0)
