@@ -47,7 +47,11 @@ extern "C" {
  * The file is created (or truncated).  Arrivals are buffered and written
  * in blocks of 64 KiB by the CPU that took them: a recorded arrival costs
  * the CPU a clock read, an uncontended mutex and a copy of its bytes.
- * One recording at a time per runtime.
+ * One recording at a time per runtime.  Start it before the lines are
+ * requested: a read in flight while it starts may be left out of the
+ * recording although the line's starting state (the UIO count, the GPIO
+ * seqno known) already includes it, so the replay's first arrival could
+ * count one lost event more or fewer than the original did.
  * Context: process context, runtime started (threaded or simulator mode).
  * Return: 0; -EINVAL (no runtime, no lines, a line not bound to the fd chip,
  * a line twice); -EOPNOTSUPP (a line whose handler reads its descriptor);
