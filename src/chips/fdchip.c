@@ -990,6 +990,18 @@ static int lines_init(void)
 	return 0;
 }
 
+/*
+ * The kinds whose last record a handler may ask for (irqkit_fd_last_record)
+ * keep a buffer for it.  Return: 0 or -ENOMEM.  Caller: bind_lock.
+ */
+static int record_alloc(struct fd_line *l, enum fd_kind kind)
+{
+	if (kind != K_GPIO && kind != K_SIGNALFD)
+		return 0;
+	l->record = calloc(1, RECORD_MAX);
+	return l->record ? 0 : -IRQKIT_ENOMEM;
+}
+
 /* The line takes its source (caller: bind_lock, everything checked). */
 static int bind_finish(struct fd_line *l, struct irqkit_irq_data *d, int fd, enum fd_kind kind,
 		       bool edge, int eoi_fd, unsigned int flags)
@@ -1041,11 +1053,9 @@ static int bind_locked(unsigned int irq, int fd, enum fd_kind kind, int eoi_fd, 
 	if (ret)
 		return ret;
 	(void)irqkit_plat_fd_ctl(d->cpu, IRQKIT_PLAT_FD_DEL, fd, 0, irq);
-	if (kind == K_GPIO || kind == K_SIGNALFD) {
-		l->record = calloc(1, RECORD_MAX);
-		if (!l->record)
-			return -IRQKIT_ENOMEM;
-	}
+	ret = record_alloc(l, kind);
+	if (ret)
+		return ret;
 	ret = own_fd(fd, irq);
 	if (ret) {
 		free(l->record);
@@ -1313,13 +1323,9 @@ int irqkit__fd_bind_replay(unsigned int irq, const struct irqkit__fd_source *src
 		ret = -IRQKIT_EBUSY;
 		goto out;
 	}
-	if (kind == K_GPIO || kind == K_SIGNALFD) {
-		l->record = calloc(1, RECORD_MAX);
-		if (!l->record) {
-			ret = -IRQKIT_ENOMEM;
-			goto out;
-		}
-	}
+	ret = record_alloc(l, kind);
+	if (ret)
+		goto out;
 	l->last_seq = src->last_seq;
 	ret = bind_finish(l, d, -1, kind, src->edge, -1, FL_REPLAY | (src->seen ? FL_SEEN : 0));
 out:
