@@ -11,11 +11,18 @@
  *     10 ms against a timerfd wait of the same length, from a thread with the
  *     default timer slack (50 us) and from one with 1 ns of slack, and (1 ms)
  *     a clock_nanosleep with 1 ns of slack;
+ *   - irq_work_queue with interrupts off, run at local_irq_enable on the same
+ *     CPU, against a tasklet scheduled in a bottom-half-off section and run
+ *     at local_bh_enable;
+ *   - hrtimer lateness (callback time minus expiry) at 50 us, 1 ms and 10 ms
+ *     against the same timerfd waits (1 ns of slack: the platform timer's);
  *   - wake of a sleeping worker (queue_work to the item's start) against a
  *     futex wake of a sleeping thread.
  */
 #define _GNU_SOURCE
 #include <irqkit/irqkit.h>
+#include <irqkit/hrtimer.h>
+#include <irqkit/irq_work.h>
 
 #include <glib.h>
 #include <linux/futex.h>
@@ -303,6 +310,33 @@ static void teardown_tasklet(void)
 	irqkit_stop();
 }
 
+static struct irqkit_irq_work bench_iw;
+static long iw_runs;
+
+static void iw_cb(struct irqkit_irq_work *w)
+{
+	(void)w;
+	iw_runs++;
+}
+
+static void irq_work_queue_run(long n)
+{
+	for (long i = 0; i < n; i++) {
+		unsigned long flags = irqkit_local_irq_save();
+
+		irqkit_irq_work_queue(&bench_iw);
+		irqkit_local_irq_restore(flags);	/* runs it here, in hardirq context */
+	}
+}
+
+static int setup_irq_work(void)
+{
+	if (setup_tasklet())
+		return -1;
+	irqkit_init_irq_work(&bench_iw, iw_cb);
+	return 0;
+}
+
 /*
  * Tasklet scheduled from a thread that is not the CPU's (an unbound thread
  * acts for CPU 0): ksoftirqd/0, asleep, is woken and runs it.  Against a
@@ -443,6 +477,62 @@ static void teardown_delayed(void)
 	bench_buf_free(&samples_buf);
 }
 
+/* ---- hrtimer lateness ------------------------------------------------------------------------ */
+
+static struct irqkit_hrtimer bench_hrt;
+static int hrt_fired;
+static uint64_t hrt_fired_at;
+
+static enum irqkit_hrtimer_restart hrt_fn(struct irqkit_hrtimer *t)
+{
+	(void)t;
+	hrt_fired_at = bench_now_ns();
+	bench_futex_set_wake(&hrt_fired, 1);
+	return IRQKIT_HRTIMER_NORESTART;
+}
+
+/*
+ * An absolute expiry @us from now on irqkit's clock; the lateness is the
+ * callback's time (in hardirq context on CPU 0) minus that expiry read on
+ * the bench's clock, both the host's monotonic clock.
+ */
+static void hrtimer_lateness(long n, unsigned int us)
+{
+	double *samples = bench_reserve(&samples_buf, n, sizeof(*samples));
+
+	for (long i = 0; i < n; i++) {
+		int64_t k = (int64_t)irqkit_ktime_get_ns();
+		uint64_t due = bench_now_ns() + (uint64_t)us * 1000;
+
+		__atomic_store_n(&hrt_fired, 0, __ATOMIC_RELAXED);
+		irqkit_hrtimer_start_range_ns(&bench_hrt, k + (int64_t)us * 1000, 0,
+					      IRQKIT_HRTIMER_MODE_ABS);
+		bench_futex_wait(&hrt_fired, 0);
+		samples[i] = (double)hrt_fired_at - (double)due;
+	}
+	bench_report_samples(samples, (int)n);
+}
+
+static void hrtimer_50us(long n) { hrtimer_lateness(n, 50); }
+static void hrtimer_1ms(long n) { hrtimer_lateness(n, 1000); }
+static void hrtimer_10ms(long n) { hrtimer_lateness(n, 10000); }
+static void timerfd_50us_1ns(long n) { sleep_lateness(n, 50, 1, true); }
+
+static int setup_hrtimer(void)
+{
+	if (start_runtime(0))
+		return -1;
+	irqkit_hrtimer_setup(&bench_hrt, hrt_fn, IRQKIT_CLOCK_MONOTONIC, IRQKIT_HRTIMER_MODE_ABS);
+	return 0;
+}
+
+static void teardown_hrtimer(void)
+{
+	irqkit_hrtimer_cancel(&bench_hrt);
+	irqkit_stop();
+	bench_buf_free(&samples_buf);
+}
+
 /* ---- wake of a sleeping worker ----------------------------------------------------------------- */
 
 static struct irqkit_work wake_work;
@@ -495,6 +585,9 @@ static const struct bench benches[] = {
 	{ .name = "tasklet_schedule_run", .floor_name = "indirect_call",
 	  .subject = tasklet_schedule_run, .floor = floor_indirect_call, .target = 6.0,
 	  .setup = setup_tasklet, .teardown = teardown_tasklet },
+	{ .name = "irq_work_queue_run", .floor_name = "tasklet_schedule_run",
+	  .subject = irq_work_queue_run, .floor = tasklet_schedule_run, .target = 1.0,
+	  .setup = setup_irq_work, .teardown = teardown_tasklet },
 	{ .name = "tasklet_remote_wake", .floor_name = "futex_wake", .subject = tasklet_remote,
 	  .floor = bench_futex_wake_thread, .setup = setup_tasklet_remote,
 	  .teardown = teardown_tasklet_remote, .flags = BENCH_UNPINNED | BENCH_LATENCY,
@@ -527,6 +620,18 @@ static const struct bench benches[] = {
 	  .subject = delayed_1ms, .floor = nanosleep_1ms_1ns, .target = 1.25,
 	  .setup = setup_delayed, .teardown = teardown_delayed,
 	  .flags = BENCH_UNPINNED | BENCH_LATENCY, .fixed_n = 21, .unit = "ns late" },
+	{ .name = "hrtimer_late_50us", .floor_name = "timerfd_1ns_slack_50us",
+	  .subject = hrtimer_50us, .floor = timerfd_50us_1ns, .target = 1.10,
+	  .setup = setup_hrtimer, .teardown = teardown_hrtimer,
+	  .flags = BENCH_UNPINNED | BENCH_LATENCY, .fixed_n = 101, .unit = "ns late" },
+	{ .name = "hrtimer_late_1ms", .floor_name = "timerfd_1ns_slack_1ms",
+	  .subject = hrtimer_1ms, .floor = timerfd_1ms_1ns, .target = 1.10,
+	  .setup = setup_hrtimer, .teardown = teardown_hrtimer,
+	  .flags = BENCH_UNPINNED | BENCH_LATENCY, .fixed_n = 41, .unit = "ns late" },
+	{ .name = "hrtimer_late_10ms", .floor_name = "timerfd_1ns_slack_10ms",
+	  .subject = hrtimer_10ms, .floor = timerfd_10ms_1ns, .target = 1.10,
+	  .setup = setup_hrtimer, .teardown = teardown_hrtimer,
+	  .flags = BENCH_UNPINNED | BENCH_LATENCY, .fixed_n = 9, .unit = "ns late" },
 	{ .name = "worker_wake", .floor_name = "futex_wake", .subject = worker_wake,
 	  .floor = bench_futex_wake_thread, .target = 1.10, .setup = setup_wake,
 	  .teardown = teardown_wake, .flags = BENCH_UNPINNED | BENCH_LATENCY, .fixed_n = 101,

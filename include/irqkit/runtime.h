@@ -74,7 +74,7 @@ enum irqkit_mode {
 #define IRQKIT_CFG_IRQPOLL	(1u << 7)
 
 struct irqkit_config {
-	unsigned int		nr_irqs;	/* lines, 1..262144; 0 means 256 */
+	unsigned int		nr_irqs;	/* lines, 1..258048; 0 means 256 */
 	unsigned int		nr_cpus;	/* virtual CPUs, 1..64; 0 means 1 */
 	enum irqkit_mode	mode;
 	unsigned int		hz;		/* jiffies per second; 0 means IRQKIT_HZ */

@@ -34,6 +34,12 @@ IRQKIT_API uint64_t irqkit_get_jiffies_64(void);
  * Context: any.
  */
 IRQKIT_API uint64_t irqkit_ktime_get_ns(void);
+/**
+ * irqkit_ktime_get_real_ns - the real-time clock (Linux's ktime_get_real_ns()):
+ * irqkit's clock plus the host's time of day at start, in ns since 1970, so
+ * it moves with the virtual clock where that one is.  Context: any.
+ */
+IRQKIT_API int64_t irqkit_ktime_get_real_ns(void);
 IRQKIT_API unsigned int irqkit_hz(void);
 
 /*
@@ -79,7 +85,7 @@ struct irqkit_timer_list {
 	void			(*function)(struct irqkit_timer_list *timer);	/* public */
 	unsigned int		flags;		/* public: IRQKIT_TIMER_* */
 	/* private */
-	struct irqkit_timer_list *hp_child, *hp_next, *hp_prev;	/* pairing heap */
+	struct irqkit__heap_node	node;		/* in its CPU's queue */
 	unsigned int		base;		/* armed on CPU base - 1; 0 if not (so a zeroed timer is idle) */
 	unsigned long		seq;		/* arming order, to break ties */
 };

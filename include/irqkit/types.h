@@ -141,6 +141,11 @@ static inline struct irqkit_cpus irqkit_cpus_of_mask(irqkit_cpumask m)
 	return c;
 }
 
+/* A node of a timer queue (a pairing heap), inside each kind of timer: private. */
+struct irqkit__heap_node {
+	struct irqkit__heap_node	*child, *next, *prev;
+};
+
 /* Log levels: Linux's KERN_EMERG (0) .. KERN_DEBUG (7). */
 #define IRQKIT_LOG_EMERG	0
 #define IRQKIT_LOG_ALERT	1

@@ -85,14 +85,29 @@ struct irqkit_timer_list;
 /* A CPU's kernel timers: a pairing heap ordered by (expires, seq). */
 struct irqkit__timer_base {
 	struct irqkit_spinlock		lock;
-	struct irqkit_timer_list	*root;
+	struct irqkit__heap_node	*root;		/* the queue (pheap.h) */
 	struct irqkit_timer_list	*running;	/* callback being run now, or NULL */
 	unsigned long			next;		/* root's expiry if root, READ_ONCE */
 	bool				armed;		/* root != NULL, READ_ONCE */
 };
 
+/*
+ * A CPU's high-resolution timers (hrtimer.c): a queue of hard and one of
+ * soft timers, under hrtimer.c's lock.  told: the local timer vector is
+ * raised and has not run; soft_told: HRTIMER_SOFTIRQ is raised and has not
+ * run; a queue that was told is left out of @next until then.
+ */
+struct irqkit__hrtimer_base {
+	struct irqkit__heap_node	*root[2];	/* [0] hard, [1] soft */
+	struct irqkit_hrtimer		*running[2];	/* the callback running now, or NULL */
+	struct irqkit_task		*running_task[2];	/* who runs it */
+	uint64_t			next;		/* the earliest key not told, or UINT64_MAX: READ_ONCE */
+	bool				told, soft_told;
+};
+
 struct irqkit_tasklet;
 struct irqkit_plat_thread;
+struct irqkit_irq_work;
 
 /*
  * A watchdog check of one thing that should make progress: its generation
@@ -156,8 +171,19 @@ struct irqkit_cpu {
 	unsigned int		duty_seq;
 	struct irqkit_tasklet	*tasklet_head[2];	/* [0] TASKLET, [1] HI; lock-free, newest first */
 	uint64_t		softirq_raised[IRQKIT_NR_SOFTIRQS];	/* histograms (observe.c) */
-	/* timers (timer.c) */
+	/* timers (timer.c, hrtimer.c) */
 	struct irqkit__timer_base timers;
+	struct irqkit__hrtimer_base hrtimers;
+	/*
+	 * The CPU's system vectors (SYSVEC_*) raised and not yet run, marked in
+	 * pend2 by PEND2_SYSVEC; and how many times each ran (the arch rows of
+	 * /proc/interrupts), written by the hardirq holder.
+	 */
+	unsigned int		sysvec;
+	unsigned int		sysvec_count[2];
+	/* irq_work (irq_work.c): queued items, newest first; the one running */
+	struct irqkit_irq_work	*irq_work;
+	struct irqkit_irq_work	*irq_work_running;
 	/* the watchdog's view of each hold (watchdog.c, its thread only) */
 	struct irqkit__stall	wd_hold[2];
 } __attribute__((aligned(64)));
@@ -364,6 +390,20 @@ static inline void irqkit__kstat_incr_on(struct irqkit_cpu *c, unsigned int irq)
 {
 	a_inc_single(&c->kstat[irq]);
 }
+
+/*
+ * pend2's top bit stands for the CPU's system vectors, the interrupts that
+ * are the CPU's own rather than a line's (x86's local APIC vectors): so the
+ * one word a delivery point reads covers them too.  The lines use the
+ * other 63 bits (at most 63 * 4096 lines).
+ */
+#define PEND2_SYSVEC		(1ull << 63)
+enum {
+	SYSVEC_LOC,		/* the local timer: hrtimers due ("LOC") */
+	SYSVEC_IWI,		/* irq_work ("IWI") */
+};
+/* dispatch.c: raise system vector @vec on @c, as a line is signalled */
+HIDDEN void irqkit__cpu_sysvec(struct irqkit_cpu *c, unsigned int vec);
 
 /* Hardirqs pending on @c (lines signalled, not yet taken); softirqs raised; either. */
 static inline bool hardirq_pending(const struct irqkit_cpu *c)
@@ -754,7 +794,21 @@ HIDDEN void irqkit__irq_affinity_online_cpu(unsigned int cpu);
 HIDDEN void irqkit__softirq_takeover(unsigned int cpu, unsigned int to);
 HIDDEN void irqkit__timers_dead_cpu(unsigned int cpu, unsigned int to);
 
+/* irq_work.c */
+HIDDEN void irqkit__irq_work_run(struct irqkit_cpu *c);
+HIDDEN void irqkit__irq_work_dead_cpu(unsigned int cpu, unsigned int to);
+HIDDEN void irqkit__irq_work_exit(void);
+
+/* hrtimer.c */
+HIDDEN void irqkit__hrtimer_interrupt(struct irqkit_cpu *c);
+HIDDEN uint64_t irqkit__hrtimer_earliest(void);
+HIDDEN void irqkit__hrtimer_tell_due(uint64_t now);
+HIDDEN void irqkit__hrtimers_init(void);
+HIDDEN void irqkit__hrtimers_exit(void);
+HIDDEN void irqkit__hrtimers_dead_cpu(unsigned int cpu, unsigned int to);
+
 /* timer.c */
+HIDDEN void irqkit__timers_reprogram(void);
 HIDDEN uint64_t irqkit__now_ns(void);
 HIDDEN uint64_t irqkit__jiffies_to_ns(unsigned long j);
 HIDDEN void irqkit__jiffies_reset(void);

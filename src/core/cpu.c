@@ -217,6 +217,8 @@ int irqkit_remove_cpu(unsigned int cpu)
 	irqkit__irq_resignal_off_cpu(cpu);
 	irqkit__softirq_takeover(cpu, to);
 	irqkit__timers_dead_cpu(cpu, to);
+	irqkit__hrtimers_dead_cpu(cpu, to);
+	irqkit__irq_work_dead_cpu(cpu, to);
 out:
 	irqkit_mutex_unlock(&hp_lock);
 	return ret;

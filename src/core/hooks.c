@@ -81,3 +81,9 @@ __attribute__((weak)) int irqkit_arch_set_handle_irq(void (*root)(void *arg), vo
 __attribute__((weak)) void irqkit_plat_cond_resched(void)
 {
 }
+
+/* No clock of the day: real time starts at 1970 with the run. */
+__attribute__((weak)) uint64_t irqkit_plat_realtime_ns(void)
+{
+	return 0;
+}

@@ -21,7 +21,7 @@ static unsigned int rt_state;
 
 /* Limits: a three-level pending bitmap of 64-bit words covers 64^3 lines. */
 #define NR_IRQS_DEFAULT	256u
-#define NR_IRQS_MAX	262144u
+#define NR_IRQS_MAX	258048u	/* 63 * 4096: pend2's top bit is the CPU's own (core.h) */
 #define HZ_MAX		100000u
 
 /*
@@ -98,6 +98,7 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 	if (ret)
 		goto fail_descs;
 	irqkit__timers_init();
+	irqkit__hrtimers_init();
 	irqkit__jiffies_reset();
 	irqkit__resend_init();
 	irqkit__spurious_init();
@@ -207,6 +208,8 @@ void irqkit__core_exit(void)
 	irqkit__workqueue_exit();
 	irqkit__softirq_exit();
 	irqkit__watchdog_exit();
+	irqkit__hrtimers_exit();
+	irqkit__irq_work_exit();
 	irqkit__timers_exit();
 	irqkit__tasklets_exit();
 	irqkit__free_all();

@@ -67,6 +67,10 @@ void irqkit__irq_resignal_off_cpu(unsigned int cpu)
 	struct irqkit_cpu *c = &rt->cpus[cpu];
 	uint64_t w2 = a_xchg(&c->pend2, 0);
 
+	/* the CPU's own vectors stay: what they serve moves in its own takeover */
+	if (w2 & PEND2_SYSVEC)
+		a_fetch_or(&c->pend2, PEND2_SYSVEC);
+	w2 &= ~PEND2_SYSVEC;
 	while (w2) {
 		unsigned int i = (unsigned int)__builtin_ctzll(w2);
 		uint64_t w1;

@@ -242,6 +242,20 @@ static void deliver_batch(struct irqkit_cpu *c)
 	uint64_t w2 = a_xchg(&c->pend2, 0);
 
 	assert_hardirq_holder(c);
+	/* the CPU's own vectors first: x86 gives the local APIC's the highest priority */
+	if (unlikely(w2 & PEND2_SYSVEC)) {
+		unsigned int v = a_xchg(&c->sysvec, 0);
+
+		w2 &= ~PEND2_SYSVEC;
+		if (v & (1u << SYSVEC_LOC)) {
+			WRITE_ONCE(c->sysvec_count[SYSVEC_LOC], c->sysvec_count[SYSVEC_LOC] + 1);
+			irqkit__hrtimer_interrupt(c);
+		}
+		if (v & (1u << SYSVEC_IWI)) {
+			WRITE_ONCE(c->sysvec_count[SYSVEC_IWI], c->sysvec_count[SYSVEC_IWI] + 1);
+			irqkit__irq_work_run(c);
+		}
+	}
 	while (w2) {
 		unsigned int i = ctz64(w2);
 		uint64_t w1;
@@ -361,19 +375,13 @@ bool irqkit__may_deliver_here(const struct irqkit_task *t, unsigned int cpu)
 	       t->run == READ_ONCE(irqkit__run) && !(t->preempt_count & IRQKIT_HARDIRQ_MASK);
 }
 
-/* Mark @irq pending on @c (top level last), then wake the CPU if it must look. */
-static inline void pend_and_kick(struct irqkit_cpu *c, unsigned int irq)
+/* After marking something pending on @c: wake the CPU if it must look. */
+static inline void kick_unless_held(struct irqkit_cpu *c)
 {
-	unsigned int w0 = irq / 64;
-
-	if (!(a_fetch_or(&c->pend0[w0], 1ull << (irq % 64)) & (1ull << (irq % 64)))) {
-		a_fetch_or(&c->pend1[w0 / 64], 1ull << (w0 % 64));
-		a_fetch_or(&c->pend2, 1ull << (w0 / 64));
-	}
 	/*
 	 * A CPU with interrupts off delivers when its last interrupts-off holder
 	 * lets go: the holder releases with a full barrier and then reads the
-	 * bitmap (Dekker with the fetch_or above), and no hardirq holder can
+	 * bitmap (Dekker with the caller's fetch_or), and no hardirq holder can
 	 * coexist with it.  So no wake-up: an interrupt raised while a CPU has
 	 * interrupts off just waits in the controller.  The same holds while a
 	 * thread runs the CPU's softirqs: it takes hardirqs at its delivery
@@ -383,6 +391,26 @@ static inline void pend_and_kick(struct irqkit_cpu *c, unsigned int irq)
 	if (a_load_seq(&c->slot) & (SLOT_IRQOFF_MASK | SLOT_SOFTIRQ))
 		return;
 	irqkit__cpu_kick(c);
+}
+
+/* Mark @irq pending on @c (top level last), then wake the CPU if it must look. */
+static inline void pend_and_kick(struct irqkit_cpu *c, unsigned int irq)
+{
+	unsigned int w0 = irq / 64;
+
+	if (!(a_fetch_or(&c->pend0[w0], 1ull << (irq % 64)) & (1ull << (irq % 64)))) {
+		a_fetch_or(&c->pend1[w0 / 64], 1ull << (w0 % 64));
+		a_fetch_or(&c->pend2, 1ull << (w0 / 64));
+	}
+	kick_unless_held(c);
+}
+
+/* The same for a system vector: its bit, then pend2's. */
+void irqkit__cpu_sysvec(struct irqkit_cpu *c, unsigned int vec)
+{
+	a_fetch_or(&c->sysvec, 1u << vec);
+	a_fetch_or(&c->pend2, PEND2_SYSVEC);
+	kick_unless_held(c);
 }
 
 void irqkit__cpu_repend(struct irqkit_cpu *c, unsigned int irq)

@@ -106,6 +106,13 @@ int irqkit_show_softirqs_buf(char *buf, size_t size)
 	return sb_finish(&sb);
 }
 
+static const struct {
+	const char *name, *what;
+} sysvec_rows[] = {
+	[SYSVEC_LOC] = { "LOC", "Local timer interrupts" },
+	[SYSVEC_IWI] = { "IWI", "IRQ work interrupts" },
+};
+
 int irqkit_show_interrupts_buf(char *buf, size_t size, unsigned int flags)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;
@@ -125,7 +132,18 @@ int irqkit_show_interrupts_buf(char *buf, size_t size, unsigned int flags)
 		if (shown(desc, i))
 			show_row(&sb, desc, i, prec);
 	}
-	/* the arch rows (8.3): x86's ERR counts stray vectors */
+	/*
+	 * The arch rows, as x86 writes them: the CPU's own vectors, a count per
+	 * CPU and what they are (LOC: the local timer interrupts that ran
+	 * hrtimers; the jiffies tick is no interrupt of a CPU here), then ERR,
+	 * the stray vectors.
+	 */
+	for (unsigned int v = 0; v < ARRAY_SIZE(sysvec_rows); v++) {
+		sb_printf(&sb, "%*s:", prec, sysvec_rows[v].name);
+		for (unsigned int c = 0; c < rt->nr_cpus; c++)
+			sb_printf(&sb, " %10u", READ_ONCE(rt->cpus[c].sysvec_count[v]));
+		sb_printf(&sb, "   %s\n", sysvec_rows[v].what);
+	}
 	sb_printf(&sb, "%*s: %10u\n", prec, "ERR", READ_ONCE(rt->irq_err_count));
 
 	if ((flags & IRQKIT_SHOW_IRQKIT) && !(flags & IRQKIT_SHOW_LINUX_ONLY)) {

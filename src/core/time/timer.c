@@ -3,7 +3,7 @@
  * Time and kernel timers (Linux's kernel/time/timer.c as drivers see it):
  * jiffies, the virtual clock of deterministic mode, and timer_list.
  *
- * Each CPU has a base: a pairing heap of armed timers ordered by expiry (ties
+ * Each CPU has a base: a pairing heap (pheap.h) of armed timers ordered by expiry (ties
  * in arming order).  When the earliest expiry of a CPU comes, the platform's
  * one-shot timer (or irqkit_clock_advance) raises TIMER_SOFTIRQ on that CPU,
  * as its local timer interrupt would; the softirq runs the expired callbacks.
@@ -15,6 +15,7 @@
  * held by the code that handler interrupted.
  */
 #include "core.h"
+#include "pheap.h"
 
 #define NSEC_PER_SEC	1000000000ull
 
@@ -204,78 +205,25 @@ unsigned int irqkit_jiffies_to_usecs(unsigned long j)
 
 /* ---- the pairing heap ---------------------------------------------------------- */
 
-static bool tl_before(const struct irqkit_timer_list *a, const struct irqkit_timer_list *b)
+static bool tl_before(const struct irqkit__heap_node *na, const struct irqkit__heap_node *nb)
 {
+	const struct irqkit_timer_list *a = container_of(na, struct irqkit_timer_list, node);
+	const struct irqkit_timer_list *b = container_of(nb, struct irqkit_timer_list, node);
+
 	if (a->expires != b->expires)
 		return irqkit_time_before(a->expires, b->expires);
 	return a->seq < b->seq;
 }
 
-/*
- * Meld two roots.  A child's hp_prev is its previous sibling, or its parent
- * when it is the first child; a root has no hp_prev or hp_next.
- */
-static struct irqkit_timer_list *hp_meld(struct irqkit_timer_list *a, struct irqkit_timer_list *b)
+/* The base's earliest timer, or NULL. */
+static inline struct irqkit_timer_list *base_first(const struct irqkit__timer_base *b)
 {
-	struct irqkit_timer_list *tmp;
-
-	if (!a)
-		return b;
-	if (!b)
-		return a;
-	if (tl_before(b, a)) {
-		tmp = a;
-		a = b;
-		b = tmp;
-	}
-	b->hp_prev = a;
-	b->hp_next = a->hp_child;
-	if (a->hp_child)
-		a->hp_child->hp_prev = b;
-	a->hp_child = b;
-	return a;
-}
-
-/* The two-pass merge of a sibling list into one root. */
-static struct irqkit_timer_list *hp_merge_pairs(struct irqkit_timer_list *first)
-{
-	struct irqkit_timer_list *stack = NULL, *root = NULL;
-
-	while (first) {
-		struct irqkit_timer_list *a = first, *b = a->hp_next, *m;
-
-		first = b ? b->hp_next : NULL;
-		a->hp_prev = a->hp_next = NULL;
-		if (b)
-			b->hp_prev = b->hp_next = NULL;
-		m = hp_meld(a, b);
-		m->hp_next = stack;		/* the stack links through hp_next */
-		stack = m;
-	}
-	while (stack) {
-		struct irqkit_timer_list *next = stack->hp_next;
-
-		stack->hp_next = NULL;
-		root = hp_meld(root, stack);
-		stack = next;
-	}
-	return root;
+	return b->root ? container_of(b->root, struct irqkit_timer_list, node) : NULL;
 }
 
 static void hp_remove(struct irqkit__timer_base *b, struct irqkit_timer_list *t)
 {
-	if (t == b->root) {
-		b->root = hp_merge_pairs(t->hp_child);
-	} else {
-		if (t->hp_prev->hp_child == t)
-			t->hp_prev->hp_child = t->hp_next;
-		else
-			t->hp_prev->hp_next = t->hp_next;
-		if (t->hp_next)
-			t->hp_next->hp_prev = t->hp_prev;
-		b->root = hp_meld(b->root, hp_merge_pairs(t->hp_child));
-	}
-	t->hp_child = t->hp_next = t->hp_prev = NULL;
+	pheap_remove(&b->root, &t->node, tl_before);
 }
 
 /* ---- bases ----------------------------------------------------------------------- */
@@ -288,7 +236,7 @@ static struct irqkit__timer_base *base_of(int cpu)
 static void base_update(struct irqkit__timer_base *b)
 {
 	if (b->root)
-		a_store_seq(&b->next, b->root->expires);
+		a_store_seq(&b->next, base_first(b)->expires);
 	a_store_seq(&b->armed, b->root != NULL);
 }
 
@@ -312,8 +260,7 @@ static void enqueue_timer(struct irqkit_timer_list *t, int cpu)
 	struct irqkit__timer_base *b = base_of(cpu);
 
 	t->seq = ++irqkit__rt.timer_seq;
-	t->hp_child = t->hp_next = t->hp_prev = NULL;
-	b->root = hp_meld(b->root, t);
+	pheap_insert(&b->root, &t->node, tl_before);
 	WRITE_ONCE(t->base, (unsigned int)cpu + 1);
 	base_update(b);
 }
@@ -333,8 +280,8 @@ static bool earliest_expiry(unsigned long *when)
 		if (!b->root || (a_load_seq(&irqkit__rt.cpus[i].softirq_pending) &
 				 (1u << IRQKIT_TIMER_SOFTIRQ)))
 			continue;
-		if (!any || irqkit_time_before(b->root->expires, *when))
-			*when = b->root->expires;
+		if (!any || irqkit_time_before(base_first(b)->expires, *when))
+			*when = base_first(b)->expires;
 		any = true;
 	}
 	return any;
@@ -345,8 +292,7 @@ static void program(void)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;
 	unsigned long when = 0;
-
-	spin_assert_locked(&timer_lock);
+	uint64_t deadline, hr;
 	bool any;
 
 	spin_assert_locked(&timer_lock);
@@ -360,7 +306,24 @@ static void program(void)
 	any = (rt->flags & IRQKIT_CFG_PERIODIC_TICK) || READ_ONCE(tick_on);
 	if (any)
 		when = (unsigned long)jiffies_publish() + 1;	/* the next tick */
-	irqkit_arch_timer_program(any ? rt->start_ns + irqkit__jiffies_to_ns(when) : UINT64_MAX);
+	deadline = any ? irqkit__jiffies_to_ns(when) : UINT64_MAX;
+	/* and the earliest high-resolution timer (hrtimer.c) */
+	hr = irqkit__hrtimer_earliest();
+	if (hr < deadline)
+		deadline = hr;
+	irqkit_arch_timer_program(deadline == UINT64_MAX ? UINT64_MAX : rt->start_ns + deadline);
+}
+
+/* A high-resolution timer became the earliest of its CPU, or left: program again. */
+void irqkit__timers_reprogram(void)
+{
+	unsigned long flags;
+
+	if (mode_player_delivers())
+		return;
+	flags = irqkit_spin_lock_irqsave(&timer_lock);
+	program();
+	irqkit_spin_unlock_irqrestore(&timer_lock, flags);
 }
 
 /* Once the platform runs: the periodic tick, if asked for, starts ticking. */
@@ -387,7 +350,7 @@ static uint64_t tell_due_cpus(unsigned long now)
 	for (unsigned int i = 0; i < irqkit__rt.nr_cpus; i++) {
 		struct irqkit__timer_base *b = base_of((int)i);
 
-		if (b->root && irqkit_time_after_eq(now, b->root->expires)) {
+		if (b->root && irqkit_time_after_eq(now, base_first(b)->expires)) {
 			irqkit__raise_softirq_on(&irqkit__rt.cpus[i], IRQKIT_TIMER_SOFTIRQ);
 			told |= 1ull << i;
 		}
@@ -408,6 +371,7 @@ void irqkit__core_timer_interrupt(void)
 
 	tick_idle_check();
 	jiffies_publish();
+	irqkit__hrtimer_tell_due(irqkit__now_ns());
 	flags = irqkit_spin_lock_irqsave(&timer_lock);
 	program();
 	irqkit_spin_unlock_irqrestore(&timer_lock, flags);
@@ -464,8 +428,8 @@ void irqkit__run_timers(void)
 	unsigned long flags;
 
 	flags = irqkit_spin_lock_irqsave(&timer_lock);
-	while (b->root && irqkit_time_after_eq(now, b->root->expires)) {
-		struct irqkit_timer_list *t = b->root;
+	while (b->root && irqkit_time_after_eq(now, base_first(b)->expires)) {
+		struct irqkit_timer_list *t = base_first(b);
 		void (*fn)(struct irqkit_timer_list *) = t->function;
 		const void *outer = task->running_bh;
 		const void *outer_fn = task->running_fn;
@@ -511,7 +475,7 @@ void irqkit__timers_dead_cpu(unsigned int cpu, unsigned int to)
 
 	flags = irqkit_spin_lock_irqsave(&timer_lock);
 	while (b->root) {
-		struct irqkit_timer_list *t = b->root;
+		struct irqkit_timer_list *t = base_first(b);
 
 		hp_remove(b, t);
 		enqueue_timer(t, (int)to);	/* taken earliest first: their order stays */
@@ -562,7 +526,7 @@ int irqkit_mod_timer(struct irqkit_timer_list *timer, unsigned long expires)
 	was = detach_timer(timer);
 	timer->expires = expires;
 	enqueue_timer(timer, cpu);
-	earliest = base_of(cpu)->root == timer;
+	earliest = base_of(cpu)->root == &timer->node;
 	irqkit_spin_unlock_irqrestore(&timer_lock, flags);
 	if (earliest)
 		timer_armed(c);
@@ -667,7 +631,7 @@ void irqkit__timers_exit(void)
 		struct irqkit__timer_base *b = base_of((int)i);
 
 		while (b->root) {
-			struct irqkit_timer_list *t = b->root;
+			struct irqkit_timer_list *t = base_first(b);
 
 			detach_timer(t);
 			if (t->function == irqkit_delayed_work_timer_fn)
@@ -679,9 +643,9 @@ void irqkit__timers_exit(void)
 }
 
 /*
- * Deterministic mode: step the virtual clock from expiry to expiry, so a
- * timer that re-arms itself inside the interval fires as often as it would in
- * real time.  Each due CPU gets its TIMER softirq; the caller runs those of the
+ * Deterministic mode: step the virtual clock from expiry to expiry (of
+ * timer_list and hrtimers alike), so a timer that re-arms itself inside the
+ * interval fires as often as it would in real time.  Each due CPU gets its TIMER softirq; the caller runs those of the
  * CPU it plays at once (a delivery point), the others wait for irqkit_cpu_run.
  */
 int irqkit_clock_advance(uint64_t ns)
@@ -701,21 +665,22 @@ int irqkit_clock_advance(uint64_t ns)
 	target += ns;
 	for (;;) {
 		unsigned long when = 0;
-		uint64_t at;
-		bool any;
+		uint64_t at = UINT64_MAX, hr;
 
 		flags = irqkit_spin_lock_irqsave(&timer_lock);
-		any = earliest_expiry(&when);
+		if (earliest_expiry(&when))
+			at = irqkit__jiffies_to_ns(when);
 		irqkit_spin_unlock_irqrestore(&timer_lock, flags);
-		if (!any)
-			break;
-		at = irqkit__jiffies_to_ns(when);
-		if (at > target)
-			break;
+		hr = irqkit__hrtimer_earliest();
+		if (hr < at)
+			at = hr;
+		if (at == UINT64_MAX || at > target)
+			break;		/* nothing armed, or nothing due by then */
 		if (at > a_load_acquire(&rt->virt_ns))
 			a_store_release(&rt->virt_ns, at);
-		/* a told CPU is skipped by earliest_expiry until it runs: this ends */
+		/* a told CPU is skipped by both earliest expiries until it runs: this ends */
 		tell_due_cpus(irqkit_jiffies());
+		irqkit__hrtimer_tell_due(a_load_acquire(&rt->virt_ns));
 		irqkit_deliver_pending();
 	}
 	a_store_release(&rt->virt_ns, target);

@@ -170,6 +170,14 @@ uint64_t irqkit_plat_now_ns(void)
 	return sched()->now_ns();
 }
 
+uint64_t irqkit_plat_realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 void irqkit_arch_cpu_relax(void)
 {
 	sched()->spin(false, __builtin_return_address(0));

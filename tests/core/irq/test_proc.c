@@ -43,6 +43,8 @@ static void test_table_rows_in_linux_format(void **state)
 		"           CPU0       CPU1       \n"
 		"  1:          3          1    SW-IRQ   1 Edge      eth0, snd0\n"
 		" 17:          0          0    SW-IRQ  17 Level     disk\n"
+		"LOC:          0          0   Local timer interrupts\n"
+		"IWI:          0          0   IRQ work interrupts\n"
 		"ERR:          0\n");
 }
 
@@ -56,11 +58,15 @@ static void test_table_skips_unused_lines_and_keeps_counted_ones(void **state)
 	assert_string_equal(table(IRQKIT_SHOW_LINUX_ONLY),
 		"           CPU0       CPU1       \n"
 		"  2:          1          0    SW-IRQ   2 Edge    \n"
+		"LOC:          0          0   Local timer interrupts\n"
+		"IWI:          0          0   IRQ work interrupts\n"
 		"ERR:          0\n");
 	/* hidden lines never are */
 	irqkit_irq_modify_status(T_EDGE(2), 0, IRQKIT_IRQ_HIDDEN);
 	assert_string_equal(table(IRQKIT_SHOW_LINUX_ONLY),
 		"           CPU0       CPU1       \n"
+		"LOC:          0          0   Local timer interrupts\n"
+		"IWI:          0          0   IRQ work interrupts\n"
 		"ERR:          0\n");
 }
 
@@ -81,6 +87,8 @@ static void test_table_shows_flow_name_unnamed_chip_and_err_row(void **state)
 		"           CPU0       CPU1       \n"
 		" 40:          0          0      TEST     Edge    -fasteoi   nic\n"
 		" 41:          0          0         -     Edge      x\n"
+		"LOC:          0          0   Local timer interrupts\n"
+		"IWI:          0          0   IRQ work interrupts\n"
 		"ERR:          1\n");
 }
 
@@ -191,6 +199,8 @@ static void test_irq_column_width_grows_with_nr_irqs(void **state)
 		assert_string_equal(table(IRQKIT_SHOW_LINUX_ONLY),
 			"            CPU0       \n"
 			" 999:          0    SW-IRQ  999 Edge      x\n"
+			" LOC:          0   Local timer interrupts\n"
+			" IWI:          0   IRQ work interrupts\n"
 			" ERR:          0\n");
 		irqkit_stop();
 	}
@@ -204,6 +214,8 @@ static void test_irq_column_width_grows_with_nr_irqs(void **state)
 		assert_string_equal(table(IRQKIT_SHOW_LINUX_ONLY),
 			"             CPU0       \n"
 			"65535:          0    SW-IRQ 65535 Edge      x\n"
+			"  LOC:          0   Local timer interrupts\n"
+			"  IWI:          0   IRQ work interrupts\n"
 			"  ERR:          0\n");
 	}
 	/* det_teardown stops this one */

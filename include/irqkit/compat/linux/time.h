@@ -51,7 +51,9 @@ static inline void getnstimeofday(struct timespec *ts)
 }
 static inline void ktime_get_real_ts64(struct timespec64 *ts)
 {
-	*ts = irqkit__ts64(CLOCK_REALTIME);
+	int64_t ns = irqkit_ktime_get_real_ns();
+
+	*ts = (struct timespec64){ (time64_t)(ns / NSEC_PER_SEC), (long)(ns % NSEC_PER_SEC) };
 }
 static inline void ktime_get_coarse_real_ts64(struct timespec64 *ts)
 {
@@ -67,13 +69,20 @@ static inline void ktime_get_ts64(struct timespec64 *ts)
  * The monotonic reads are irqkit's clock (<irqkit/timer.h>): since the
  * runtime started, as Linux's since boot, and virtual where the runtime's
  * time is (deterministic mode, the simulator), so a driver's reads agree
- * with its jiffies and timers.  The real-time reads are the host's.
+ * with its jiffies and timers.  ktime_get_real*() read the real-time
+ * clock of hrtimers, irqkit's clock plus the host's time of day at start;
+ * the 2.6 reads (do_gettimeofday() and the like) are the host's.
  */
 static inline ktime_t ktime_get(void)
 {
 	return (ktime_t)irqkit_ktime_get_ns();
 }
 #define ktime_get_ns()		irqkit_ktime_get_ns()
+/* The real-time reads of hrtimers' CLOCK_REALTIME: irqkit's clock plus the time of day at start */
+#define ktime_get_real()	((ktime_t)irqkit_ktime_get_real_ns())
+#define ktime_get_real_ns()	((uint64_t)irqkit_ktime_get_real_ns())
+#define ktime_get_clocktai()	ktime_get_real()
+#define ktime_get_clocktai_ns()	ktime_get_real_ns()
 #define ktime_get_boottime()	ktime_get()
 #define ktime_get_boottime_ns()	ktime_get_ns()
 #define ktime_get_raw()		ktime_get()

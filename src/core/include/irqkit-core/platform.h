@@ -35,6 +35,14 @@ void irqkit_plat_free(void *p, size_t size);
 uint64_t irqkit_plat_now_ns(void);
 
 /*
+ * The time of day in nanoseconds since 1970 (CLOCK_REALTIME), read once
+ * per start: the real-time clock of hrtimers is irqkit's clock plus it.
+ * Process context.  Optional: the default, 0, for a machine with no
+ * clock of the day, starts the real-time clock at 1970.
+ */
+uint64_t irqkit_plat_realtime_ns(void);
+
+/*
  * A long spin lets others run: on a host where threads are preempted this
  * yields the host CPU (the holder of what we wait for may be descheduled).
  * Bare metal: cpu_relax.  Any context.
