@@ -74,12 +74,14 @@ static unsigned int iwi_count(unsigned int cpu)
 {
 	static char buf[16384];
 	unsigned int v[2] = { 0, 0 };
+	char *end;
 	const char *row;
 
 	assert_true(irqkit_show_interrupts_buf(buf, sizeof(buf), 0) > 0);
 	row = strstr(buf, "IWI:");
 	assert_non_null(row);
-	assert_int_equal(sscanf(row, "IWI: %u %u", &v[0], &v[1]), 2);
+	v[0] = (unsigned int)strtoul(row + 4, &end, 10);
+	v[1] = (unsigned int)strtoul(end, &end, 10);
 	assert_non_null(strstr(row, "IRQ work interrupts"));
 	return v[cpu];
 }
@@ -229,6 +231,13 @@ static void test_threaded_sync_waits_for_the_running_callback(void **state)
 static struct item items[NITEMS];
 static atomic_long queued_ok;
 
+/* a small generator of its own: rand_r is not in every libc the suite builds with */
+static unsigned int next_rand(unsigned int *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return *seed >> 16;
+}
+
 static void *queuer(void *arg)
 {
 	int cpu = (int)(intptr_t)arg;
@@ -237,13 +246,13 @@ static void *queuer(void *arg)
 	if (cpu >= 0)
 		assert_int_equal(irqkit_thread_bind((unsigned int)cpu), 0);
 	for (int i = 0; i < stress_scale(20000); i++) {
-		struct item *it = &items[rand_r(&seed) % NITEMS];
+		struct item *it = &items[next_rand(&seed) % NITEMS];
 		bool ok;
 
 		if (i % 3)
 			ok = irq_work_queue(&it->w);
 		else
-			ok = irq_work_queue_on(&it->w, (unsigned int)(rand_r(&seed) % 2));
+			ok = irq_work_queue_on(&it->w, (unsigned int)(next_rand(&seed) % 2));
 		if (ok)
 			atomic_fetch_add(&queued_ok, 1);
 		if (i % 16 == 0)
