@@ -113,6 +113,13 @@ IRQKIT_API void irqkit_handle_edge_irq(struct irqkit_desc *desc);
 IRQKIT_API void irqkit_handle_fasteoi_irq(struct irqkit_desc *desc);
 IRQKIT_API void irqkit_handle_simple_irq(struct irqkit_desc *desc);
 IRQKIT_API void irqkit_handle_percpu_irq(struct irqkit_desc *desc);
+/*
+ * irqkit_handle_percpu_devid_irq - the flow of a per-CPU line with a
+ * per-CPU dev_id: count, ack, the one action with this CPU's dev_id, eoi;
+ * no lock, no spurious accounting.  With no action the line is disabled on
+ * this CPU and "Spurious percpu IRQn on CPUk" said once.
+ */
+IRQKIT_API void irqkit_handle_percpu_devid_irq(struct irqkit_desc *desc);
 IRQKIT_API void irqkit_handle_untracked_irq(struct irqkit_desc *desc);
 IRQKIT_API void irqkit_handle_bad_irq(struct irqkit_desc *desc);
 

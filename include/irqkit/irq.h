@@ -199,6 +199,48 @@ IRQKIT_API int irqkit_request_nmi(unsigned int irq, irqkit_handler_fn handler, u
 /** irqkit_free_nmi - Linux's free_nmi: no line is an NMI line here, so reported, NULL. */
 IRQKIT_API const char *irqkit_free_nmi(unsigned int irq, void *dev_id);
 
+/*
+ * Per-CPU lines with a per-CPU dev_id (Linux's percpu_devid interrupts: a
+ * CPU's local timer, its IPIs): one action, whose handler gets the running
+ * CPU's copy of @percpu_dev_id (<irqkit/percpu.h>), each CPU enabling and
+ * disabling the line for itself.  The line's flow is
+ * irqkit_handle_percpu_devid_irq; its chip keeps a mask per CPU (the
+ * banked software chip, irqkit_swchip_add_percpu).  The other interrupt
+ * calls refuse such a line with a warning, as Linux's do.
+ */
+/**
+ * irqkit_irq_set_percpu_devid - make @irq such a line: per-CPU, not
+ * started by request, not threaded, not probed.
+ * Return: 0; -EINVAL (no such line, or it is one already).  Context: process context.
+ */
+IRQKIT_API int irqkit_irq_set_percpu_devid(unsigned int irq);
+/**
+ * irqkit_request_percpu_irq - install @handler on per-CPU line @irq; it
+ * stays disabled on every CPU until that CPU calls irqkit_enable_percpu_irq.
+ * Return: 0; -EINVAL (no per-CPU pointer, not such a line); -EBUSY (taken).
+ * Context: process context.
+ */
+IRQKIT_API int irqkit_request_percpu_irq(unsigned int irq, irqkit_handler_fn handler,
+					 const char *devname, void *percpu_dev_id);
+/**
+ * irqkit_free_percpu_irq - remove it.  A @percpu_dev_id that is not the
+ * action's ("Trying to free already-free IRQ"), or a line still enabled on
+ * some CPU ("percpu IRQ N still enabled on CPUk!"), is Linux's warning, and
+ * nothing is freed.  Context: process context.
+ */
+IRQKIT_API void irqkit_free_percpu_irq(unsigned int irq, void *percpu_dev_id);
+/**
+ * irqkit_enable_percpu_irq - enable @irq on the calling CPU, first setting
+ * its trigger to @type unless IRQKIT_TYPE_NONE; irqkit_disable_percpu_irq
+ * disables it there.  A line that is not per-CPU is refused with a warning
+ * (Linux returns silently).  Context: any, on the CPU concerned (an unbound
+ * thread acts for CPU 0).
+ */
+IRQKIT_API void irqkit_enable_percpu_irq(unsigned int irq, unsigned int type);
+IRQKIT_API void irqkit_disable_percpu_irq(unsigned int irq);
+/** irqkit_irq_percpu_is_enabled - enabled on the calling CPU?  Context: any. */
+IRQKIT_API bool irqkit_irq_percpu_is_enabled(unsigned int irq);
+
 /* irqkit_request_any_context_irq's answers (Linux's IRQC_IS_HARDIRQ, IRQC_IS_NESTED) */
 #define IRQKIT_IRQC_IS_HARDIRQ	0
 #define IRQKIT_IRQC_IS_NESTED	1

@@ -61,6 +61,8 @@ struct irqkit_desc {
 	uint64_t		flow;		/* that raise's link, recorder (observe.c) */
 	unsigned int		wake_depth;	/* irq_set_irq_wake nesting, lock */
 	const struct irqkit_cpus *affinity_hint; /* a driver's hint for user space, lock */
+	irqkit_cpumask		percpu_enabled;	/* per-CPU devid line: where enabled, atomic */
+	unsigned int		percpu_active;	/* its flows running now, atomic */
 } __attribute__((aligned(64)));
 
 /** irqkit_irq_to_desc - line @irq's descriptor, or NULL past the last line.  Context: any. */

@@ -87,6 +87,27 @@ IRQKIT_API struct irqkit_irq_domain *irqkit_swchip_domain(void);
 /** The software chip itself, for irqkit_irq_set_chip_and_handler_name(). */
 IRQKIT_API extern struct irqkit_chip irqkit_sw_chip;
 
+/**
+ * irqkit_swchip_add_percpu - put lines @first..@first+@count-1 on the
+ * banked software chip ("SW-PERCPU"): per-CPU lines with a per-CPU dev_id
+ * (irqkit_irq_set_percpu_devid, flow irqkit_handle_percpu_devid_irq), a
+ * latch and a mask per CPU, masked on every CPU until each enables the
+ * line for itself (irqkit_enable_percpu_irq).  Context: process context.
+ * Return: 0; -EINVAL (lines out of range or with a handler); -ENOMEM.
+ */
+IRQKIT_API int irqkit_swchip_add_percpu(unsigned int first, unsigned int count);
+
+/**
+ * irqkit_sw_raise_on - an edge on per-CPU line @irq for CPU @cpu: latched
+ * in @cpu's bank and signalled to it unless masked there (then it waits
+ * for the unmask); a raise that meets a set latch coalesces.
+ * Context: any.  Return: 0; -EINVAL (not a line of that chip, or no such CPU).
+ */
+IRQKIT_API int irqkit_sw_raise_on(unsigned int irq, unsigned int cpu);
+
+/** The banked software chip itself. */
+IRQKIT_API extern struct irqkit_chip irqkit_sw_percpu_chip;
+
 #ifdef __cplusplus
 }
 #endif

@@ -75,6 +75,8 @@ int use(void)
 			       (void *)0);
 #elif defined(CASE_devm_kzalloc_in_26)
 	(void)devm_kzalloc((struct device *)0, 8, GFP_KERNEL);
+#elif defined(CASE_request_percpu_irq_in_26)
+	(void)request_percpu_irq(1, (irqreturn_t (*)(int, void *))0, "x", (void *)0);
 #elif defined(CASE_sleep_on_now)
 	interruptible_sleep_on(&q);
 #elif defined(CASE_init_mutex_now)

@@ -9,6 +9,8 @@
  */
 #include "handle.h"
 
+#include <irqkit/percpu.h>
+
 /* ---- mask / unmask / ack (no nesting) ------------------------------------- */
 
 void irqkit__mask_irq(struct irqkit_desc *desc)
@@ -409,6 +411,74 @@ void irqkit_handle_simple_irq(struct irqkit_desc *desc)
 	irqkit__handle_irq_event(desc);
 out_unlock:
 	desc_unlock(desc);
+}
+
+/* Enable or disable a per-CPU devid line on CPU @cpu, the caller's: its chip's mask is banked. */
+void irqkit__irq_percpu_enable(struct irqkit_desc *desc, unsigned int cpu)
+{
+	struct irqkit_chip *chip = desc->irq_data.chip;
+
+	if (chip->irq_enable)
+		chip->irq_enable(&desc->irq_data);
+	else if (chip->irq_unmask)
+		chip->irq_unmask(&desc->irq_data);
+	a_fetch_or(&desc->percpu_enabled, (irqkit_cpumask)1 << cpu);
+}
+
+void irqkit__irq_percpu_disable(struct irqkit_desc *desc, unsigned int cpu)
+{
+	struct irqkit_chip *chip = desc->irq_data.chip;
+
+	if (chip->irq_disable)
+		chip->irq_disable(&desc->irq_data);
+	else if (chip->irq_mask)
+		chip->irq_mask(&desc->irq_data);
+	a_fetch_and(&desc->percpu_enabled, ~((irqkit_cpumask)1 << cpu));
+}
+
+/*
+ * A per-CPU devid line: no lock, no INPROGRESS, no spurious accounting; the
+ * one action runs with this CPU's dev_id.  percpu_active counts the flows
+ * in flight for free_percpu_irq (a seq_cst increment, then the action: the
+ * free's store of NULL, a fence, then its read of the count).
+ */
+void irqkit_handle_percpu_devid_irq(struct irqkit_desc *desc)
+{
+	struct irqkit_chip *chip = READ_ONCE(desc->irq_data.chip);
+	struct irqkit_task *t = irqkit_arch_current();
+	unsigned int irq = irq_desc_get_irq(desc);
+	unsigned int cpu = (unsigned int)irqkit_arch_smp_processor_id();
+	struct irqkit_action *action;
+
+	irqkit__kstat_incr(desc);
+	if (chip->irq_ack)
+		chip->irq_ack(&desc->irq_data);
+	a_fetch_add(&desc->percpu_active, 1);
+	action = a_load_acquire(&desc->action);
+	if (likely(action)) {
+		const void *prev_fn = t->running_fn;
+		unsigned int res;
+
+		irqkit_trace(irq_handler_entry, irq, action->name);
+		WRITE_ONCE(t->running_fn, (const void *)action->handler);
+		res = action->handler((int)irq, irqkit_per_cpu_ptr(action->dev_id, cpu));
+		WRITE_ONCE(t->running_fn, prev_fn);
+		irqkit_trace(irq_handler_exit, irq, res);
+		(void)res;		/* no spurious accounting on a per-CPU devid line */
+	} else {
+		bool enabled = a_load_seq(&desc->percpu_enabled) & ((irqkit_cpumask)1 << cpu);
+
+		if (enabled)
+			irqkit__irq_percpu_disable(desc, cpu);
+		static unsigned int said_run;
+
+		if (irqkit__once(&said_run))	/* Linux's pr_err_once */
+			pr_err("Spurious%s percpu IRQ%u on CPU%u", enabled ? " and unmasked" : "", irq,
+			       cpu);
+	}
+	a_fetch_sub(&desc->percpu_active, 1);
+	if (chip->irq_eoi)
+		chip->irq_eoi(&desc->irq_data);
 }
 
 /* Per-CPU lines take no lock and have no INPROGRESS. */

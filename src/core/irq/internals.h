@@ -215,6 +215,8 @@ HIDDEN void irqkit__irq_disable(struct irqkit_desc *desc);
 HIDDEN void irqkit__mask_irq(struct irqkit_desc *desc);
 HIDDEN void irqkit__unmask_irq(struct irqkit_desc *desc);
 HIDDEN int irqkit__irq_set_trigger(struct irqkit_desc *desc, unsigned int flags);
+HIDDEN void irqkit__irq_percpu_enable(struct irqkit_desc *desc, unsigned int cpu);
+HIDDEN void irqkit__irq_percpu_disable(struct irqkit_desc *desc, unsigned int cpu);
 
 /* handle.c */
 HIDDEN enum irqkit_irqreturn irqkit__handle_irq_event(struct irqkit_desc *desc);

@@ -1206,3 +1206,140 @@ int irqkit_irq_set_irqchip_state(unsigned int irq, int which, bool val)
 {
 	return irqchip_state(irq, which, NULL, true, val);
 }
+
+/* ---- per-CPU lines with a per-CPU dev_id ------------------------------------------ */
+
+int irqkit_irq_set_percpu_devid(unsigned int irq)
+{
+	struct irqkit_desc *desc = irq_to_desc(irq);
+	unsigned long flags;
+	int ret = 0;
+
+	if (!desc)
+		return -IRQKIT_EINVAL;
+	flags = desc_lock_irqsave(desc);
+	if (desc->settings & IRQKIT_IRQ_PER_CPU_DEVID)
+		ret = -IRQKIT_EINVAL;
+	else
+		WRITE_ONCE(desc->settings, desc->settings | IRQKIT_IRQ_PER_CPU_DEVID |
+					   IRQKIT_IRQ_NOAUTOEN | IRQKIT_IRQ_PER_CPU |
+					   IRQKIT_IRQ_NOTHREAD | IRQKIT_IRQ_NOPROBE);
+	WRITE_ONCE(desc->percpu_enabled, 0);
+	desc_unlock_irqrestore(desc, flags);
+	return ret;
+}
+
+/* The line if it is a per-CPU devid line; else NULL, with @what's warning when @warn. */
+static struct irqkit_desc *percpu_desc(unsigned int irq, const char *what, bool warn)
+{
+	struct irqkit_desc *desc = irq_to_desc(irq);
+
+	if (desc && (READ_ONCE(desc->settings) & IRQKIT_IRQ_PER_CPU_DEVID))
+		return desc;
+	WARN(warn, "%s(%u): not a per-CPU line (irq_set_percpu_devid() missing?): refused", what,
+	     irq);
+	return NULL;
+}
+
+int irqkit_request_percpu_irq(unsigned int irq, irqkit_handler_fn handler, const char *devname,
+			      void *percpu_dev_id)
+{
+	struct irqkit_desc *desc = irq_to_desc(irq);
+	struct irqkit_action *action;
+	int ret;
+
+	if (!percpu_dev_id || !handler)
+		return -IRQKIT_EINVAL;
+	if (!desc || (READ_ONCE(desc->settings) & IRQKIT_IRQ_NOREQUEST) ||
+	    !(READ_ONCE(desc->settings) & IRQKIT_IRQ_PER_CPU_DEVID))
+		return -IRQKIT_EINVAL;
+	might_sleep();
+	action = irqkit_plat_alloc(sizeof(*action));
+	if (!action)
+		return -IRQKIT_ENOMEM;
+	action->handler = handler;
+	action->flags = IRQKIT_F_PERCPU | IRQKIT_F_NO_SUSPEND;
+	action->name = devname;
+	action->dev_id = percpu_dev_id;
+	ret = __setup_irq(irq, desc, action);
+	if (ret) {
+		irqkit_plat_free(action, sizeof(*action));
+		return ret;
+	}
+	irqkit__point("request_percpu_irq", __builtin_return_address(0));
+	return 0;
+}
+
+void irqkit_free_percpu_irq(unsigned int irq, void *percpu_dev_id)
+{
+	struct irqkit_desc *desc = percpu_desc(irq, "free_percpu_irq", false);
+	struct irqkit_action *action;
+	irqkit_cpumask enabled;
+	unsigned long flags;
+	unsigned int spins = 0;
+
+	if (!desc)
+		return;
+	might_sleep();
+	irqkit__mutex_lock(&desc->request_mutex);
+	flags = desc_lock_irqsave(desc);
+	action = desc->action;
+	enabled = a_load_seq(&desc->percpu_enabled);
+	if (!action || action->dev_id != percpu_dev_id || enabled) {
+		desc_unlock_irqrestore(desc, flags);
+		irqkit__mutex_unlock(&desc->request_mutex);
+		if (!action || action->dev_id != percpu_dev_id)
+			WARN(1, "Trying to free already-free IRQ %u", irq);
+		else
+			WARN(1, "percpu IRQ %u still enabled on CPU%u!", irq,
+			     (unsigned int)__builtin_ctzll(enabled));
+		return;
+	}
+	a_store_release(&desc->action, NULL);
+	desc_unlock_irqrestore(desc, flags);
+	/* a flow that took the action before it went: see irqkit_handle_percpu_devid_irq */
+	a_fence();
+	while (a_load_seq(&desc->percpu_active))
+		spin_step(&spins);
+	irqkit__mutex_unlock(&desc->request_mutex);
+	irqkit_plat_free(action, sizeof(*action));
+}
+
+void irqkit_enable_percpu_irq(unsigned int irq, unsigned int type)
+{
+	struct irqkit_desc *desc = percpu_desc(irq, "enable_percpu_irq", true);
+	unsigned int cpu = (unsigned int)irqkit_arch_smp_processor_id();
+	unsigned long flags;
+
+	if (!desc)
+		return;
+	flags = desc_lock_irqsave(desc);
+	type &= IRQKIT_TYPE_SENSE_MASK;
+	if (type != IRQKIT_TYPE_NONE && irqkit__irq_set_trigger(desc, type)) {
+		desc_unlock_irqrestore(desc, flags);
+		WARN(1, "failed to set type for IRQ%u", irq);
+		return;
+	}
+	irqkit__irq_percpu_enable(desc, cpu);
+	desc_unlock_irqrestore(desc, flags);
+}
+
+void irqkit_disable_percpu_irq(unsigned int irq)
+{
+	struct irqkit_desc *desc = percpu_desc(irq, "disable_percpu_irq", true);
+	unsigned long flags;
+
+	if (!desc)
+		return;
+	flags = desc_lock_irqsave(desc);
+	irqkit__irq_percpu_disable(desc, (unsigned int)irqkit_arch_smp_processor_id());
+	desc_unlock_irqrestore(desc, flags);
+}
+
+bool irqkit_irq_percpu_is_enabled(unsigned int irq)
+{
+	struct irqkit_desc *desc = percpu_desc(irq, "irq_percpu_is_enabled", false);
+
+	return desc && (a_load_seq(&desc->percpu_enabled) &
+			((irqkit_cpumask)1 << irqkit_arch_smp_processor_id()));
+}

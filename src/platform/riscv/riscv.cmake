@@ -13,6 +13,7 @@ set(IRQKIT_PLATFORM_RISCV_SOURCES
   src/platform/riscv/trap.c)
 set(IRQKIT_RV_CHIPS_SOURCES
   src/chips/swchip.c
+  src/chips/swpercpu.c
   src/chips/irqsim.c
   src/chips/plic.c)
 set(IRQKIT_LAYERS irqkit_core irqkit_chips irqkit_platform_riscv)

@@ -16,11 +16,17 @@ static unsigned int swappers_bound;	/* how many did, for this start */
 bool irqkit_rv_deterministic;
 static unsigned int bound_gen[RV_MAX_HARTS];
 
+extern void (*__init_array_start[])(void);
+extern void (*__init_array_end[])(void);
+
+/* The image's main thread: its constructors (as a C runtime runs them), then its main. */
 static void main_thread(void *arg)
 {
 	int ret;
 
 	(void)arg;
+	for (void (**ctor)(void) = __init_array_start; ctor < __init_array_end; ctor++)
+		(*ctor)();
 	ret = irqkit_main();
 	if (ret == 0) {
 		rv_puts("RESULT: PASS\n");

@@ -186,6 +186,20 @@ void irqkit__removed_remove_bh(void);
 #define request_nmi(irq, handler, flags, name, dev_id)				\
 	irqkit_request_nmi((irq), (handler), (flags), (name), (dev_id))
 #define free_nmi(irq, dev_id)		((const void *)irqkit_free_nmi((irq), (dev_id)))
+
+/* Per-CPU lines with a per-CPU dev_id: Linux 3.1 and later. */
+#if IRQKIT_LINUX_AT_LEAST(3, 1, 0)
+#define request_percpu_irq(irq, handler, devname, percpu_dev_id)		\
+	irqkit_request_percpu_irq((irq), (handler), (devname), (percpu_dev_id))
+#define free_percpu_irq(irq, percpu_dev_id)	irqkit_free_percpu_irq((irq), (percpu_dev_id))
+#define enable_percpu_irq(irq, type)	irqkit_enable_percpu_irq((irq), (unsigned int)(type))
+#define disable_percpu_irq(irq)		irqkit_disable_percpu_irq(irq)
+#define irq_percpu_is_enabled(irq)	irqkit_irq_percpu_is_enabled(irq)
+#else
+#define request_percpu_irq(irq, handler, devname, percpu_dev_id)		\
+	IRQKIT_ERA_ERROR("request_percpu_irq is Linux 3.1 and later: build with "	\
+			 "IRQKIT_LINUX_VERSION_CODE >= KERNEL_VERSION(3,1,0)")
+#endif
 #define enable_nmi(irq)			irqkit_enable_irq(irq)
 #define disable_nmi_nosync(irq)		irqkit_disable_irq_nosync(irq)
 

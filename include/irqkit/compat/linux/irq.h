@@ -55,6 +55,8 @@ typedef irqkit_flow_fn irq_flow_handler_t;
 #define handle_fasteoi_irq	irqkit_handle_fasteoi_irq
 #define handle_simple_irq	irqkit_handle_simple_irq
 #define handle_percpu_irq	irqkit_handle_percpu_irq
+#define handle_percpu_devid_irq	irqkit_handle_percpu_devid_irq
+#define irq_set_percpu_devid(irq)	irqkit_irq_set_percpu_devid(irq)
 #define handle_untracked_irq	irqkit_handle_untracked_irq
 #define handle_bad_irq		irqkit_handle_bad_irq
 
