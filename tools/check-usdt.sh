@@ -12,7 +12,8 @@ lib=$(readlink -f "$2")
 probes="irq_handler_entry irq_handler_exit softirq_raise softirq_entry softirq_exit
 	tasklet_entry tasklet_exit workqueue_queue_work workqueue_activate_work
 	workqueue_execute_start workqueue_execute_end timer_start timer_expire_entry
-	timer_expire_exit timer_cancel spurious_disable coalesced"
+	timer_expire_exit timer_cancel hrtimer_start hrtimer_expire_entry hrtimer_expire_exit
+	hrtimer_cancel spurious_disable coalesced"
 
 if [ "$what" = notes ]; then
 	notes=$(readelf -n "$lib")

@@ -423,6 +423,19 @@ static inline bool irqkit__cpu_pending(const struct irqkit_cpu *c)
 
 /* printk.c */
 HIDDEN int irqkit__vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
+/*
+ * A table being written into a caller's buffer, snprintf's contract:
+ * irqkit__sb_printf appends (cut at the end, the length still counted);
+ * irqkit__sb_finish ends it with a NUL and returns the whole length.
+ */
+struct irqkit__sbuf {
+	char	*buf;
+	size_t	size;
+	size_t	len;	/* the whole output's length, even past size */
+};
+HIDDEN void irqkit__sb_printf(struct irqkit__sbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+HIDDEN int irqkit__sb_finish(struct irqkit__sbuf *sb);
 struct irqkit_device;
 /* Is @dev a device irqkit_device_initialize() made?  Reported if not (base/devres.c). */
 HIDDEN bool irqkit__device_ok(struct irqkit_device *dev, const char *what);

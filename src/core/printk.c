@@ -448,3 +448,24 @@ void irqkit_bug_at(const char *file, int line)
 	pr_emerg("---[ end trace 0000000000000000 ]---");
 	irqkit_plat_oops();
 }
+
+/* ---- tables of the observation interface (proc.c, hrtimer.c) ------------------------- */
+
+void irqkit__sb_printf(struct irqkit__sbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	size_t room = sb->len < sb->size ? sb->size - sb->len : 0;
+	char scratch[1];
+
+	va_start(ap, fmt);
+	sb->len += (size_t)irqkit__vsnprintf(room ? sb->buf + sb->len : scratch,
+					     room ? room : sizeof(scratch), fmt, ap);
+	va_end(ap);
+}
+
+int irqkit__sb_finish(struct irqkit__sbuf *sb)
+{
+	if (sb->size)
+		sb->buf[sb->len < sb->size ? sb->len : sb->size - 1] = '\0';
+	return sb->len > 0x7fffffff ? 0x7fffffff : (int)sb->len;
+}

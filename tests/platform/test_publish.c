@@ -103,6 +103,10 @@ static void test_tables_are_published_and_removed_at_stop(void **state)
 	assert_non_null(strstr(file, "CPU0"));
 	assert_non_null(strstr(file, "TASKLET:"));
 
+	assert_true(wait_until(read_published("timer_list", file, sizeof(file)) > 0, 10000));
+	assert_non_null(strstr(file, "Timer List Version"));
+	assert_non_null(strstr(file, "cpu: 0"));
+
 	assert_true(read_published("comm", comm, sizeof(comm)) > 0);
 	assert_non_null(strstr(comm, "test_publish"));
 

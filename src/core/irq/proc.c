@@ -5,33 +5,10 @@
 #include <irqkit/observe.h>
 #include <irqkit/fault.h>
 
-struct sbuf {
-	char	*buf;
-	size_t	size;
-	size_t	len;	/* the whole output's length, even past size */
-};
-
-static void sb_printf(struct sbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void sb_printf(struct sbuf *sb, const char *fmt, ...)
-{
-	va_list ap;
-	size_t room = sb->len < sb->size ? sb->size - sb->len : 0;
-	char scratch[1];
-
-	va_start(ap, fmt);
-	sb->len += (size_t)irqkit__vsnprintf(room ? sb->buf + sb->len : scratch,
-					     room ? room : sizeof(scratch), fmt, ap);
-	va_end(ap);
-}
-
-/* The end of a table: NUL-terminated (cut, as snprintf cuts), its whole length. */
-static int sb_finish(struct sbuf *sb)
-{
-	if (sb->size)
-		sb->buf[sb->len < sb->size ? sb->len : sb->size - 1] = '\0';
-	return sb->len > 0x7fffffff ? 0x7fffffff : (int)sb->len;
-}
+/* The core's table writer (printk.c), under the short names this file uses everywhere. */
+#define sbuf		irqkit__sbuf
+#define sb_printf	irqkit__sb_printf
+#define sb_finish	irqkit__sb_finish
 
 /* Width of the irq column: 3, plus one per power of ten of nr_irqs from 1000, up to 10 (8.1). */
 static int irq_prec(unsigned int nr_irqs)

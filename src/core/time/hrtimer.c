@@ -487,6 +487,102 @@ int64_t irqkit_hrtimer_get_remaining(const struct irqkit_hrtimer *timer)
 	return READ_ONCE(timer->expires) - clock_now(timer->clock);
 }
 
+/* ---- the listing (/proc/timer_list) --------------------------------------------------- */
+
+#define LIST_MAX	64		/* timers listed per queue; beyond, counted */
+
+struct listed {
+	const struct irqkit_hrtimer	*t;
+	const void			*fn;
+	uint64_t			soft, hard;	/* on irqkit's clock */
+};
+
+/*
+ * Up to LIST_MAX timers of queue @root, in key order, walked with a stack of
+ * LIST_MAX links; *@cut says a link did not fit (more than were counted).
+ * Lock held.  Return: how many were walked.
+ */
+static unsigned int snapshot(struct irqkit__heap_node *root, struct listed *out, unsigned int *n,
+			     bool *cut)
+{
+	struct irqkit__heap_node *stack[LIST_MAX];
+	unsigned int depth = 0, all = 0;
+
+	*n = 0;
+	*cut = false;
+	if (root)
+		stack[depth++] = root;
+	while (depth) {
+		struct irqkit__heap_node *node = stack[--depth];
+		const struct irqkit_hrtimer *t = container_of(node, struct irqkit_hrtimer, node);
+		unsigned int i;
+
+		all++;
+		if (*n < LIST_MAX) {
+			for (i = (*n)++; i > 0 && out[i - 1].hard > t->key; i--)
+				out[i] = out[i - 1];	/* insertion by key */
+			out[i] = (struct listed){ t, (const void *)t->function, soft_key(t), t->key };
+		}
+		if (node->next) {
+			if (depth < LIST_MAX)
+				stack[depth++] = node->next;
+			else
+				*cut = true;
+		}
+		if (node->child) {
+			if (depth < LIST_MAX)
+				stack[depth++] = node->child;
+			else
+				*cut = true;
+		}
+	}
+	return all;
+}
+
+int irqkit_show_timer_list(char *buf, size_t size)
+{
+	struct irqkit__sbuf sb = { buf, size, 0 };
+	static const char *const qname[] = { "hard", "soft" };
+	struct listed list[LIST_MAX];
+	uint64_t now;
+
+	if (!irqkit_started() || (!buf && size))
+		return -IRQKIT_EINVAL;
+	now = irqkit__now_ns();
+	irqkit__sb_printf(&sb, "Timer List Version: v0.9 (irqkit)\nnow at %llu nsecs\n",
+			  (unsigned long long)now);
+	for (unsigned int cpu = 0; cpu < irqkit__rt.nr_cpus; cpu++) {
+		struct irqkit__hrtimer_base *b = hbase_of(cpu);
+
+		irqkit__sb_printf(&sb, "\ncpu: %u\n", cpu);
+		for (int q = HARD; q <= SOFT; q++) {
+			unsigned long flags = irqkit_spin_lock_irqsave(&hrtimer_lock);
+			unsigned int n;
+			bool cut;
+			unsigned int all = snapshot(b->root[q], list, &n, &cut);
+
+			irqkit_spin_unlock_irqrestore(&hrtimer_lock, flags);
+			irqkit__sb_printf(&sb, " clock %d: monotonic, %s\nactive timers:\n", q * 4,
+					  qname[q]);
+			for (unsigned int i = 0; i < n; i++)
+				irqkit__sb_printf(&sb,
+						  " #%u: <%p>, %ps, S:01\n"
+						  " # expires at %llu-%llu nsecs [in %lld to %lld nsecs]\n",
+						  i, (const void *)list[i].t, list[i].fn,
+						  (unsigned long long)list[i].soft,
+						  (unsigned long long)list[i].hard,
+						  (long long)(list[i].soft - now),
+						  (long long)(list[i].hard - now));
+			if (all > n || cut)
+				irqkit__sb_printf(&sb, " ... and %u%s more\n", all - n, cut ? " or" : "");
+		}
+		irqkit__sb_printf(&sb, "  .expires_next   : %llu nsecs\n",
+				  (unsigned long long)a_load_seq(&b->next));
+	}
+	irqkit__sb_printf(&sb, "\njiffies: %lu\n", irqkit_jiffies());
+	return irqkit__sb_finish(&sb);
+}
+
 /* ---- the runtime's life ------------------------------------------------------------- */
 
 /*

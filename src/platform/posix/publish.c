@@ -10,6 +10,7 @@
  *   comm        the program's name, written once
  *   interrupts  Linux's /proc/interrupts, exactly (lsirq and irqtop parse it)
  *   softirqs    Linux's /proc/softirqs
+ *   timer_list  the high-resolution timers queued, per CPU (/proc/timer_list's shape)
  *   irqkit      the irqkit section of the table: per line its spurious
  *               accounting and its coalesced and lost arrivals
  *   counters.json  every counter (irqkit_show_counters_json())
@@ -21,6 +22,7 @@
  */
 #define _GNU_SOURCE
 #include <irqkit/irqkit.h>
+#include <irqkit/hrtimer.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -158,6 +160,8 @@ static int publish_once(void)
 	if (!ret)
 		ret = publish_table("softirqs", irqkit_show_softirqs_buf);
 	if (!ret)
+		ret = publish_table("timer_list", irqkit_show_timer_list);
+	if (!ret)
 		ret = publish_table("counters.json", irqkit_show_counters_json);
 	if (!ret && irqkit_hist_enabled())
 		ret = publish_table("hist", irqkit_show_hist_buf);
@@ -265,7 +269,7 @@ void irqkit__posix_publish_start(bool flag)
 void irqkit__posix_publish_stop(void)
 {
 	static const char *const files[] = {
-		"interrupts", "irqkit", "softirqs", "counters.json", "hist", "comm",
+		"interrupts", "irqkit", "softirqs", "timer_list", "counters.json", "hist", "comm",
 	};
 	char path[4200];
 

@@ -7,7 +7,7 @@
  * callback runs, CPU hotplug, the "LOC" row of /proc/interrupts; the same
  * in threaded mode and in the simulator; and the misuses (a timer never set
  * up, a bad clock, hrtimer_cancel from its own callback, forward of a
- * queued timer), each a warning and no hang.
+ * queued timer), each a warning and no hang; the /proc/timer_list listing.
  */
 #include "../../harness.h"
 
@@ -330,6 +330,43 @@ static void test_misuse_is_reported_not_fatal(void **state)
 	assert_int_equal(atomic_load(&p.runs), 1);
 }
 
+static void test_timer_list_shows_the_queues_in_expiry_order(void **state)
+{
+	static char buf[16384];
+	struct probe a, b, c;
+	const char *pa, *pb, *pc, *soft;
+	int n;
+
+	(void)state;
+	probe_init(&a, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	probe_init(&b, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	probe_init(&c, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	hrtimer_start(&a.timer, ms_to_ktime(3), HRTIMER_MODE_REL);
+	hrtimer_start_range_ns(&b.timer, ms_to_ktime(1), 5000, HRTIMER_MODE_REL);
+	hrtimer_start(&c.timer, ms_to_ktime(2), HRTIMER_MODE_REL_SOFT);
+	n = irqkit_show_timer_list(buf, sizeof(buf));
+	assert_true(n > 0 && (size_t)n < sizeof(buf));
+	assert_non_null(strstr(buf, "Timer List Version: v0.9"));
+	assert_non_null(strstr(buf, "cpu: 1"));
+	/* the hard queue: b (1 ms, range 5 us) before a (3 ms); c in the soft one */
+	pb = strstr(buf, "[in 1000000 to 1005000 nsecs]");
+	pa = strstr(buf, "[in 3000000 to 3000000 nsecs]");
+	soft = strstr(buf, "monotonic, soft");
+	pc = strstr(buf, "[in 2000000 to 2000000 nsecs]");
+	assert_non_null(pb);
+	assert_non_null(pa);
+	assert_non_null(soft);
+	assert_non_null(pc);
+	assert_true(pb < pa && pa < soft && soft < pc);
+	assert_non_null(strstr(buf, "probe_fn"));
+	/* a buffer too small: cut, the whole length returned */
+	assert_int_equal(irqkit_show_timer_list(buf, 10), n);
+	assert_int_equal(strlen(buf), 9);
+	hrtimer_cancel(&a.timer);
+	hrtimer_cancel(&b.timer);
+	hrtimer_cancel(&c.timer);
+}
+
 /* ---- threaded mode ---------------------------------------------------------------- */
 
 static void test_threaded_timer_fires_on_the_starting_cpu(void **state)
@@ -438,6 +475,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_timer_started_on_cpu1_runs_there_and_moves_when_it_goes,
 						det_setup, det_teardown),
 		cmocka_unit_test_setup_teardown(test_misuse_is_reported_not_fatal,
+						det_setup, det_teardown),
+		cmocka_unit_test_setup_teardown(test_timer_list_shows_the_queues_in_expiry_order,
 						det_setup, det_teardown),
 		cmocka_unit_test_setup_teardown(test_threaded_timer_fires_on_the_starting_cpu,
 						thr_setup, thr_teardown),
