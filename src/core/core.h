@@ -174,6 +174,7 @@ struct irqkit_cpu {
 	/* timers (timer.c, hrtimer.c) */
 	struct irqkit__timer_base timers;
 	struct irqkit__hrtimer_base hrtimers;
+	unsigned int		hr_self;	/* its dispatcher times its hrtimers (hrtimer.c) */
 	/*
 	 * The CPU's system vectors (SYSVEC_*) raised and not yet run, marked in
 	 * pend2 by PEND2_SYSVEC; and how many times each ran (the arch rows of
@@ -819,6 +820,8 @@ HIDDEN void irqkit__hrtimer_tell_due(uint64_t now);
 HIDDEN void irqkit__hrtimers_init(void);
 HIDDEN void irqkit__hrtimers_exit(void);
 HIDDEN void irqkit__hrtimers_dead_cpu(unsigned int cpu, unsigned int to);
+HIDDEN uint64_t irqkit__hrtimer_idle_deadline(struct irqkit_cpu *c);
+HIDDEN void irqkit__hrtimer_idle_end(struct irqkit_cpu *c);
 
 /* timer.c */
 HIDDEN void irqkit__timers_reprogram(void);

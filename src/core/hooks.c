@@ -87,3 +87,14 @@ __attribute__((weak)) uint64_t irqkit_plat_realtime_ns(void)
 {
 	return 0;
 }
+
+/* No timer of the CPU's own: its hrtimers go through the one-shot timer. */
+__attribute__((weak)) bool irqkit_arch_cpu_idle_until(unsigned int cpu, unsigned int *kick,
+						      unsigned int seen, uint64_t deadline_ns)
+{
+	(void)cpu;
+	(void)kick;
+	(void)seen;
+	(void)deadline_ns;
+	return false;
+}

@@ -699,6 +699,7 @@ void irqkit__core_dispatcher_loop(unsigned int cpu)
 	struct irqkit_task *t = irqkit_arch_current();
 	struct irqkit_cpu *c = &irqkit__rt.cpus[cpu];
 	unsigned int spins = 0;
+	bool self_timed;
 
 	t->cpu = c;
 	t->cpu_id = (int)cpu;
@@ -706,6 +707,18 @@ void irqkit__core_dispatcher_loop(unsigned int cpu)
 	t->kthread = true;
 	WRITE_ONCE(t->tid, irqkit_plat_thread_id());
 	t->irqflags |= IRQKIT_TASK_BOUND;
+	/*
+	 * Does the port give the CPU a timer of its own (a wait with a deadline
+	 * of 0 returns at once where it does)?  Then this thread times the
+	 * CPU's hrtimers and the platform timer leaves them out.  Not in the
+	 * simulator, whose timer thread keeps the virtual clock.
+	 */
+	self_timed = mode_timer_duty() &&
+		     irqkit_arch_cpu_idle_until(cpu, &c->kick_seq, a_load_seq(&c->kick_seq), 0);
+	if (self_timed) {
+		a_store_seq(&c->hr_self, 1);
+		irqkit__timers_reprogram();
+	}
 	for (;;) {
 		unsigned int seq = a_load_seq(&c->kick_seq);
 
@@ -723,10 +736,23 @@ void irqkit__core_dispatcher_loop(unsigned int cpu)
 			a_store_seq(&c->idle, 0);
 			continue;
 		}
-		irqkit_arch_cpu_idle(cpu, &c->kick_seq, seq);
+		if (self_timed) {
+			/* the CPU's own timer: its idle wait ends at its earliest hrtimer */
+			uint64_t deadline = irqkit__hrtimer_idle_deadline(c);
+
+			if (deadline)
+				irqkit_arch_cpu_idle_until(cpu, &c->kick_seq, seq, deadline);
+			irqkit__hrtimer_idle_end(c);
+		} else {
+			irqkit_arch_cpu_idle(cpu, &c->kick_seq, seq);
+		}
 		a_store_seq(&c->idle, 0);
 		irqkit__jiffies_touch();	/* a wake-up: the jiffies objects, for their readers */
 		irqkit_arch_cpu_poll(cpu);
+	}
+	if (self_timed) {
+		a_store_seq(&c->hr_self, 0);	/* what is left is the platform timer's again */
+		irqkit__timers_reprogram();
 	}
 	irqkit__task_reset_run(t);
 }

@@ -154,13 +154,31 @@ static int enqueue(struct irqkit_hrtimer *t, unsigned int cpu, uint64_t now)
 	return ENQ_EARLIEST;
 }
 
+/*
+ * A new earliest expiry of CPU @c goes to whoever times the CPU: its
+ * dispatcher, woken if idle to wait again for it (the base's next was
+ * stored first, then c->idle is read: Dekker with the dispatcher's store of
+ * idle, then its read of next), or the platform timer.
+ */
+static void retime(struct irqkit_cpu *c)
+{
+	if (a_load_seq(&c->hr_self)) {
+		a_fence();
+		irqkit__cpu_kick(c);
+	} else {
+		irqkit__timers_reprogram();
+	}
+}
+
 /* After the lock: act on enqueue's answer for CPU @cpu. */
 static void enqueued(int what, unsigned int cpu)
 {
+	struct irqkit_cpu *c = &irqkit__rt.cpus[cpu];
+
 	if (what == ENQ_DUE)
-		irqkit__cpu_sysvec(&irqkit__rt.cpus[cpu], SYSVEC_LOC);
+		irqkit__cpu_sysvec(c, SYSVEC_LOC);
 	else if (what == ENQ_EARLIEST)
-		irqkit__timers_reprogram();
+		retime(c);
 }
 
 /* The CPU whose callback of @t runs now, or -1.  Lock held. */
@@ -251,7 +269,8 @@ void irqkit__hrtimer_interrupt(struct irqkit_cpu *c)
 	}
 	base_update(b);
 	irqkit_spin_unlock_irqrestore(&hrtimer_lock, flags);
-	irqkit__timers_reprogram();
+	if (!a_load_seq(&c->hr_self))
+		irqkit__timers_reprogram();	/* else its dispatcher waits for the next */
 }
 
 static void hrtimer_run_softirq(void)
@@ -265,7 +284,8 @@ static void hrtimer_run_softirq(void)
 	flags = run_queue(c, SOFT, irqkit__now_ns(), flags);
 	base_update(b);
 	irqkit_spin_unlock_irqrestore(&hrtimer_lock, flags);
-	irqkit__timers_reprogram();
+	if (!a_load_seq(&c->hr_self))
+		irqkit__timers_reprogram();
 }
 
 /*
@@ -280,10 +300,42 @@ uint64_t irqkit__hrtimer_earliest(void)
 	for (unsigned int i = 0; i < irqkit__rt.nr_cpus; i++) {
 		uint64_t n = a_load_seq(&hbase_of(i)->next);
 
-		if (n < next)
-			next = n;
+		if (n < next && !a_load_seq(&irqkit__rt.cpus[i].hr_self))
+			next = n;	/* a CPU whose dispatcher times its own is left out */
 	}
 	return next;
+}
+
+/*
+ * A CPU whose port has a timer of its own (arch.h: irqkit_arch_cpu_idle_until,
+ * Linux's per-CPU clock event device) is timed by its dispatcher: its idle
+ * wait ends at the CPU's earliest expiry, so an expiry wakes one thread,
+ * and the platform timer leaves the CPU out (c->hr_self).  The dispatcher,
+ * about to idle, has stored c->idle; then it reads the base's next here.
+ * Return: the deadline on the platform's clock, UINT64_MAX for none, 0 when
+ * one is due now (the CPU was told: it must not idle).
+ */
+uint64_t irqkit__hrtimer_idle_deadline(struct irqkit_cpu *c)
+{
+	uint64_t next = a_load_seq(&c->hrtimers.next), now;
+
+	if (next == UINT64_MAX)
+		return UINT64_MAX;
+	now = irqkit__now_ns();
+	if (next <= now) {
+		irqkit__hrtimer_tell_due(now);
+		return 0;
+	}
+	return irqkit__rt.start_ns + next;
+}
+
+/* The dispatcher woke: what came due is told. */
+void irqkit__hrtimer_idle_end(struct irqkit_cpu *c)
+{
+	uint64_t next = a_load_seq(&c->hrtimers.next), now;
+
+	if (next != UINT64_MAX && next <= (now = irqkit__now_ns()))
+		irqkit__hrtimer_tell_due(now);
 }
 
 /* The platform timer fired, or the virtual clock reached @now: tell each CPU with a key due. */
@@ -292,8 +344,6 @@ void irqkit__hrtimer_tell_due(uint64_t now)
 	uint64_t due = 0;
 	unsigned long flags;
 
-	if (irqkit__hrtimer_earliest() > now)
-		return;
 	flags = irqkit_spin_lock_irqsave(&hrtimer_lock);
 	for (unsigned int i = 0; i < irqkit__rt.nr_cpus; i++) {
 		struct irqkit__hrtimer_base *b = hbase_of(i);
@@ -612,7 +662,7 @@ void irqkit__hrtimers_dead_cpu(unsigned int cpu, unsigned int to)
 	if (tell)
 		irqkit__cpu_sysvec(&irqkit__rt.cpus[to], SYSVEC_LOC);
 	if (moved)
-		irqkit__timers_reprogram();
+		retime(&irqkit__rt.cpus[to]);
 }
 
 void irqkit__hrtimers_init(void)

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "posix.h"
@@ -90,17 +91,35 @@ void irqkit__posix_cpus_exit(void)
 	nr_pcpus = 0;
 }
 
-void irqkit_arch_cpu_idle(unsigned int cpu, unsigned int *kick, unsigned int seen)
+/*
+ * The idle wait, until @deadline_ns of irqkit_plat_now_ns() at the latest
+ * (UINT64_MAX: none): a futex wait while the CPU watches no descriptor,
+ * else an epoll wait (epoll_pwait2: a timeout in nanoseconds).
+ */
+static void cpu_idle(unsigned int cpu, unsigned int *kick, unsigned int seen, uint64_t deadline_ns)
 {
 	struct posix_cpu *pc = &pcpus[cpu];
+	struct timespec ts, *timeout = NULL;
+	uint64_t now = 0;
 	int n;
 
 	if (!__atomic_load_n(&pc->kick, __ATOMIC_RELAXED))
 		__atomic_store_n(&pc->kick, kick, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&pc->nposted, __ATOMIC_SEQ_CST))
 		return;		/* a post before the kick was known: poll it now */
+	if (deadline_ns != UINT64_MAX) {
+		now = irqkit_plat_now_ns();
+		if (now >= deadline_ns)
+			return;
+		ts = (struct timespec){ (time_t)((deadline_ns - now) / 1000000000u),
+					(long)((deadline_ns - now) % 1000000000u) };
+		timeout = &ts;
+	}
 	if (!__atomic_load_n(&pc->nr_fds, __ATOMIC_SEQ_CST)) {
-		irqkit_plat_wait(kick, seen);
+		if (timeout)
+			irqkit_plat_wait_timeout(kick, seen, deadline_ns - now);
+		else
+			irqkit_plat_wait(kick, seen);
 		return;
 	}
 	__atomic_store_n(&pc->in_epoll, 1, __ATOMIC_SEQ_CST);
@@ -108,11 +127,23 @@ void irqkit_arch_cpu_idle(unsigned int cpu, unsigned int *kick, unsigned int see
 		__atomic_store_n(&pc->in_epoll, 0, __ATOMIC_RELAXED);
 		return;
 	}
-	n = epoll_wait(pc->epfd, pc->ev, EVENTS_MAX, -1);
+	n = epoll_pwait2(pc->epfd, pc->ev, EVENTS_MAX, timeout, NULL);
 	__atomic_store_n(&pc->in_epoll, 0, __ATOMIC_RELAXED);
 	if (n < 0 && errno != EINTR)
 		irqkit_plat_fatal("epoll_wait failed");
 	pc->nev = n > 0 ? n : 0;
+}
+
+void irqkit_arch_cpu_idle(unsigned int cpu, unsigned int *kick, unsigned int seen)
+{
+	cpu_idle(cpu, kick, seen, UINT64_MAX);
+}
+
+bool irqkit_arch_cpu_idle_until(unsigned int cpu, unsigned int *kick, unsigned int seen,
+				uint64_t deadline_ns)
+{
+	cpu_idle(cpu, kick, seen, deadline_ns);
+	return true;
 }
 
 void irqkit_arch_cpu_wake(unsigned int cpu, unsigned int *kick)

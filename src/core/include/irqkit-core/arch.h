@@ -103,6 +103,22 @@ void irqkit_arch_cpu_wake(unsigned int cpu, unsigned int *kick);
 void irqkit_arch_cpu_poll(unsigned int cpu);
 
 /*
+ * irqkit_arch_cpu_idle_until - irqkit_arch_cpu_idle, ending at @deadline_ns
+ * of irqkit_plat_now_ns() at the latest (UINT64_MAX: none): the CPU's own
+ * timer, as Linux's per-CPU clock event device, so that an hrtimer due on
+ * the CPU wakes only its dispatcher.  Optional: the default returns false
+ * at once, without waiting; the core then leaves the CPU's hrtimers to the
+ * one-shot timer (section 5), one wake-up more.  A deadline already past
+ * (the core passes 0 once, at the dispatcher's start, to ask) returns at
+ * once.  Context: CPU @cpu's dispatcher, as irqkit_arch_cpu_idle.  Posix:
+ * the futex or epoll wait with a timeout.  Return: true where the port has
+ * the timer (whether it waited, returned early as irqkit_arch_cpu_idle may,
+ * or found the deadline past).
+ */
+bool irqkit_arch_cpu_idle_until(unsigned int cpu, unsigned int *kick, unsigned int seen,
+				uint64_t deadline_ns);
+
+/*
  * ---- 4. The trap entry (offered by the core) -----------------------------------
  *
  * irqkit__core_handle_arch_irq - the way an interrupt trap enters the core
