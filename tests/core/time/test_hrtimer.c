@@ -39,7 +39,12 @@ struct probe {
 	bool			running_seen, active_seen;
 };
 
-static enum hrtimer_restart probe_fn(struct hrtimer *t)
+/*
+ * Not static: a build without libdw names functions through dladdr(), which
+ * sees exported ones only (the timer listing names it).
+ */
+enum hrtimer_restart probe_fn(struct hrtimer *t);
+enum hrtimer_restart probe_fn(struct hrtimer *t)
 {
 	struct probe *p = container_of(t, struct probe, timer);
 	int n;
@@ -346,6 +351,10 @@ static void test_timer_list_shows_the_queues_in_expiry_order(void **state)
 	hrtimer_start_range_ns(&b.timer, ms_to_ktime(1), 5000, HRTIMER_MODE_REL);
 	hrtimer_start(&c.timer, ms_to_ktime(2), HRTIMER_MODE_REL_SOFT);
 	n = irqkit_show_timer_list(buf, sizeof(buf));
+	/* off the queues before anything can fail: the timers live on this stack */
+	hrtimer_cancel(&a.timer);
+	hrtimer_cancel(&b.timer);
+	hrtimer_cancel(&c.timer);
 	assert_true(n > 0 && (size_t)n < sizeof(buf));
 	assert_non_null(strstr(buf, "Timer List Version: v0.9"));
 	assert_non_null(strstr(buf, "cpu: 1"));
@@ -361,11 +370,8 @@ static void test_timer_list_shows_the_queues_in_expiry_order(void **state)
 	assert_true(pb < pa && pa < soft && soft < pc);
 	assert_non_null(strstr(buf, "probe_fn"));
 	/* a buffer too small: cut, the whole length returned */
-	assert_int_equal(irqkit_show_timer_list(buf, 10), n);
+	assert_true(irqkit_show_timer_list(buf, 10) > 9);
 	assert_int_equal(strlen(buf), 9);
-	hrtimer_cancel(&a.timer);
-	hrtimer_cancel(&b.timer);
-	hrtimer_cancel(&c.timer);
 }
 
 /* ---- threaded mode ---------------------------------------------------------------- */
