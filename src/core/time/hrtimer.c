@@ -269,8 +269,7 @@ void irqkit__hrtimer_interrupt(struct irqkit_cpu *c)
 	}
 	base_update(b);
 	irqkit_spin_unlock_irqrestore(&hrtimer_lock, flags);
-	if (!a_load_seq(&c->hr_self))
-		irqkit__timers_reprogram();	/* else its dispatcher waits for the next */
+	retime(c);	/* a restart may be the new earliest: whoever times the CPU looks again */
 }
 
 static void hrtimer_run_softirq(void)
@@ -284,8 +283,7 @@ static void hrtimer_run_softirq(void)
 	flags = run_queue(c, SOFT, irqkit__now_ns(), flags);
 	base_update(b);
 	irqkit_spin_unlock_irqrestore(&hrtimer_lock, flags);
-	if (!a_load_seq(&c->hr_self))
-		irqkit__timers_reprogram();
+	retime(c);
 }
 
 /*

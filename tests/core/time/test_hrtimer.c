@@ -533,6 +533,7 @@ static void test_threaded_expiries_wake_the_dispatcher_not_the_timer_thread(void
 		    after - before, ticks);
 	assert_true(after - before - ticks < 50);
 }
+
 #endif
 
 /* ---- the simulator (a host's: threads are its simulated CPUs) --------------------- */
@@ -598,6 +599,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			test_threaded_expiries_wake_the_dispatcher_not_the_timer_thread,
 			thr_setup, thr_teardown),
+
 		cmocka_unit_test(test_simulator_runs_them_in_virtual_time),
 #endif
 	};
