@@ -821,7 +821,6 @@ HIDDEN void irqkit__hrtimers_init(void);
 HIDDEN void irqkit__hrtimers_exit(void);
 HIDDEN void irqkit__hrtimers_dead_cpu(unsigned int cpu, unsigned int to);
 HIDDEN uint64_t irqkit__hrtimer_idle_deadline(struct irqkit_cpu *c);
-HIDDEN void irqkit__hrtimer_idle_end(struct irqkit_cpu *c);
 
 /* timer.c */
 HIDDEN void irqkit__timers_reprogram(void);

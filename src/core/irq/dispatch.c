@@ -740,9 +740,10 @@ void irqkit__core_dispatcher_loop(unsigned int cpu)
 			/* the CPU's own timer: its idle wait ends at its earliest hrtimer */
 			uint64_t deadline = irqkit__hrtimer_idle_deadline(c);
 
-			if (deadline)
+			if (deadline) {
 				irqkit_arch_cpu_idle_until(cpu, &c->kick_seq, seq, deadline);
-			irqkit__hrtimer_idle_end(c);
+				(void)irqkit__hrtimer_idle_deadline(c);	/* tells what came due */
+			}
 		} else {
 			irqkit_arch_cpu_idle(cpu, &c->kick_seq, seq);
 		}

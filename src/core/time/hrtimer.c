@@ -309,7 +309,8 @@ uint64_t irqkit__hrtimer_earliest(void)
  * Linux's per-CPU clock event device) is timed by its dispatcher: its idle
  * wait ends at the CPU's earliest expiry, so an expiry wakes one thread,
  * and the platform timer leaves the CPU out (c->hr_self).  The dispatcher,
- * about to idle, has stored c->idle; then it reads the base's next here.
+ * about to idle, has stored c->idle; then it reads the base's next here;
+ * it calls this again when it wakes, so that what came due is told.
  * Return: the deadline on the platform's clock, UINT64_MAX for none, 0 when
  * one is due now (the CPU was told: it must not idle).
  */
@@ -327,14 +328,6 @@ uint64_t irqkit__hrtimer_idle_deadline(struct irqkit_cpu *c)
 	return irqkit__rt.start_ns + next;
 }
 
-/* The dispatcher woke: what came due is told. */
-void irqkit__hrtimer_idle_end(struct irqkit_cpu *c)
-{
-	uint64_t next = a_load_seq(&c->hrtimers.next), now;
-
-	if (next != UINT64_MAX && next <= (now = irqkit__now_ns()))
-		irqkit__hrtimer_tell_due(now);
-}
 
 /* The platform timer fired, or the virtual clock reached @now: tell each CPU with a key due. */
 void irqkit__hrtimer_tell_due(uint64_t now)
