@@ -8,6 +8,8 @@
  * really masks an interrupt raised meanwhile, and a spinlock keeps a
  * counter exact across harts.
  */
+#include <unistd.h>
+
 #include <irqkit/arch/rv.h>
 #include <irqkit/proc.h>
 #include <irqkit/swchip.h>
@@ -107,18 +109,29 @@ static void test_lines_per_cpu(void)
 }
 
 /*
- * The hart's timer and software interrupts are per-CPU lines of the core,
- * counted per CPU in /proc/interrupts: the raises for the other CPUs came
- * as IPIs, and a sleep here ends on this hart's timer.
+ * The hart's timer and software interrupts are per-CPU lines of the core
+ * with a per-CPU dev_id (each handler does the work of the hart its dev_id
+ * names: a wrong one would leave the hart's own interrupt asserted), each
+ * enabled on its CPU as the CPU came up, counted per CPU in
+ * /proc/interrupts: the raises for the other CPUs came as IPIs, and a sleep
+ * here ends on this hart's timer.  Disabled on one CPU, the timer line
+ * counts nothing there while the hart's own sleeps still end (the port
+ * serves them itself), and counts again once enabled.
  */
 static void test_percpu_lines(void)
 {
 	unsigned int ipi = irqkit_rv_ipi_irq(), timer = irqkit_rv_timer_irq();
 	unsigned int before = irqkit_kstat_irqs_cpu(timer, 0);
+	unsigned int last = nr_cpus - 1;
 	static char buf[4096];
 	bool named = false;
 
 	CHECK(ipi && timer && ipi != timer);
+	for (unsigned int c = 0; c < nr_cpus; c++) {
+		CHECK_EQ(irqkit_thread_bind(c), 0);
+		CHECK(irqkit_irq_percpu_is_enabled(ipi));
+		CHECK(irqkit_irq_percpu_is_enabled(timer));
+	}
 	CHECK_EQ(irqkit_thread_bind(0), 0);
 	irqkit_msleep(5);
 	CHECK(irqkit_kstat_irqs_cpu(timer, 0) > before);
@@ -129,6 +142,22 @@ static void test_percpu_lines(void)
 		named = !__builtin_memcmp(buf + i, "RISC-V INTC", 11);
 	CHECK(named);
 	rv_puts(buf);
+
+	CHECK_EQ(irqkit_thread_bind(last), 0);
+	irqkit_disable_percpu_irq(timer);
+	CHECK(!irqkit_irq_percpu_is_enabled(timer));
+	before = irqkit_kstat_irqs_cpu(timer, last);
+	for (int i = 0; i < 5; i++)
+		usleep(1000);			/* each ends on this hart's timer */
+	CHECK_EQ(irqkit_kstat_irqs_cpu(timer, last), before);
+	irqkit_enable_percpu_irq(timer, 0);
+	CHECK(irqkit_irq_percpu_is_enabled(timer));
+	for (int i = 0; i < 5; i++)
+		usleep(1000);
+	CHECK(irqkit_kstat_irqs_cpu(timer, last) > before);
+	rv_printf("  timer line on CPU %u: masked, then %u interrupts in five 1 ms sleeps\n", last,
+		  irqkit_kstat_irqs_cpu(timer, last) - before);
+	CHECK_EQ(irqkit_thread_bind(0), 0);
 }
 
 /* Raised for this hart with interrupts off: nothing runs until they are back on. */

@@ -193,6 +193,7 @@ void rv_trap(struct rv_frame *f);
 uint64_t rv_core_deadline_ticks(void);
 int rv_intc_start(void);
 void rv_intc_stop(void);
+void rv_intc_cpu_starting(void);
 
 /* the image's program, run as the first thread on hart 0 (tests/riscv/) */
 int irqkit_main(void);

@@ -12,6 +12,7 @@
 #include <irqkit/arch/rv.h>
 #include <irqkit/irqkit.h>
 #include <irqkit/irqdomain.h>
+#include <irqkit/percpu.h>
 
 unsigned int irqkit_rv_trap_depth[RV_MAX_HARTS];
 volatile bool rv_core_up;
@@ -183,42 +184,79 @@ static void timer_work(unsigned int hart, bool core)
 /*
  * The hart's local interrupts as lines (Linux's riscv-intc): a domain whose
  * hwirqs are the interrupt causes, the software (3) and timer (7) causes
- * mapped at each start to per-CPU lines (handle_percpu_irq) named "IPI"
- * and "timer", whose handlers do the work above, counted per CPU as Linux
- * counts its local timer and IPIs.  The hart's own enables stay on: the
- * port's waits need them between runs.
+ * mapped at each start to per-CPU lines with a per-CPU dev_id
+ * (handle_percpu_devid_irq), named "IPI" and "timer", whose handlers do the
+ * work above for the hart their dev_id names, as Linux's timer does its
+ * work through its per-CPU clock event device; counted per CPU as Linux
+ * counts its local timer and IPIs.  Each hart's swapper enables them on its
+ * CPU as it binds (Linux's CPU-starting step).  The chip's mask is a bit of
+ * the hart (intc_on), not its mie: the port's own waits (its threads' timed
+ * sleeps, the core's kicks) need the hart's interrupts between runs and on a
+ * line a driver disabled, and a trap for a masked cause does the work itself
+ * without entering the core, as between runs.
  */
+static unsigned int intc_on[RV_MAX_HARTS];	/* causes unmasked on the hart, as bits */
+
+static void intc_mask(struct irqkit_irq_data *d)
+{
+	__atomic_fetch_and(&intc_on[rv_hartid()], ~(1u << d->hwirq), __ATOMIC_RELEASE);
+}
+
+static void intc_unmask(struct irqkit_irq_data *d)
+{
+	__atomic_fetch_or(&intc_on[rv_hartid()], 1u << d->hwirq, __ATOMIC_RELEASE);
+}
+
+static bool intc_unmasked(unsigned int hart, unsigned int cause)
+{
+	return __atomic_load_n(&intc_on[hart], __ATOMIC_ACQUIRE) & (1u << cause);
+}
+
 static struct irqkit_chip intc_chip = {
-	.name	= "RISC-V INTC",
-	.flags	= IRQKIT_CHIP_SKIP_SET_WAKE,
+	.name		= "RISC-V INTC",
+	.irq_mask	= intc_mask,
+	.irq_unmask	= intc_unmask,
+	.flags		= IRQKIT_CHIP_SKIP_SET_WAKE,
 };
 
 static int intc_map(struct irqkit_irq_domain *d, unsigned int virq, irqkit_hwirq_t hw)
 {
+	int ret;
+
 	(void)d;
 	(void)hw;
-	irqkit_irq_modify_status(virq, 0, IRQKIT_IRQ_PER_CPU);
-	return irqkit_irq_set_chip_and_handler_name(virq, &intc_chip, irqkit_handle_percpu_irq,
-						    "percpu");
+	ret = irqkit_irq_set_percpu_devid(virq);
+	if (ret)
+		return ret;
+	return irqkit_irq_set_chip_and_handler_name(virq, &intc_chip,
+						    irqkit_handle_percpu_devid_irq, "percpu_devid");
 }
 
 static const struct irqkit_irq_domain_ops intc_ops = { .map = intc_map };
 static struct irqkit_irq_domain *intc_domain;	/* made once, kept across runs */
 static unsigned int ipi_irq, timer_irq;		/* this run's lines, 0 between runs */
 
+/* The per-CPU dev_id of both lines: the hart whose work a handler does. */
+struct rv_local {
+	unsigned int	hart;
+};
+static struct rv_local *intc_dev;		/* per-CPU; made once, kept across runs */
+
 static enum irqkit_irqreturn ipi_handler(int irq, void *dev_id)
 {
+	const struct rv_local *l = dev_id;
+
 	(void)irq;
-	(void)dev_id;
-	(void)ipi_work(rv_hartid());
+	(void)ipi_work(l->hart);
 	return IRQKIT_HANDLED;
 }
 
 static enum irqkit_irqreturn timer_handler(int irq, void *dev_id)
 {
+	const struct rv_local *l = dev_id;
+
 	(void)irq;
-	(void)dev_id;
-	timer_work(rv_hartid(), true);
+	timer_work(l->hart, true);
 	return IRQKIT_HANDLED;
 }
 
@@ -255,27 +293,35 @@ static unsigned int intc_line(irqkit_hwirq_t hw, unsigned int from)
 	return (unsigned int)v;
 }
 
-/* At start, after the core's init: the two lines and their handlers.  Return: 0 or -errno. */
+/*
+ * At start, once the CPUs are bound: the two lines and their handlers,
+ * masked on every hart until its swapper turns them on
+ * (rv_intc_cpu_starting).  Return: 0 or -errno.
+ */
 int rv_intc_start(void)
 {
-	static int dev;
 	unsigned int ipi, timer, nr = irqkit_nr_irqs();
 	int ret;
 
 	if (!intc_domain)
 		intc_domain = irqkit_irq_domain_create_linear(NULL, 16, &intc_ops, NULL);
-	if (!intc_domain)
+	if (!intc_dev) {
+		intc_dev = irqkit_alloc_percpu(sizeof(*intc_dev), _Alignof(struct rv_local));
+		for (unsigned int c = 0; intc_dev && c < rv_nr_harts; c++)
+			((struct rv_local *)irqkit_per_cpu_ptr(intc_dev, c))->hart = c;
+	}
+	if (!intc_domain || !intc_dev)
 		return -12;	/* -ENOMEM */
 	ipi = intc_line(3, nr > 2 ? nr - 2 : 1);
 	timer = intc_line(7, nr > 2 ? nr - 1 : 1);
 	if (!ipi || !timer)
 		return -12;
-	ret = irqkit_request_irq(ipi, ipi_handler, IRQKIT_F_PERCPU, "IPI", &dev);
+	ret = irqkit_request_percpu_irq(ipi, ipi_handler, "IPI", intc_dev);
 	if (ret)
 		return ret;
-	ret = irqkit_request_irq(timer, timer_handler, IRQKIT_F_PERCPU, "timer", &dev);
+	ret = irqkit_request_percpu_irq(timer, timer_handler, "timer", intc_dev);
 	if (ret) {
-		irqkit_free_irq(ipi, &dev);
+		irqkit_free_percpu_irq(ipi, intc_dev);
 		return ret;
 	}
 	__atomic_store_n(&ipi_irq, ipi, __ATOMIC_RELEASE);
@@ -283,11 +329,25 @@ int rv_intc_start(void)
 	return 0;
 }
 
+/* A hart's swapper, bound to its CPU (process context, on that hart): its lines on. */
+void rv_intc_cpu_starting(void)
+{
+	unsigned int ipi = __atomic_load_n(&ipi_irq, __ATOMIC_ACQUIRE);
+	unsigned int timer = __atomic_load_n(&timer_irq, __ATOMIC_ACQUIRE);
+
+	if (ipi)
+		irqkit_enable_percpu_irq(ipi, IRQKIT_TYPE_NONE);
+	if (timer)
+		irqkit_enable_percpu_irq(timer, IRQKIT_TYPE_NONE);
+}
+
 /* At stop, before the core frees the lines: traps do their work directly again. */
 void rv_intc_stop(void)
 {
 	__atomic_store_n(&ipi_irq, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&timer_irq, 0, __ATOMIC_RELEASE);
+	for (unsigned int h = 0; h < RV_MAX_HARTS; h++)
+		__atomic_store_n(&intc_on[h], 0, __ATOMIC_RELEASE);
 }
 
 static void root_intc(void *arg)
@@ -305,7 +365,7 @@ static void software_interrupt(unsigned int hart)
 	bool core = rv_core_up && hart < irqkit__core_nr_cpus();
 	unsigned int bits;
 
-	if (core && __atomic_load_n(&ipi_irq, __ATOMIC_ACQUIRE) &&
+	if (core && __atomic_load_n(&ipi_irq, __ATOMIC_ACQUIRE) && intc_unmasked(hart, 3) &&
 	    !enter_core(hart, root_intc, (void *)3ul))
 		return;
 	/* no line (a stop under way), no core, or the core could not take it now */
@@ -317,7 +377,7 @@ static void software_interrupt(unsigned int hart)
 static void timer_interrupt(unsigned int hart)
 {
 	if (rv_core_up && hart < irqkit__core_nr_cpus() && __atomic_load_n(&timer_irq, __ATOMIC_ACQUIRE) &&
-	    !enter_core(hart, root_intc, (void *)7ul))
+	    intc_unmasked(hart, 7) && !enter_core(hart, root_intc, (void *)7ul))
 		return;
 	/* the core's timer still runs while a stop is under way (outside hardirq context) */
 	timer_work(hart, rv_core_up);
