@@ -657,7 +657,7 @@ struct irqkit__fault;
 HIDDEN void irqkit__fault_signalled(struct irqkit_cpu *c, struct irqkit_desc *desc);
 /* At the end of a delivery point of @c with held arrivals: they are pending again. */
 HIDDEN void irqkit__fault_rearm(struct irqkit_cpu *c);
-HIDDEN bool irqkit__fault_holding(struct irqkit_desc *desc);
+HIDDEN bool irqkit__fault_holding(struct irqkit_desc *desc, unsigned int *released);
 /* dispatch.c: @irq is pending on @c again (no arrival: nothing counted, no trace) */
 HIDDEN void irqkit__cpu_repend(struct irqkit_cpu *c, unsigned int irq);
 HIDDEN void irqkit__fault_resent(struct irqkit_desc *desc);

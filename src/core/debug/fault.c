@@ -26,6 +26,7 @@ struct irqkit__fault {
 	unsigned int			points_left;	/* a held arrival: points to go; desc lock */
 	unsigned int			held_on;	/* and the CPU that holds it */
 	unsigned int			seen_gen;	/* that CPU's fault_gen at its last point */
+	unsigned int			released;	/* held arrivals let go; desc lock */
 	struct irqkit_fault_stats	stats;		/* desc lock to change, READ_ONCE to read */
 };
 
@@ -206,6 +207,7 @@ void irqkit__fault_signalled(struct irqkit_cpu *c, struct irqkit_desc *desc)
 	f->seen_gen = gen;
 	run = --f->points_left == 0;
 	if (run) {
+		f->released++;
 		unhold(c, irq);
 		if (f->attr.kind == IRQKIT_FAULT_OFF)
 			istate_clear(desc, IRQS_FAULT);
@@ -229,17 +231,25 @@ void irqkit__fault_rearm(struct irqkit_cpu *c)
 	}
 }
 
-/* Is an arrival on @desc held back?  (irqkit_wait_delivered) */
-bool irqkit__fault_holding(struct irqkit_desc *desc)
+/*
+ * Is an arrival on @desc held back?  (irqkit_wait_delivered)  *@released
+ * gets the count of held arrivals let go so far: a held arrival goes back
+ * to the start of the path (pending on its CPU, then taken), so a look
+ * along the path that began with none held sees it only if none was let go
+ * meanwhile.
+ */
+bool irqkit__fault_holding(struct irqkit_desc *desc, unsigned int *released)
 {
 	struct irqkit__fault *f = READ_ONCE(desc->fault);
 	unsigned long flags;
 	bool held;
 
+	*released = 0;
 	if (!f)
 		return false;
 	flags = desc_lock_irqsave(desc);
 	held = f->points_left != 0;
+	*released = f->released;
 	desc_unlock_irqrestore(desc, flags);
 	return held;
 }

@@ -141,16 +141,23 @@ static int irqchip_state_locked(struct irqkit_desc *desc, int which, bool *state
  * for the software resend, and a threaded handler still to run or running.
  * Each step shows the next before it lets go of its own, and the places are
  * looked at in that order: an arrival that moves on meanwhile is met at a
- * later one (or has been handled).
+ * later one (or has been handled).  An arrival held back by an injected
+ * delay is the exception: let go, it starts the path again, so the look
+ * begins and ends with the fault's count of those let go.
  */
 static bool has_undelivered(struct irqkit_desc *desc, unsigned int irq)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;
-	unsigned long flags = desc_lock_irqsave(desc);
+	unsigned int released0, released1;
+	unsigned long flags;
 	bool pending = false;
-	bool busy = !irqchip_state_locked(desc, IRQKIT_CHIPSTATE_PENDING, &pending, false, false) &&
-		    pending;
+	bool busy;
 
+	if (irqkit__fault_holding(desc, &released0))
+		return true;
+	flags = desc_lock_irqsave(desc);
+	busy = !irqchip_state_locked(desc, IRQKIT_CHIPSTATE_PENDING, &pending, false, false) &&
+	       pending;
 	desc_unlock_irqrestore(desc, flags);
 	/* a claim cleared the chip's state after `taking` was set: seeing one, see the other */
 	a_fence();
@@ -165,7 +172,7 @@ static bool has_undelivered(struct irqkit_desc *desc, unsigned int irq)
 		desc_unlock_irqrestore(desc, flags);
 	}
 	return busy || irqkit__resend_queued(desc) || a_load_seq(&desc->threads_active) ||
-	       irqkit__fault_holding(desc);
+	       irqkit__fault_holding(desc, &released1) || released1 != released0;
 }
 
 int irqkit_wait_delivered(unsigned int irq, unsigned int timeout_ms)
