@@ -240,6 +240,8 @@ IRQKIT_API void irqkit_enable_percpu_irq(unsigned int irq, unsigned int type);
 IRQKIT_API void irqkit_disable_percpu_irq(unsigned int irq);
 /** irqkit_irq_percpu_is_enabled - enabled on the calling CPU?  Context: any. */
 IRQKIT_API bool irqkit_irq_percpu_is_enabled(unsigned int irq);
+/** irqkit_irq_is_percpu_devid - made so by irqkit_irq_set_percpu_devid?  Context: any. */
+IRQKIT_API bool irqkit_irq_is_percpu_devid(unsigned int irq);
 
 /* irqkit_request_any_context_irq's answers (Linux's IRQC_IS_HARDIRQ, IRQC_IS_NESTED) */
 #define IRQKIT_IRQC_IS_HARDIRQ	0

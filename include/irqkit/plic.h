@@ -24,17 +24,26 @@ struct irqkit_plic_config {
 	/* CPU c's context: c * ctx_per_cpu + ctx_first (virt, machine mode: 2c + 0) */
 	unsigned int	ctx_per_cpu;
 	unsigned int	ctx_first;
+	/*
+	 * The per-CPU line the PLIC's output raises on each CPU, which it
+	 * chains under as Linux's driver does (RISC-V: irqkit_rv_ext_irq());
+	 * 0: the claim loop is the CPUs' root handler instead.
+	 */
+	unsigned int	parent_irq;
 };
 
 /**
  * irqkit_plic_init - take the PLIC: every source off and at priority 0 in
- * every CPU's context, thresholds 0, the claim loop set as the CPUs' root
- * handler (Linux's plic_init and set_handle_irq).  Sources then become lines
- * through irqkit_irq_create_mapping(irqkit_plic_domain(), source), as a
- * device tree's "interrupts" property makes them.
+ * every CPU's context, thresholds 0, and the claim loop either chained
+ * under @cfg->parent_irq, turned on by each CPU in a hotplug state of its
+ * own ("irqchip/sifive/plic:starting", Linux's plic_probe), or set as the
+ * CPUs' root handler (no parent: Linux's set_handle_irq).  Sources then
+ * become lines through irqkit_irq_create_mapping(irqkit_plic_domain(),
+ * source), as a device tree's "interrupts" property makes them.
  * Context: process context, runtime started.  Return: 0; -EINVAL for a bad
- * config; -EBUSY when a root handler is set already; -ENOMEM;
- * -EOPNOTSUPP on a host whose CPUs take no traps.
+ * config or a parent that is not a per-CPU dev_id line (said); -EBUSY when
+ * the PLIC or a root handler is set already, or a driver requested the
+ * parent; -ENOMEM; -EOPNOTSUPP (no parent) on a host whose CPUs take no traps.
  */
 IRQKIT_API IRQKIT_MUST_CHECK int irqkit_plic_init(const struct irqkit_plic_config *cfg);
 

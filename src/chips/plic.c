@@ -8,6 +8,7 @@
  * registers; this file is written from the PLIC specification.
  */
 #include <irqkit-core/irqchip.h>
+#include <irqkit/cpu.h>
 #include <irqkit/irqdomain.h>
 #include <irqkit/plic.h>
 
@@ -22,6 +23,7 @@ struct plic {
 	unsigned int		nr_sources;
 	unsigned int		ctx_per_cpu, ctx_first;
 	unsigned int		nr_cpus;
+	unsigned int		parent_irq;	/* the CPUs' external input, or 0: root handler */
 	struct irqkit_irq_domain *domain;
 	struct irqkit_spinlock	enable_lock;	/* the enable words' read-modify-write */
 	unsigned long		spurious[PLIC_MAX_CPUS];
@@ -154,14 +156,13 @@ static struct irqkit_chip plic_chip = {
 };
 
 /*
- * The root handler, on the CPU whose external interrupt trapped: claim and
- * run sources until the claim reads 0.  A first claim of 0 is spurious
- * (another CPU took the source, or it deasserted): counted, nothing run.
- * A source with no line is left claimed, as Linux leaves it, and said.
+ * On the CPU whose external interrupt trapped: claim and run sources until
+ * the claim reads 0.  A first claim of 0 is spurious (another CPU took the
+ * source, or it deasserted): counted, nothing run.  A source with no line
+ * is left claimed, as Linux leaves it, and said.
  */
-static void plic_handle(void *arg)
+static void plic_claim_all(struct plic *p)
 {
-	struct plic *p = arg;
 	unsigned int cpu = (unsigned int)irqkit_smp_processor_id();
 	uintptr_t claim = p->base + CLAIM(ctx_of(p, cpu));
 	uint32_t hwirq = rd32(claim);
@@ -175,6 +176,51 @@ static void plic_handle(void *arg)
 		    irqkit__core_printk_ratelimit())
 			pr_warn("plic: can't find mapping for hwirq %u", hwirq);
 	} while ((hwirq = rd32(claim)));
+}
+
+/* The CPUs' root handler (no parent line). */
+static void plic_handle(void *arg)
+{
+	plic_claim_all(arg);
+}
+
+/*
+ * The chained handler of the parent line (the CPU's external interrupt
+ * input), between what Linux's chained_irq_enter and _exit do with the
+ * parent's chip: an eoi chip gets its eoi after, another is masked and
+ * acked before and unmasked after.
+ */
+static void plic_handle_chained(struct irqkit_desc *desc)
+{
+	struct irqkit_irq_data *d = &desc->irq_data;
+	struct irqkit_chip *chip = d->chip;
+
+	if (!chip->irq_eoi) {
+		if (chip->irq_mask)
+			chip->irq_mask(d);
+		if (chip->irq_ack)
+			chip->irq_ack(d);
+	}
+	plic_claim_all(desc->handler_data);
+	if (chip->irq_eoi)
+		chip->irq_eoi(d);
+	else if (chip->irq_unmask)
+		chip->irq_unmask(d);
+}
+
+/* Each CPU as it comes up (and every online one at init): the parent line on there. */
+static int plic_starting_cpu(unsigned int cpu)
+{
+	(void)cpu;
+	irqkit_enable_percpu_irq(READ_ONCE(plic)->parent_irq, IRQKIT_TYPE_NONE);
+	return 0;
+}
+
+static int plic_dying_cpu(unsigned int cpu)
+{
+	(void)cpu;
+	irqkit_disable_percpu_irq(READ_ONCE(plic)->parent_irq);
+	return 0;
 }
 
 static int plic_map(struct irqkit_irq_domain *d, unsigned int virq, irqkit_hwirq_t hw)
@@ -202,7 +248,8 @@ static void plic_exit(void)
 
 	if (!p)
 		return;
-	(void)irqkit_arch_set_handle_irq(NULL, NULL);
+	if (!p->parent_irq)
+		(void)irqkit_arch_set_handle_irq(NULL, NULL);
 	for (unsigned int c = 0; c < p->nr_cpus; c++)
 		for (unsigned int w = 0; w <= p->nr_sources / 32; w++)
 			wr32(p->base + ENABLE(ctx_of(p, c)) + 4 * w, 0);
@@ -222,7 +269,8 @@ int irqkit_plic_init(const struct irqkit_plic_config *cfg)
 		return -IRQKIT_EBUSY;
 	*p = (struct plic){ .base = cfg->base, .nr_sources = cfg->nr_sources,
 			    .ctx_per_cpu = cfg->ctx_per_cpu, .ctx_first = cfg->ctx_first,
-			    .nr_cpus = irqkit_nr_cpus() };
+			    .nr_cpus = irqkit_nr_cpus(), .parent_irq = cfg->parent_irq,
+			    .domain = p->domain };
 	if (p->nr_cpus > PLIC_MAX_CPUS)
 		p->nr_cpus = PLIC_MAX_CPUS;
 	irqkit_spin_lock_init(&p->enable_lock);
@@ -239,7 +287,25 @@ int irqkit_plic_init(const struct irqkit_plic_config *cfg)
 	if (!p->domain)
 		return -IRQKIT_ENOMEM;
 	WRITE_ONCE(plic, p);
-	ret = irqkit_arch_set_handle_irq(plic_handle, p);
+	if (!p->parent_irq) {
+		ret = irqkit_arch_set_handle_irq(plic_handle, p);
+	} else if (!irqkit_irq_is_percpu_devid(p->parent_irq)) {
+		pr_err("plic: parent irq %u is not a per-CPU line", p->parent_irq);
+		ret = -IRQKIT_EINVAL;
+	} else {
+		/* Linux's plic_probe: chained under the parent, on in each CPU's starting step */
+		ret = irqkit_irq_set_chained_handler_and_data(p->parent_irq, plic_handle_chained, p);
+		if (!ret) {
+			ret = irqkit_cpuhp_setup_state(IRQKIT_CPUHP_AP_ONLINE_DYN,
+						       "irqchip/sifive/plic:starting",
+						       plic_starting_cpu, plic_dying_cpu);
+			if (ret > 0)
+				ret = 0;
+			else
+				(void)irqkit_irq_set_chained_handler_and_data(p->parent_irq, NULL,
+									      NULL);
+		}
+	}
 	if (ret) {
 		WRITE_ONCE(plic, NULL);
 		return ret;

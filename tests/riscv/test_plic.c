@@ -11,6 +11,7 @@
  * checks are on content and on what ran where, never on counts of
  * interrupts that depend on when the bytes arrived.
  */
+#include <irqkit/arch/rv.h>
 #include <irqkit/plic.h>
 #include <irqkit/irqdomain.h>
 #include <irqkit/swchip.h>
@@ -327,16 +328,84 @@ static void test_source_without_mapping(void)
 	uart_wr(UART_IER, 0);
 }
 
+/*
+ * The PLIC chained under the hart's external line, as Linux's driver sets
+ * it up: the parent is a per-CPU line that nobody may request, on on every
+ * CPU (turned on by the PLIC's hotplug state on each), and its flow is the
+ * claim loop.  A parent that is not per-CPU is refused.
+ */
+static void check_chained(unsigned int ext)
+{
+	static int dev;
+
+	CHECK(ext != 0);
+	CHECK_EQ(irqkit_request_irq(ext, ignore_rx, 0, "parent", &dev), -IRQKIT_EINVAL);
+	for (unsigned int c = 0; c < nr_cpus; c++) {
+		CHECK_EQ(irqkit_thread_bind(c), 0);
+		CHECK(irqkit_irq_percpu_is_enabled(ext));
+	}
+	CHECK_EQ(irqkit_thread_bind(0), 0);
+}
+
+/*
+ * Without a parent the claim loop is the CPUs' root handler.  No input is
+ * needed: the UART's transmitter-empty interrupt is asserted as soon as it
+ * is enabled, and the handler turns it off.
+ */
+static unsigned int thre_calls, thre_not_hardirq;
+
+static enum irqkit_irqreturn thre_handler(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	thre_calls++;
+	thre_not_hardirq += !irqkit_in_hardirq();
+	uart_wr(UART_IER, 0);
+	return IRQKIT_HANDLED;
+}
+
+static void test_root_handler_without_parent(void)
+{
+	struct irqkit_config cfg = { .log = rvtest_capture };
+	struct irqkit_plic_config pc = { .base = 0x0c000000, .nr_sources = 95,
+					 .ctx_per_cpu = 2, .ctx_first = 0 };
+	unsigned int irq;
+	int dev;
+
+	CHECK_EQ(irqkit_start(&cfg), 0);
+	CHECK_EQ(irqkit_plic_init(&pc), 0);
+	CHECK(!irqkit_irq_percpu_is_enabled(irqkit_rv_ext_irq()));
+	irq = irqkit_irq_create_mapping_affinity(irqkit_plic_domain(), UART_SOURCE, NULL);
+	CHECK(irq != 0);
+	CHECK_EQ(irqkit_request_irq(irq, thre_handler, 0, "uart-thre", &dev), 0);
+	uart_wr(UART_IER, 2);
+	for (int i = 0; i < 500 && !thre_calls; i++)
+		irqkit_msleep(2);
+	CHECK_EQ(thre_calls, 1);
+	CHECK_EQ(thre_not_hardirq, 0);
+	irqkit_free_irq(irq, &dev);
+	irqkit_stop();
+}
+
 int irqkit_main(void)
 {
 	struct irqkit_config cfg = { .log = rvtest_capture };
 	struct irqkit_plic_config pc = { .base = 0x0c000000, .nr_sources = 95,
 					 .ctx_per_cpu = 2, .ctx_first = 0 };
 
+	/* first: the last test leaves the UART's source claimed, as Linux would */
+	RUN(test_root_handler_without_parent);
 	CHECK_EQ(irqkit_start(&cfg), 0);
 	nr_cpus = irqkit_nr_cpus();
+	pc.parent_irq = irqkit_rv_ipi_irq();	/* per-CPU, but taken */
+	CHECK_EQ(irqkit_plic_init(&pc), -IRQKIT_EBUSY);
+	pc.parent_irq = 40;			/* no per-CPU line */
+	CHECK_EQ(irqkit_plic_init(&pc), -IRQKIT_EINVAL);
+	CHECK(rvtest_log_has("plic: parent irq 40 is not a per-CPU line"));
+	pc.parent_irq = irqkit_rv_ext_irq();
 	CHECK_EQ(irqkit_plic_init(&pc), 0);
 	CHECK_EQ(irqkit_plic_init(&pc), -IRQKIT_EBUSY);
+	check_chained(pc.parent_irq);
 	uart_irq = irqkit_irq_create_mapping_affinity(irqkit_plic_domain(), UART_SOURCE, NULL);
 	CHECK(uart_irq != 0);
 	RUN(test_nobody_cared);

@@ -1343,6 +1343,11 @@ void irqkit_disable_percpu_irq(unsigned int irq)
 	desc_unlock_irqrestore(desc, flags);
 }
 
+bool irqkit_irq_is_percpu_devid(unsigned int irq)
+{
+	return percpu_desc(irq, "irq_is_percpu_devid", false) != NULL;
+}
+
 bool irqkit_irq_percpu_is_enabled(unsigned int irq)
 {
 	struct irqkit_desc *desc = percpu_desc(irq, "irq_percpu_is_enabled", false);

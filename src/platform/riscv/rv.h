@@ -32,6 +32,7 @@
 #define MIP_MTIP		(1ul << 7)
 #define MIP_MEIP		(1ul << 11)
 #define MCAUSE_INT		(1ul << 63)
+#define RV_CAUSE_EXT		11u	/* machine external interrupt: mcause, mie and mip bit */
 
 #define csr_read(csr)							\
 	({ unsigned long __v;						\

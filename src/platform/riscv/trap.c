@@ -183,28 +183,35 @@ static void timer_work(unsigned int hart, bool core)
 
 /*
  * The hart's local interrupts as lines (Linux's riscv-intc): a domain whose
- * hwirqs are the interrupt causes, the software (3) and timer (7) causes
- * mapped at each start to per-CPU lines with a per-CPU dev_id
- * (handle_percpu_devid_irq), named "IPI" and "timer", whose handlers do the
- * work above for the hart their dev_id names, as Linux's timer does its
- * work through its per-CPU clock event device; counted per CPU as Linux
- * counts its local timer and IPIs.  Each hart's swapper enables them on its
- * CPU as it binds (Linux's CPU-starting step).  The chip's mask is a bit of
- * the hart (intc_on), not its mie: the port's own waits (its threads' timed
- * sleeps, the core's kicks) need the hart's interrupts between runs and on a
- * line a driver disabled, and a trap for a masked cause does the work itself
- * without entering the core, as between runs.
+ * hwirqs are the interrupt causes, the software (3), timer (7) and external
+ * (11) causes mapped at each start to per-CPU lines with a per-CPU dev_id
+ * (handle_percpu_devid_irq).  The first two are requested here, named "IPI"
+ * and "timer", with handlers that do the work above for the hart their
+ * dev_id names, as Linux's timer does its work through its per-CPU clock
+ * event device; counted per CPU as Linux counts its local timer and IPIs;
+ * each hart's swapper enables them on its CPU once they exist (Linux's
+ * CPU-starting step).  The external line is the parent a PLIC chains
+ * under, as Linux's PLIC driver does.  The chip's mask is a bit of the hart
+ * (intc_on), and for the external cause its mie bit too; not mie for the
+ * other two: the port's own waits (its threads' timed sleeps, the core's
+ * kicks) need them between runs and on a line a driver disabled, and a trap
+ * for a masked cause does the work itself without entering the core, as
+ * between runs.
  */
 static unsigned int intc_on[RV_MAX_HARTS];	/* causes unmasked on the hart, as bits */
 
 static void intc_mask(struct irqkit_irq_data *d)
 {
 	__atomic_fetch_and(&intc_on[rv_hartid()], ~(1u << d->hwirq), __ATOMIC_RELEASE);
+	if (d->hwirq == RV_CAUSE_EXT)
+		csr_clear(mie, MIP_MEIP);	/* nothing of the port's own comes this way */
 }
 
 static void intc_unmask(struct irqkit_irq_data *d)
 {
 	__atomic_fetch_or(&intc_on[rv_hartid()], 1u << d->hwirq, __ATOMIC_RELEASE);
+	if (d->hwirq == RV_CAUSE_EXT)
+		csr_set(mie, MIP_MEIP);
 }
 
 static bool intc_unmasked(unsigned int hart, unsigned int cause)
@@ -234,7 +241,7 @@ static int intc_map(struct irqkit_irq_domain *d, unsigned int virq, irqkit_hwirq
 
 static const struct irqkit_irq_domain_ops intc_ops = { .map = intc_map };
 static struct irqkit_irq_domain *intc_domain;	/* made once, kept across runs */
-static unsigned int ipi_irq, timer_irq;		/* this run's lines, 0 between runs */
+static unsigned int ipi_irq, timer_irq, ext_irq;	/* this run's lines, 0 between runs */
 
 /* The per-CPU dev_id of both lines: the hart whose work a handler does. */
 struct rv_local {
@@ -270,8 +277,13 @@ unsigned int irqkit_rv_timer_irq(void)
 	return timer_irq;
 }
 
+unsigned int irqkit_rv_ext_irq(void)
+{
+	return ext_irq;
+}
+
 /*
- * The line of the hart-local interrupt @hw, at or above @from: the two take
+ * The line of the hart-local interrupt @hw, at or above @from: the three take
  * the last line numbers, so that the low ones stay free for the lines a
  * program numbers itself (software lines, a 2.6 driver's fixed irq), as x86
  * keeps its dynamically allocated lines above its GSIs.  Return: it, or 0.
@@ -300,7 +312,7 @@ static unsigned int intc_line(irqkit_hwirq_t hw, unsigned int from)
  */
 int rv_intc_start(void)
 {
-	unsigned int ipi, timer, nr = irqkit_nr_irqs();
+	unsigned int ipi, timer, ext, nr = irqkit_nr_irqs();
 	int ret;
 
 	if (!intc_domain)
@@ -312,9 +324,10 @@ int rv_intc_start(void)
 	}
 	if (!intc_domain || !intc_dev)
 		return -12;	/* -ENOMEM */
-	ipi = intc_line(3, nr > 2 ? nr - 2 : 1);
-	timer = intc_line(7, nr > 2 ? nr - 1 : 1);
-	if (!ipi || !timer)
+	ext = intc_line(RV_CAUSE_EXT, nr > 3 ? nr - 3 : 1);
+	ipi = intc_line(3, nr > 3 ? nr - 2 : 1);
+	timer = intc_line(7, nr > 3 ? nr - 1 : 1);
+	if (!ipi || !timer || !ext)
 		return -12;
 	ret = irqkit_request_percpu_irq(ipi, ipi_handler, "IPI", intc_dev);
 	if (ret)
@@ -326,6 +339,7 @@ int rv_intc_start(void)
 	}
 	__atomic_store_n(&ipi_irq, ipi, __ATOMIC_RELEASE);
 	__atomic_store_n(&timer_irq, timer, __ATOMIC_RELEASE);
+	__atomic_store_n(&ext_irq, ext, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -346,6 +360,7 @@ void rv_intc_stop(void)
 {
 	__atomic_store_n(&ipi_irq, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&timer_irq, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&ext_irq, 0, __ATOMIC_RELEASE);
 	for (unsigned int h = 0; h < RV_MAX_HARTS; h++)
 		__atomic_store_n(&intc_on[h], 0, __ATOMIC_RELEASE);
 }
@@ -383,14 +398,24 @@ static void timer_interrupt(unsigned int hart)
 	timer_work(hart, rv_core_up);
 }
 
+/*
+ * The external line's chained handler (a PLIC's) if the line is on for this
+ * hart, else a root handler if one is set; the retry of a busy core comes
+ * back to whichever it was.
+ */
 static void external_interrupt(unsigned int hart)
 {
-	if (rv_core_up && __atomic_load_n(&ext_root, __ATOMIC_ACQUIRE)) {
+	if (rv_core_up && hart < irqkit__core_nr_cpus() &&
+	    __atomic_load_n(&ext_irq, __ATOMIC_ACQUIRE) && intc_unmasked(hart, RV_CAUSE_EXT)) {
+		if (!enter_core(hart, root_intc, (void *)(unsigned long)RV_CAUSE_EXT))
+			return;
+		retry_later(hart, RV_IPI_EXT_ON);
+	} else if (rv_core_up && __atomic_load_n(&ext_root, __ATOMIC_ACQUIRE)) {
 		if (!enter_core(hart, ext_root, ext_arg))
 			return;
 		retry_later(hart, RV_IPI_EXT_ON);
 	}
-	csr_clear(mie, MIP_MEIP);	/* nobody serves it now: masked until a root is set or the retry */
+	csr_clear(mie, MIP_MEIP);	/* nobody serves it now: masked until one does or the retry */
 }
 
 static const char *const exc_names[] = {

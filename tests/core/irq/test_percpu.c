@@ -98,7 +98,11 @@ static void test_each_cpu_enables_its_own_and_gets_its_own_dev_id(void **state)
 	assert_non_null(dev);
 	for (int cpu = 0; cpu < 2; cpu++)
 		per_cpu_ptr(dev, cpu)->cpu = cpu;
+	assert_false(irq_is_percpu_devid(PCPU_IRQ));
 	assert_int_equal(irqkit_swchip_add_percpu(PCPU_IRQ, 1), 0);
+	assert_true(irq_is_percpu_devid(PCPU_IRQ));
+	assert_false(irq_is_percpu_devid(PCPU_IRQ + 1));
+	assert_false(irq_is_percpu_devid(100000));
 	assert_int_equal(request_percpu_irq(PCPU_IRQ, evt_handler, "local-timer", dev), 0);
 	/* requested, enabled nowhere: an edge for CPU 0 waits in CPU 0's bank */
 	assert_false(irq_percpu_is_enabled(PCPU_IRQ));

@@ -7,6 +7,7 @@
 #define IRQKIT_COMPAT_LINUX_IRQDESC_H
 
 #include <irqkit/irqdesc.h>
+#include <linux/version.h>
 
 #define irq_desc			irqkit_desc
 #define irq_to_desc(irq)		irqkit_irq_to_desc(irq)
@@ -33,5 +34,9 @@ static inline bool irq_desc_has_action(struct irqkit_desc *desc)
 	return __atomic_load_n(&desc->action, __ATOMIC_ACQUIRE) != NULL;
 }
 #define irq_has_action(irq)		irqkit_irq_has_action(irq)
+#if IRQKIT_LINUX_AT_LEAST(4, 17, 0)
+/* Linux's irq_is_percpu_devid (4.17, for the Arm PMU's per-CPU lines) */
+#define irq_is_percpu_devid(irq)	irqkit_irq_is_percpu_devid(irq)
+#endif
 
 #endif

@@ -17,9 +17,14 @@ size_t irqkit_rv_stack_left(void);
 /*
  * irqkit_rv_ipi_irq, irqkit_rv_timer_irq - this run's per-CPU lines of the
  * hart's software and timer interrupts (the "RISC-V INTC" lines of
- * /proc/interrupts, handle_percpu_irq), 0 when the runtime is stopped.
+ * /proc/interrupts, per-CPU dev_id lines the port requests and each CPU
+ * enables as it comes up), 0 when the runtime is stopped.
+ * irqkit_rv_ext_irq - this run's per-CPU line of the hart's external
+ * interrupt, requested by nobody: the parent a PLIC chains under
+ * (irqkit_plic_config.parent_irq), 0 when the runtime is stopped.
  */
 unsigned int irqkit_rv_ipi_irq(void);
 unsigned int irqkit_rv_timer_irq(void);
+unsigned int irqkit_rv_ext_irq(void);
 
 #endif /* IRQKIT_ARCH_RV_H */
