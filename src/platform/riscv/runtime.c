@@ -15,10 +15,6 @@ static unsigned int start_gen;		/* bumped by each start: the swappers bind again
 static unsigned int swappers_bound;	/* how many did, for this start */
 bool irqkit_rv_deterministic;
 static unsigned int bound_gen[RV_MAX_HARTS];
-static bool bound_ok[RV_MAX_HARTS];	/* its swapper is bound to its CPU, this start */
-static unsigned int lines_gen;		/* bumped when a start's per-CPU lines are requested */
-static unsigned int lines_on;		/* how many swappers turned them on, for that start */
-static unsigned int lines_seen[RV_MAX_HARTS];
 
 extern void (*__init_array_start[])(void);
 extern void (*__init_array_end[])(void);
@@ -80,8 +76,7 @@ void rv_hart_main(unsigned long hart, const void *fdt)
 /*
  * Each hart's swapper binds to its CPU once per start, in its idle loop
  * (process context, interrupts on), so that a trap taken while it idles is
- * that CPU's; once the start's per-CPU lines exist, it turns them on for
- * its CPU (Linux's CPU-starting step, run on the CPU itself).
+ * that CPU's.
  */
 void rv_idle_bind(void);
 void rv_idle_bind(void)
@@ -89,38 +84,13 @@ void rv_idle_bind(void)
 	unsigned int hart = rv_hartid();
 	unsigned int gen = __atomic_load_n(&start_gen, __ATOMIC_ACQUIRE);
 
-	if (bound_gen[hart] != gen) {
-		bound_gen[hart] = gen;
-		bound_ok[hart] = rv_core_up && hart < irqkit__core_nr_cpus() &&
-				 !irqkit_thread_bind(hart);
-		__atomic_fetch_add(&swappers_bound, 1, __ATOMIC_RELEASE);
-		irqkit_plat_wake(&swappers_bound);
-	}
-	gen = __atomic_load_n(&lines_gen, __ATOMIC_ACQUIRE);
-	if (lines_seen[hart] != gen) {
-		lines_seen[hart] = gen;
-		if (bound_ok[hart] && rv_core_up)
-			rv_intc_cpu_starting();
-		__atomic_fetch_add(&lines_on, 1, __ATOMIC_RELEASE);
-		irqkit_plat_wake(&lines_on);
-	}
-}
-
-/* Ask every swapper to run rv_idle_bind's step of @gen, and wait until @count says all did. */
-static void swappers_step(unsigned int *gen, unsigned int *count)
-{
-	__atomic_store_n(count, 0, __ATOMIC_RELEASE);
-	__atomic_fetch_add(gen, 1, __ATOMIC_RELEASE);
-	for (unsigned int i = 0; i < rv_nr_harts; i++)
-		if (i != rv_hartid())
-			rv_ipi_send(i, RV_IPI_RESCHED);
-	for (;;) {
-		unsigned int n = __atomic_load_n(count, __ATOMIC_ACQUIRE);
-
-		if (n >= rv_nr_harts)
-			break;
-		irqkit_plat_wait_timeout(count, n, 1000000);
-	}
+	if (bound_gen[hart] == gen)
+		return;
+	bound_gen[hart] = gen;
+	if (rv_core_up && hart < irqkit__core_nr_cpus())
+		(void)irqkit_thread_bind(hart);
+	__atomic_fetch_add(&swappers_bound, 1, __ATOMIC_RELEASE);
+	irqkit_plat_wake(&swappers_bound);
 }
 
 /* ---- the CPU hooks ------------------------------------------------------------- */
@@ -150,6 +120,35 @@ void irqkit_arch_cpu_wake(unsigned int cpu, unsigned int *kick)
 void irqkit_arch_cpu_poll(unsigned int cpu)
 {
 	(void)cpu;
+}
+
+/*
+ * CPU hotplug.  A CPU is a hart, and the hart stays: what goes is the
+ * core's dispatch on it, which is its traps.  Down: from now on a trap of
+ * that hart does the port's own work without entering the core (as between
+ * runs), and one inside the core ends its handler first.  Its threads keep
+ * running there, as a host thread of an offline CPU does on the posix
+ * platform; the core keeps them from its interrupts.  Up: traps enter again.
+ * Process context, under the core's hotplug lock, the caller not bound to
+ * @cpu (remove_cpu refuses that).
+ */
+int irqkit_arch_cpu_down(unsigned int cpu)
+{
+	if (cpu >= rv_nr_harts)
+		return -IRQKIT_EINVAL;
+	__atomic_store_n(&rv_harts[cpu].cpu_off, true, __ATOMIC_SEQ_CST);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&irqkit_rv_trap_depth[cpu], __ATOMIC_ACQUIRE) && cpu != rv_hartid())
+		irqkit_arch_cpu_relax();
+	return 0;
+}
+
+int irqkit_arch_cpu_up(unsigned int cpu)
+{
+	if (cpu >= rv_nr_harts)
+		return -IRQKIT_EINVAL;
+	__atomic_store_n(&rv_harts[cpu].cpu_off, false, __ATOMIC_SEQ_CST);
+	return 0;
 }
 
 /* ---- start and stop ------------------------------------------------------------ */
@@ -194,21 +193,31 @@ int irqkit_start(const struct irqkit_config *cfg)
 		irqkit__core_started();
 		return 0;
 	}
-	for (unsigned int i = 0; i < c.nr_cpus; i++)
+	for (unsigned int i = 0; i < c.nr_cpus; i++) {
 		irqkit__core_dispatcher_external(i);
+		__atomic_store_n(&rv_harts[i].cpu_off, false, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&swappers_bound, 0, __ATOMIC_RELEASE);
 	rv_core_up = true;
-	/* every swapper binds in its idle loop; the caller binds here */
-	swappers_step(&start_gen, &swappers_bound);
-	if (rv_hartid() < c.nr_cpus)
-		(void)irqkit_thread_bind(rv_hartid());
+	__atomic_fetch_add(&start_gen, 1, __ATOMIC_RELEASE);
+	/* every swapper binds in its idle loop; the caller binds to CPU 0 below */
+	for (unsigned int i = 0; i < rv_nr_harts; i++)
+		if (i != rv_hartid())
+			rv_ipi_send(i, RV_IPI_RESCHED);
+	for (;;) {
+		unsigned int n = __atomic_load_n(&swappers_bound, __ATOMIC_ACQUIRE);
+
+		if (n >= rv_nr_harts)
+			break;
+		irqkit_plat_wait_timeout(&swappers_bound, n, 1000000);
+	}
+	(void)irqkit_thread_bind(0);	/* as in deterministic mode: on hart 0, whatever ran before */
 	irqkit__core_started();
 	/* the hart's timer and IPIs as per-CPU lines of the core, each turned on by its CPU */
 	ret = rv_intc_start();
 	if (ret)
 		irqkit_printk(IRQKIT_LOG_ERR, "irqkit_start: no per-CPU lines for the timer and IPIs (%d): the port serves them itself",
 			      ret);
-	else
-		swappers_step(&lines_gen, &lines_on);
 	return 0;
 }
 

@@ -149,6 +149,7 @@ struct rv_hart {
 	rv_lock_t		timer_lock;
 	uint64_t		sleep_deadline;	/* earliest timed wait (ticks) */
 	bool			online;
+	bool			cpu_off;	/* its CPU is offline: traps leave the core alone */
 	unsigned long		busy_count;	/* interrupts the core could not take at once */
 	unsigned int		retry;		/* RV_IPI_KICK, RV_IPI_EXT_ON: try again at retry_at */
 	uint64_t		retry_at;
@@ -194,7 +195,6 @@ void rv_trap(struct rv_frame *f);
 uint64_t rv_core_deadline_ticks(void);
 int rv_intc_start(void);
 void rv_intc_stop(void);
-void rv_intc_cpu_starting(void);
 
 /* the image's program, run as the first thread on hart 0 (tests/riscv/) */
 int irqkit_main(void);

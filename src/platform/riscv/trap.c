@@ -10,6 +10,7 @@
 #include "rv.h"
 
 #include <irqkit/arch/rv.h>
+#include <irqkit/cpu.h>
 #include <irqkit/irqkit.h>
 #include <irqkit/irqdomain.h>
 #include <irqkit/percpu.h>
@@ -189,8 +190,8 @@ static void timer_work(unsigned int hart, bool core)
  * and "timer", with handlers that do the work above for the hart their
  * dev_id names, as Linux's timer does its work through its per-CPU clock
  * event device; counted per CPU as Linux counts its local timer and IPIs;
- * each hart's swapper enables them on its CPU once they exist (Linux's
- * CPU-starting step).  The external line is the parent a PLIC chains
+ * each CPU enables them in a hotplug state of the port's, run on that CPU
+ * (Linux's CPU-starting step), and disables them when it goes down.  The external line is the parent a PLIC chains
  * under, as Linux's PLIC driver does.  The chip's mask is a bit of the hart
  * (intc_on), and for the external cause its mie bit too; not mie for the
  * other two: the port's own waits (its threads' timed sleeps, the core's
@@ -305,10 +306,27 @@ static unsigned int intc_line(irqkit_hwirq_t hw, unsigned int from)
 	return (unsigned int)v;
 }
 
+/* Each CPU as it comes up (and every one at start), on that CPU: its lines on. */
+static int intc_starting_cpu(unsigned int cpu)
+{
+	(void)cpu;
+	irqkit_enable_percpu_irq(__atomic_load_n(&ipi_irq, __ATOMIC_ACQUIRE), IRQKIT_TYPE_NONE);
+	irqkit_enable_percpu_irq(__atomic_load_n(&timer_irq, __ATOMIC_ACQUIRE), IRQKIT_TYPE_NONE);
+	return 0;
+}
+
+static int intc_dying_cpu(unsigned int cpu)
+{
+	(void)cpu;
+	irqkit_disable_percpu_irq(__atomic_load_n(&timer_irq, __ATOMIC_ACQUIRE));
+	irqkit_disable_percpu_irq(__atomic_load_n(&ipi_irq, __ATOMIC_ACQUIRE));
+	return 0;
+}
+
 /*
- * At start, once the CPUs are bound: the two lines and their handlers,
- * masked on every hart until its swapper turns them on
- * (rv_intc_cpu_starting).  Return: 0 or -errno.
+ * At start, once the CPUs are bound: the lines, the handlers of two, and
+ * their hotplug state, which turns them on in every CPU before it returns.
+ * Return: 0 or -errno.
  */
 int rv_intc_start(void)
 {
@@ -340,19 +358,15 @@ int rv_intc_start(void)
 	__atomic_store_n(&ipi_irq, ipi, __ATOMIC_RELEASE);
 	__atomic_store_n(&timer_irq, timer, __ATOMIC_RELEASE);
 	__atomic_store_n(&ext_irq, ext, __ATOMIC_RELEASE);
+	ret = irqkit_cpuhp_setup_state(IRQKIT_CPUHP_AP_ONLINE_DYN, "irqchip/riscv/intc:starting",
+				       intc_starting_cpu, intc_dying_cpu);
+	if (ret < 0) {
+		rv_intc_stop();
+		irqkit_free_percpu_irq(timer, intc_dev);
+		irqkit_free_percpu_irq(ipi, intc_dev);
+		return ret;
+	}
 	return 0;
-}
-
-/* A hart's swapper, bound to its CPU (process context, on that hart): its lines on. */
-void rv_intc_cpu_starting(void)
-{
-	unsigned int ipi = __atomic_load_n(&ipi_irq, __ATOMIC_ACQUIRE);
-	unsigned int timer = __atomic_load_n(&timer_irq, __ATOMIC_ACQUIRE);
-
-	if (ipi)
-		irqkit_enable_percpu_irq(ipi, IRQKIT_TYPE_NONE);
-	if (timer)
-		irqkit_enable_percpu_irq(timer, IRQKIT_TYPE_NONE);
 }
 
 /* At stop, before the core frees the lines: traps do their work directly again. */
@@ -375,9 +389,16 @@ static void root_none(void *arg)
 	(void)arg;		/* a kick: what the core signalled is delivered after it */
 }
 
+/* Does a trap on @hart enter the core?  Between start and stop, on an online CPU's hart. */
+static bool hart_in_core(unsigned int hart)
+{
+	return rv_core_up && hart < irqkit__core_nr_cpus() &&
+	       !__atomic_load_n(&rv_harts[hart].cpu_off, __ATOMIC_ACQUIRE);
+}
+
 static void software_interrupt(unsigned int hart)
 {
-	bool core = rv_core_up && hart < irqkit__core_nr_cpus();
+	bool core = hart_in_core(hart);
 	unsigned int bits;
 
 	if (core && __atomic_load_n(&ipi_irq, __ATOMIC_ACQUIRE) && intc_unmasked(hart, 3) &&
@@ -391,7 +412,7 @@ static void software_interrupt(unsigned int hart)
 
 static void timer_interrupt(unsigned int hart)
 {
-	if (rv_core_up && hart < irqkit__core_nr_cpus() && __atomic_load_n(&timer_irq, __ATOMIC_ACQUIRE) &&
+	if (hart_in_core(hart) && __atomic_load_n(&timer_irq, __ATOMIC_ACQUIRE) &&
 	    intc_unmasked(hart, 7) && !enter_core(hart, root_intc, (void *)7ul))
 		return;
 	/* the core's timer still runs while a stop is under way (outside hardirq context) */
@@ -405,12 +426,12 @@ static void timer_interrupt(unsigned int hart)
  */
 static void external_interrupt(unsigned int hart)
 {
-	if (rv_core_up && hart < irqkit__core_nr_cpus() &&
-	    __atomic_load_n(&ext_irq, __ATOMIC_ACQUIRE) && intc_unmasked(hart, RV_CAUSE_EXT)) {
+	if (hart_in_core(hart) && __atomic_load_n(&ext_irq, __ATOMIC_ACQUIRE) &&
+	    intc_unmasked(hart, RV_CAUSE_EXT)) {
 		if (!enter_core(hart, root_intc, (void *)(unsigned long)RV_CAUSE_EXT))
 			return;
 		retry_later(hart, RV_IPI_EXT_ON);
-	} else if (rv_core_up && __atomic_load_n(&ext_root, __ATOMIC_ACQUIRE)) {
+	} else if (hart_in_core(hart) && __atomic_load_n(&ext_root, __ATOMIC_ACQUIRE)) {
 		if (!enter_core(hart, ext_root, ext_arg))
 			return;
 		retry_later(hart, RV_IPI_EXT_ON);
@@ -450,6 +471,8 @@ void rv_trap(struct rv_frame *f)
 		rv_exit(99);
 	}
 	irqkit_rv_trap_depth[hart]++;
+	/* seen inside before this reads whether to enter: a stop or a CPU going down waits for it */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	switch (cause & ~MCAUSE_INT) {
 	case 3:
 		software_interrupt(hart);
