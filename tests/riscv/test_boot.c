@@ -5,12 +5,13 @@
  * they schedule runs there in softirq context, work they queue is flushed
  * from a thread, a completion signalled by a handler on another hart wakes a
  * thread, msleep and a kernel timer run on the CLINT timer, local_irq_save
- * really masks an interrupt raised meanwhile, and a spinlock keeps a
- * counter exact across harts.
+ * really masks an interrupt raised meanwhile and a timer that expires
+ * meanwhile, and a spinlock keeps a counter exact across harts.
  */
 #include <unistd.h>
 
 #include <irqkit/arch/rv.h>
+#include <irqkit/hrtimer.h>
 #include <irqkit/proc.h>
 #include <irqkit/swchip.h>
 
@@ -185,6 +186,50 @@ static void test_irqsave_masks(void)
 	irqkit_tasklet_kill(&d->tasklet);
 	irqkit_flush_work(&d->work);
 	irqkit_free_irq(LINE0, d);
+}
+
+/*
+ * A timer that expires while the hart has interrupts off: its interrupt is
+ * pending in the hart (mip.MTIP) and nothing runs, neither the timer line's
+ * handler nor the hrtimer's callback, until interrupts are back on.
+ */
+static volatile unsigned int hr_runs, hr_cpu;
+
+static enum irqkit_hrtimer_restart hr_fn(struct irqkit_hrtimer *t)
+{
+	(void)t;
+	hr_cpu = (unsigned int)irqkit_smp_processor_id();
+	hr_runs++;
+	return IRQKIT_HRTIMER_NORESTART;
+}
+
+static void test_irqsave_masks_the_timer(void)
+{
+	static struct irqkit_hrtimer t;
+	unsigned int timer = irqkit_rv_timer_irq(), before;
+	unsigned long flags, mip;
+	uint64_t end;
+
+	CHECK_EQ(irqkit_thread_bind(0), 0);
+	hr_runs = 0;
+	irqkit_hrtimer_setup(&t, hr_fn, IRQKIT_CLOCK_MONOTONIC, IRQKIT_HRTIMER_MODE_REL);
+	flags = irqkit_local_irq_save();
+	before = irqkit_kstat_irqs_cpu(timer, 0);
+	irqkit_hrtimer_start_range_ns(&t, 1000000, 0, IRQKIT_HRTIMER_MODE_REL);
+	end = irqkit_ktime_get_ns() + 5000000;
+	while (irqkit_ktime_get_ns() < end)
+		;
+	__asm__ __volatile__("csrr %0, mip" : "=r"(mip));
+	CHECK(mip & (1ul << 7));			/* the timer's interrupt waits in the hart */
+	CHECK_EQ(hr_runs, 0);
+	CHECK_EQ(irqkit_kstat_irqs_cpu(timer, 0), before);
+	irqkit_local_irq_restore(flags);
+	for (int i = 0; i < 1000 && !hr_runs; i++)
+		irqkit_msleep(1);
+	CHECK_EQ(hr_runs, 1);
+	CHECK_EQ(hr_cpu, 0);
+	CHECK(irqkit_kstat_irqs_cpu(timer, 0) > before);
+	(void)irqkit_hrtimer_cancel(&t);
 }
 
 static unsigned long sleep_fired;
@@ -369,6 +414,7 @@ int irqkit_main(void)
 	RUN(test_lines_per_cpu);
 	RUN(test_percpu_lines);
 	RUN(test_irqsave_masks);
+	RUN(test_irqsave_masks_the_timer);
 	RUN(test_time);
 	RUN(test_spinlock_across_harts);
 	RUN(test_ipi_storm);
