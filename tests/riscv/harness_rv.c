@@ -41,6 +41,14 @@ unsigned int test_seed(void)
 	return seed;
 }
 
+/* The host reads /proc/self/task; here the port's list of threads. */
+unsigned int rv_threads_named(const char *prefix, const char *without);
+
+int nr_threads_named(const char *prefix, const char *without)
+{
+	return (int)rv_threads_named(prefix, without);
+}
+
 int stress_scale(int n)
 {
 	return n;

@@ -357,6 +357,8 @@ int irqkit__core_handle_arch_irq(void (*root)(void *arg), void *arg)
 	irq_exit_and_release(t, c);
 	if (irqkit__cpu_pending(c) && !t->nodeliver)
 		irqkit__cpu_deliver(t, c);
+	else if (unlikely(READ_ONCE(c->fault_nheld)))
+		irqkit__fault_rearm(c);	/* the trap was a point: what a fault holds waits for the next */
 	return 0;
 }
 

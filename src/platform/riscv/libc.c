@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The rest of the C library that drivers and the Linux-name layer use on
- * bare metal (libc/include/): formatting into buffers, number parsing, the
- * clocks, sleeping.  vsnprintf is the port's formatter (platform.c); the string
+ * bare metal (libc/include/): formatting into buffers, number parsing,
+ * memory, the clocks, sleeping.  vsnprintf is the port's formatter (platform.c); the string
  * functions are in string.c.
  */
 #include "rv.h"
@@ -123,6 +123,44 @@ int gettimeofday(struct timeval *restrict tv, void *restrict tz)
 	tv->tv_sec = (time_t)(ns / 1000000000u);
 	tv->tv_usec = (suseconds_t)(ns % 1000000000u / 1000u);
 	return 0;
+}
+
+/*
+ * malloc, calloc and free on the port's allocator, which takes the size
+ * back at free: a block keeps its size in a 64-byte header, so that what
+ * follows keeps the allocator's 64-byte alignment.  Zeroed, as the
+ * allocator's blocks are.
+ */
+#define MALLOC_HEAD	64u
+
+void *malloc(size_t size)
+{
+	char *p;
+
+	if (size > SIZE_MAX - MALLOC_HEAD)
+		return NULL;
+	p = irqkit_plat_alloc(size + MALLOC_HEAD);
+	if (!p)
+		return NULL;
+	*(size_t *)p = size;
+	return p + MALLOC_HEAD;
+}
+
+void *calloc(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	return malloc(n * size);
+}
+
+void free(void *p)
+{
+	char *h;
+
+	if (!p)
+		return;
+	h = (char *)p - MALLOC_HEAD;
+	irqkit_plat_free(h, *(size_t *)h + MALLOC_HEAD);
 }
 
 /* The port's own sleep of the calling thread (the contract's irqkit_plat_sleep_ns). */

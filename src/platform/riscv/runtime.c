@@ -104,16 +104,21 @@ void irqkit_arch_cpu_idle(unsigned int cpu, unsigned int *kick, unsigned int see
 
 /*
  * The core signalled CPU @cpu: an IPI, whose trap delivers what is pending.
- * From a trap on that hart itself no IPI is needed: the trap delivers what
- * became pending before it returns.
+ * From a trap on that hart itself the IPI waits for the outermost trap's
+ * end (rv_trap): what became pending while the core still looked is
+ * delivered by this trap, and what it left for a later point (an arrival a
+ * fault holds back, re-marked as the point ends) gets that point from the
+ * IPI's trap right after.
  */
 void irqkit_arch_cpu_wake(unsigned int cpu, unsigned int *kick)
 {
 	irqkit_plat_wake(kick);
 	if (cpu >= rv_nr_harts)
 		return;
-	if (cpu == rv_hartid() && irqkit_rv_trap_depth[cpu])
+	if (cpu == rv_hartid() && irqkit_rv_trap_depth[cpu]) {
+		rv_harts[cpu].kick_after_trap = true;
 		return;
+	}
 	rv_ipi_send(cpu, RV_IPI_KICK);
 }
 

@@ -150,6 +150,7 @@ struct rv_hart {
 	uint64_t		sleep_deadline;	/* earliest timed wait (ticks) */
 	bool			online;
 	bool			cpu_off;	/* its CPU is offline: traps leave the core alone */
+	bool			kick_after_trap;	/* a kick from its own trap: an IPI at its end */
 	unsigned long		busy_count;	/* interrupts the core could not take at once */
 	unsigned int		retry;		/* RV_IPI_KICK, RV_IPI_EXT_ON: try again at retry_at */
 	uint64_t		retry_at;

@@ -8,6 +8,8 @@
  */
 #include "rv.h"
 
+#include <string.h>
+
 #include <irqkit/arch/rv.h>
 
 #include <irqkit/irqkit.h>
@@ -323,6 +325,27 @@ int irqkit_plat_thread_join_timeout(struct irqkit_plat_thread *th, uint64_t ns)
 	}
 	irqkit_plat_thread_join(th);
 	return 0;
+}
+
+/*
+ * How many live threads have a name that starts with @prefix and does not
+ * hold @without (NULL: no such test): what a host reads in
+ * /proc/self/task/N/comm, for tests.  The swappers are not on the list.
+ */
+unsigned int rv_threads_named(const char *prefix, const char *without);
+unsigned int rv_threads_named(const char *prefix, const char *without)
+{
+	unsigned long f = rv_irq_save();
+	unsigned int n = 0;
+
+	rv_lock(&all_lock);
+	for (struct irqkit_plat_thread *a = rv_all_threads; a; a = a->all_next)
+		n += !__atomic_load_n(&a->dead, __ATOMIC_ACQUIRE) &&
+		     !strncmp(a->name, prefix, strlen(prefix)) &&
+		     !(without && strstr(a->name, without));
+	rv_unlock(&all_lock);
+	rv_irq_restore(f);
+	return n;
 }
 
 /* The watchdog's reports about another thread: its name from its pid. */

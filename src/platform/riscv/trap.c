@@ -488,5 +488,9 @@ void rv_trap(struct rv_frame *f)
 		break;
 	}
 	__asm__ __volatile__("csrci mstatus, 8" ::: "memory");
+	if (irqkit_rv_trap_depth[hart] == 1 && rv_harts[hart].kick_after_trap) {
+		rv_harts[hart].kick_after_trap = false;
+		rv_ipi_send(hart, RV_IPI_KICK);	/* taken right after mret: the next point */
+	}
 	irqkit_rv_trap_depth[hart]--;
 }

@@ -258,8 +258,13 @@ static atomic_bool raising;
 static void *raiser(void *arg)
 {
 	(void)arg;
-	while (atomic_load(&raising))
+	while (atomic_load(&raising)) {
 		(void)irqkit_sw_raise(T_EDGE(7));
+#if !T_CPUS_ARE_THREADS
+		/* a hart's threads do not preempt this loop: it gives way to them */
+		usleep_100();
+#endif
+	}
 	return NULL;
 }
 

@@ -4,7 +4,6 @@
 #include "../../harness.h"
 #include "../../testchip.h"
 
-#include <dirent.h>
 #include <unistd.h>
 
 struct tdevice {

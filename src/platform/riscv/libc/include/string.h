@@ -13,6 +13,7 @@ int strncmp(const char *a, const char *b, size_t n);
 char *strcpy(char *restrict d, const char *restrict s);
 char *strncpy(char *restrict d, const char *restrict s, size_t n);
 char *strncat(char *restrict d, const char *restrict s, size_t n);
+char *strcat(char *restrict d, const char *restrict s);
 char *strchr(const char *s, int c);
 char *strstr(const char *h, const char *n);
 #endif
