@@ -7,15 +7,19 @@
 #   1. the kernel: the image package linux-image-amd64 depends on, downloaded
 #      with apt-get (never installed) and unpacked, cached per version in
 #      BUILD_DIR/kernel/; gpio-sim and irq_sim built as modules from that
-#      version's linux-source and headers (downloaded the same way);
+#      version's linux-source and headers (downloaded the same way), and
+#      seqdiff (tests/guest/diff) built at each run against the kept headers;
 #   2. the test programs (tests/guest/*.c), linked statically against
 #      libirqkit.a (-DIRQKIT_BUILD_GUEST=ON, no libdw, no USDT);
 #   3. an initramfs: busybox-static, the drivers' modules, the programs,
-#      tests/guest/init as PID 1;
+#      the sequences, tests/guest/init as PID 1;
 #   4. one boot under a timeout; a pass needs both QEMU's status 1 (the
 #      guest wrote 0 to isa-debug-exit) and the guest's "GUEST-RESULT: PASS"
 #      line: QEMU's own start-up errors also exit 1, a panic under
-#      -no-reboot exits 0, a hang is caught by the timeout.
+#      -no-reboot exits 0, a hang is caught by the timeout;
+#   5. the guest's recordings replayed on the host;
+#   6. the kernel's records of each sequence of tests/guest/diff/seqs
+#      against its .expect file, which irqkit's diff/* tests check too.
 # The console log, the kernel's lines about the devices included, is
 # BUILD_DIR/guest.log.
 # Usage: tests/guest/run.sh [build-dir]   (default build/guest)
@@ -71,7 +75,8 @@ kver=$(basename "$(dirname "$mods")")
 # be a module: its license, and generic_handle_domain_irq() where it called
 # handle_simple_irq() on irq_to_desc(), which modules cannot reach.
 gdir=$kdir/gpio-sim
-if [ ! -f "$gdir/ready" ]; then
+hdr=$gdir/root/usr/src/linux-headers-$kver
+if [ ! -f "$gdir/ready" ] || [ ! -f "$hdr/Makefile" ]; then
 	version=$(cat "$kdir/version")
 	series=${kver%%-*}; series=${series%.*}	# 6.1.0-57-amd64 -> 6.1
 	common=${kver%-*}-common
@@ -97,13 +102,25 @@ if [ ! -f "$gdir/ready" ]; then
 		{ echo "guest: irq_sim.c is not as expected" >&2; exit 1; }
 	printf '\nMODULE_LICENSE("GPL");\n' >>"$gdir/mod/irq_sim.c"
 	printf 'obj-m := irq_sim.o gpio-sim.o\n' >"$gdir/mod/Kbuild"
-	hdr=$gdir/root/usr/src/linux-headers-$kver
 	sed -i "s|^include /usr/src/|include $gdir/root/usr/src/|" "$hdr/Makefile"
 	make -s -C "$hdr" M="$gdir/mod" modules >"$gdir/build.log" 2>&1 ||
 		{ cat "$gdir/build.log" >&2; echo "guest: building gpio-sim failed" >&2; exit 1; }
-	rm -rf "$gdir/deb" "$gdir/root" "$gdir/$src"
+	rm -rf "$gdir/deb" "$gdir/$src"	# the headers stay: seqdiff is built at each run
 	touch "$gdir/ready"
 fi
+
+# ---- 1c. seqdiff: the sequences of tests/guest/diff in the kernel -----------------
+sdir=$dir/seqdiff
+rm -rf "$sdir" && mkdir -p "$sdir"
+cp "$top/tests/guest/diff/seq.c" "$top/tests/guest/diff/seq.h" "$sdir/"
+cp "$top/tests/guest/diff/seqdiff.c" "$sdir/seqdiff_main.c"
+printf 'obj-m := seqdiff.o
+seqdiff-y := seqdiff_main.o seq.o
+ccflags-y := -std=gnu11
+' \
+	>"$sdir/Kbuild"
+make -s -C "$hdr" M="$sdir" modules >"$sdir/build.log" 2>&1 ||
+	{ cat "$sdir/build.log" >&2; echo "guest: building seqdiff failed" >&2; exit 1; }
 
 # ---- 2. the programs ----------------------------------------------------------------
 # (and, for the host, the test that replays the guest's recordings)
@@ -126,7 +143,9 @@ cp "$mods/drivers/uio/uio.ko" "$mods/drivers/uio/uio_pci_generic.ko" \
 	"$mods/drivers/vfio/vfio_iommu_type1.ko" "$mods/drivers/vfio/vfio_virqfd.ko" \
 	"$mods/drivers/vfio/pci/vfio-pci-core.ko" "$mods/drivers/vfio/pci/vfio-pci.ko" \
 	"$mods/fs/configfs/configfs.ko" "$gdir/mod/irq_sim.ko" "$gdir/mod/gpio-sim.ko" \
-	"$root/lib/modules/"
+	"$sdir/seqdiff.ko" "$root/lib/modules/"
+mkdir -p "$root/seqs"
+cp "$top"/tests/guest/diff/seqs/*.seq "$root/seqs/"
 for p in "$dir"/build/tests/guest/guest_*; do
 	cp "$p" "$root/bin/${p##*/guest_}"
 done
@@ -170,4 +189,28 @@ if ! IRQKIT_RECORDING_DIR=$rec "$dir/build/tests/test_record"; then
 	exit 1
 fi
 echo "guest: the recordings replayed on the host ($(ls "$rec"/*.rec | wc -l) files in $rec)"
+
+# ---- 6. the kernel's records of each sequence, against the same .expect as irqkit's --
+seqs=$dir/seqs
+rm -rf "$seqs" && mkdir -p "$seqs"
+tr -d '\r' <"$log" | awk -v d="$seqs" '
+	/^GUEST-SEQ: / { f = d "/" $2 ".kernel"; printf "" > f; next }
+	/^GUEST-SEQ-END/ { f = ""; next }
+	f && (/^[0-9]+: / || /^line [0-9]+: / || /^handler [0-9]+: / || /^GUEST-SEQ-ERROR/) { print > f }'
+bad=0
+n=0
+for s in "$top"/tests/guest/diff/seqs/*.seq; do
+	name=$(basename "$s" .seq)
+	n=$((n + 1))
+	if [ ! -f "$seqs/$name.kernel" ]; then
+		echo "guest: sequence $name: no records came back"
+		bad=1
+	elif ! grep -v '^#' "${s%.seq}.expect" | diff -u - "$seqs/$name.kernel" >"$seqs/$name.diff"; then
+		echo "guest: sequence $name: the kernel's records differ from $name.expect (- expected, + kernel):"
+		sed 's/^/    | /' "$seqs/$name.diff"
+		bad=1
+	fi
+done
+[ "$bad" -eq 0 ] || { echo "guest: FAIL (sequences: the kernel and the expected records differ)"; exit 1; }
+echo "guest: $n sequences, the kernel's records as expected (irqkit's: the diff/* tests)"
 exit 0

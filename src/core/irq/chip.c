@@ -291,7 +291,7 @@ int irqkit__irq_set_trigger(struct irqkit_desc *desc, unsigned int flags)
 			irqd_set(&desc->irq_data, IRQD_LEVEL);
 		}
 	} else {
-		pr_err("Setting trigger mode %u for irq %u failed (%pS)", flags,
+		pr_err("genirq: Setting trigger mode %u for irq %u failed (%pS)", flags,
 		       irq_desc_get_irq(desc), (void *)chip->irq_set_type);
 	}
 	if (unmask)

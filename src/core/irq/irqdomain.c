@@ -259,7 +259,7 @@ struct irqkit_irq_domain *irqkit_irq_domain_create_simple(struct irqkit_fwnode *
 		return d;
 	ret = irqkit_irq_alloc_descs((int)first_irq, first_irq, size, NULL);
 	if (ret < 0)
-		pr_info("Cannot allocate irq_descs @ IRQ%u, assuming pre-allocated", first_irq);
+		pr_info("irq: Cannot allocate irq_descs @ IRQ%u, assuming pre-allocated", first_irq);
 	return associate_many_or_remove(d, first_irq, 0, size) ? NULL : d;
 }
 
@@ -379,7 +379,7 @@ static int associate_locked(struct irqkit_irq_domain *d, unsigned int virq, irqk
 		ret = d->ops->map(d, virq, hwirq);
 		if (ret) {
 			if (ret != -IRQKIT_EPERM)
-				pr_info("%s didn't like hwirq-0x%lx to VIRQ%u mapping (rc=%d)",
+				pr_info("irq: %s didn't like hwirq-0x%lx to VIRQ%u mapping (rc=%d)",
 					d->name, hwirq, virq, ret);
 			set_level(desc, &desc->irq_data, NULL, 0);
 			return ret;
@@ -432,7 +432,7 @@ unsigned int irqkit_irq_create_mapping_affinity(struct irqkit_irq_domain *domain
 	}
 	v = irqkit_irq_domain_alloc_descs(-1, 1, hwirq, affd);
 	if (v <= 0) {
-		pr_debug("-> virq allocation failed");
+		pr_debug("irq: -> virq allocation failed");
 		goto out;
 	}
 	if (associate_locked(domain, (unsigned int)v, hwirq)) {
@@ -510,7 +510,7 @@ unsigned int irqkit_irq_create_fwspec_mapping(struct irqkit_irq_fwspec *fwspec)
 	d = fwspec->fwnode ? irqkit_irq_find_matching_fwnode(fwspec->fwnode) :
 			     irqkit_irq_get_default_host();
 	if (!d) {
-		pr_warn("no irq domain found for %s !",
+		pr_warn("irq: no irq domain found for %s !",
 			fwspec->fwnode && fwspec->fwnode->name ? fwspec->fwnode->name : "(null)");
 		return 0;
 	}
@@ -536,7 +536,7 @@ unsigned int irqkit_irq_create_fwspec_mapping(struct irqkit_irq_fwspec *fwspec)
 			(void)irqkit_irq_set_default_type(virq, type);
 			return virq;
 		}
-		pr_warn("type mismatch, failed to map hwirq-%lu for %s!", hwirq, d->name);
+		pr_warn("irq: type mismatch, failed to map hwirq-%lu for %s!", hwirq, d->name);
 		return 0;
 	}
 	if (is_hierarchy(d)) {
@@ -650,13 +650,13 @@ int irqkit_irq_domain_alloc_irqs(struct irqkit_irq_domain *domain, unsigned int 
 	if (!domain || !nr_irqs)
 		return -IRQKIT_EINVAL;
 	if (!domain->ops->alloc) {
-		pr_debug("domain->ops->alloc() is NULL");
+		pr_debug("irq: domain->ops->alloc() is NULL");
 		return -IRQKIT_ENOSYS;
 	}
 	irqkit__mutex_lock(&domain_mutex);
 	virq = irqkit_irq_domain_alloc_descs(-1, nr_irqs, 0, NULL);
 	if (virq < 0) {
-		pr_debug("cannot allocate IRQ(base %d, count %u)", virq, nr_irqs);
+		pr_debug("irq: cannot allocate IRQ(base %d, count %u)", virq, nr_irqs);
 		goto out;
 	}
 	ret = alloc_levels(domain, (unsigned int)virq, nr_irqs);

@@ -599,7 +599,7 @@ static int __setup_irq(unsigned int irq, struct irqkit_desc *desc, struct irqkit
 		new->thread_mask = 1ul << __builtin_ctzl(~thread_mask);
 	} else if (new->handler == irqkit__default_primary_handler &&
 		   !(chip->flags & IRQKIT_CHIP_ONESHOT_SAFE)) {
-		pr_err("Threaded irq requested with handler=NULL and !ONESHOT for %s (irq %u)",
+		pr_err("genirq: Threaded irq requested with handler=NULL and !ONESHOT for %s (irq %u)",
 		       new->name, irq);
 		ret = -IRQKIT_EINVAL;
 		goto out_unlock;
@@ -645,7 +645,7 @@ static int __setup_irq(unsigned int irq, struct irqkit_desc *desc, struct irqkit
 		unsigned int omsk = irqd_get(&desc->irq_data) & IRQD_TRIGGER_MASK;
 
 		if (nmsk != omsk)
-			pr_warn("irq %u uses trigger mode %u; requested %u", irq, omsk, nmsk);
+			pr_warn("genirq: irq %u uses trigger mode %u; requested %u", irq, omsk, nmsk);
 	}
 
 	a_store_release(old_ptr, new);
@@ -661,7 +661,7 @@ static int __setup_irq(unsigned int irq, struct irqkit_desc *desc, struct irqkit
 
 mismatch:
 	if (!(new->flags & IRQKIT_F_PROBE_SHARED))
-		pr_err("Flags mismatch irq %u. %08x (%s) vs. %08x (%s)", irq, new->flags,
+		pr_err("genirq: Flags mismatch irq %u. %08x (%s) vs. %08x (%s)", irq, new->flags,
 		       new->name, old->flags, old->name);
 	ret = -IRQKIT_EBUSY;
 out_unlock:

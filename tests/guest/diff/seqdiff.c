@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: MIT OR GPL-2.0
+/*
+ * The kernel's side of the comparison: a module of the guest's kernel that
+ * runs seq.h's sequences (the same seq.c as irqkit's side) on lines of a
+ * chip of its own, and keeps their records for user space.
+ *
+ * The chip behaves as irqkit's software chip does: a line latches an edge
+ * (or holds its level) while masked and fires when unmasked; a firing is
+ * an irq_work, so the flow runs in hardirq context on the CPU that raised,
+ * and waits while that CPU has interrupts off, as a device's interrupt
+ * does; an edge that comes while the flow is disabled is retriggered by the
+ * chip at the enable.  Edge lines run handle_edge_irq, level lines
+ * handle_level_irq.  The kernel's log reaches the records through a console
+ * of the module's (the console log level must let warnings through).
+ *
+ * Use (debugfs): write a sequence to /sys/kernel/debug/seqdiff/run; the
+ * write returns when it has run (-EINVAL if a line does not parse); read
+ * the records from the same file.
+ */
+#include <linux/console.h>
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/fs.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/irq_work.h>
+#include <linux/irqdomain.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "seq.h"
+
+#define OUT_SIZE	(256 * 1024)
+#define IN_SIZE		(64 * 1024)
+
+struct sline {
+	bool	level;		/* a level line: fires while asserted */
+	bool	latched;	/* an edge waits, or the level is high */
+	bool	masked;
+	unsigned int virq;
+};
+
+static struct sline slines[SEQ_LINES + 1];
+static DEFINE_RAW_SPINLOCK(chip_lock);
+static struct irq_domain *domain;
+static struct irq_work fire_work;
+static DEFINE_MUTEX(run_lock);
+static char *out;
+static size_t out_len;
+static struct dentry *dir;
+
+/* hardirq context (irq_work): every line that waits and is unmasked, its flow. */
+static void fire(struct irq_work *w)
+{
+	for (unsigned int n = 1; n <= SEQ_LINES; n++) {
+		bool go;
+
+		raw_spin_lock(&chip_lock);
+		go = slines[n].latched && !slines[n].masked;
+		if (go && !slines[n].level)
+			slines[n].latched = false;
+		raw_spin_unlock(&chip_lock);
+		if (go)
+			generic_handle_domain_irq(domain, n);
+	}
+}
+
+static void sl_mask(struct irq_data *d)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&chip_lock, flags);
+	slines[d->hwirq].masked = true;
+	raw_spin_unlock_irqrestore(&chip_lock, flags);
+}
+
+static void sl_unmask(struct irq_data *d)
+{
+	unsigned long flags;
+	bool go;
+
+	raw_spin_lock_irqsave(&chip_lock, flags);
+	slines[d->hwirq].masked = false;
+	go = slines[d->hwirq].latched;
+	raw_spin_unlock_irqrestore(&chip_lock, flags);
+	if (go)
+		irq_work_queue(&fire_work);
+}
+
+static void sl_ack(struct irq_data *d)
+{
+}
+
+static int sl_retrigger(struct irq_data *d)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&chip_lock, flags);
+	slines[d->hwirq].latched = true;
+	raw_spin_unlock_irqrestore(&chip_lock, flags);
+	irq_work_queue(&fire_work);
+	return 1;
+}
+
+static int sl_set_type(struct irq_data *d, unsigned int type)
+{
+	bool level = type & IRQ_TYPE_LEVEL_MASK;
+
+	slines[d->hwirq].level = level;
+	irq_set_handler_locked(d, level ? handle_level_irq : handle_edge_irq);
+	return 0;
+}
+
+static struct irq_chip sl_chip = {
+	.name		= "seqdiff",
+	.irq_mask	= sl_mask,
+	.irq_unmask	= sl_unmask,
+	.irq_ack	= sl_ack,
+	.irq_retrigger	= sl_retrigger,
+	.irq_set_type	= sl_set_type,
+};
+
+static int sl_map(struct irq_domain *d, unsigned int virq, irq_hw_number_t hw)
+{
+	irq_set_chip_and_handler(virq, &sl_chip, handle_edge_irq);
+	return 0;
+}
+
+static const struct irq_domain_ops sl_ops = { .map = sl_map };
+
+/* ---- the side of seq.h ----------------------------------------------------------- */
+
+static int side_line(void *ctx, unsigned int n, int level)
+{
+	unsigned int virq = irq_create_mapping(domain, n);
+
+	if (!virq)
+		return -ENOMEM;
+	slines[n] = (struct sline){ .level = level, .masked = true, .virq = virq };
+	irq_set_irq_type(virq, level ? IRQ_TYPE_LEVEL_HIGH : IRQ_TYPE_EDGE_RISING);
+	return (int)virq;
+}
+
+static void side_raise(void *ctx, unsigned int irq)
+{
+	unsigned long hw = irqd_to_hwirq(irq_get_irq_data(irq)), flags;
+	bool go;
+
+	raw_spin_lock_irqsave(&chip_lock, flags);
+	slines[hw].latched = true;
+	go = !slines[hw].masked;
+	raw_spin_unlock_irqrestore(&chip_lock, flags);
+	if (go)
+		irq_work_queue(&fire_work);
+}
+
+static void side_set_level(void *ctx, unsigned int irq, int high)
+{
+	unsigned long hw = irqd_to_hwirq(irq_get_irq_data(irq)), flags;
+	bool go;
+
+	raw_spin_lock_irqsave(&chip_lock, flags);
+	slines[hw].latched = high;
+	go = high && !slines[hw].masked;
+	raw_spin_unlock_irqrestore(&chip_lock, flags);
+	if (go)
+		irq_work_queue(&fire_work);
+}
+
+/* Until no line would fire, the firing ran, each line's handlers and threads are done. */
+static void side_settle(void *ctx)
+{
+	for (int i = 0; i < 10000; i++) {
+		bool more = false;
+
+		irq_work_sync(&fire_work);
+		for (unsigned int n = 1; n <= SEQ_LINES; n++)
+			if (slines[n].virq)
+				synchronize_irq(slines[n].virq);
+		raw_spin_lock_irq(&chip_lock);
+		for (unsigned int n = 1; n <= SEQ_LINES; n++)
+			more |= slines[n].virq && slines[n].latched && !slines[n].masked &&
+				!slines[n].level;
+		raw_spin_unlock_irq(&chip_lock);
+		if (!more && !irq_work_is_pending(&fire_work))
+			break;
+		usleep_range(50, 100);
+	}
+	/* what the steps printed reaches the console (seq_log) now, not later */
+	console_lock();
+	console_unlock();
+}
+
+static void side_out(void *ctx, const char *text)
+{
+	size_t n = strlen(text);
+
+	if (out_len + n + 1 < OUT_SIZE) {
+		memcpy(out + out_len, text, n);
+		out[out_len + n] = '\n';
+		out_len += n + 1;
+	}
+}
+
+/* The log: each line, without its time stamp, to seq_log. */
+static void con_write(struct console *con, const char *s, unsigned int n)
+{
+	static char line[256];
+	static unsigned int len;
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (s[i] != '\n') {
+			if (len + 1 < sizeof(line))
+				line[len++] = s[i];
+			continue;
+		}
+		line[len] = '\0';
+		if (line[0] == '[' && strchr(line, ']'))
+			seq_log(skip_spaces(strchr(line, ']') + 1));
+		else
+			seq_log(line);
+		len = 0;
+	}
+}
+
+static struct console seq_console = {
+	.name	= "seqdiff",
+	.write	= con_write,
+	.flags	= CON_ENABLED,
+	.index	= -1,
+};
+
+/* ---- debugfs ------------------------------------------------------------------------ */
+
+static ssize_t run_write(struct file *f, const char __user *buf, size_t len, loff_t *pos)
+{
+	struct seq_side side = { .line = side_line, .raise = side_raise,
+				 .set_level = side_set_level, .settle = side_settle,
+				 .out = side_out };
+	char *text;
+	int bad;
+
+	if (len >= IN_SIZE)
+		return -EFBIG;
+	text = memdup_user_nul(buf, len);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	mutex_lock(&run_lock);
+	out_len = 0;
+	bad = seq_run(&side, text);
+	for (unsigned int n = 1; n <= SEQ_LINES; n++) {
+		if (slines[n].virq)
+			irq_dispose_mapping(slines[n].virq);
+		slines[n] = (struct sline){ 0 };
+	}
+	mutex_unlock(&run_lock);
+	kfree(text);
+	if (bad) {
+		pr_err("seqdiff: line %d of the sequence is not a step\n", bad);
+		return -EINVAL;
+	}
+	return (ssize_t)len;
+}
+
+static ssize_t run_read(struct file *f, char __user *buf, size_t len, loff_t *pos)
+{
+	ssize_t ret;
+
+	mutex_lock(&run_lock);
+	ret = simple_read_from_buffer(buf, len, pos, out, out_len);
+	mutex_unlock(&run_lock);
+	return ret;
+}
+
+static const struct file_operations run_fops = {
+	.owner	= THIS_MODULE,
+	.write	= run_write,
+	.read	= run_read,
+	.llseek	= default_llseek,
+};
+
+static int __init seqdiff_init(void)
+{
+	out = vzalloc(OUT_SIZE);
+	if (!out)
+		return -ENOMEM;
+	init_irq_work(&fire_work, fire);
+	domain = irq_domain_add_linear(NULL, SEQ_LINES + 1, &sl_ops, NULL);
+	if (!domain) {
+		vfree(out);
+		return -ENOMEM;
+	}
+	dir = debugfs_create_dir("seqdiff", NULL);
+	debugfs_create_file("run", 0600, dir, NULL, &run_fops);
+	register_console(&seq_console);
+	return 0;
+}
+
+static void __exit seqdiff_exit(void)
+{
+	unregister_console(&seq_console);
+	debugfs_remove_recursive(dir);
+	irq_work_sync(&fire_work);
+	irq_domain_remove(domain);
+	vfree(out);
+}
+
+module_init(seqdiff_init);
+module_exit(seqdiff_exit);
+MODULE_LICENSE("Dual MIT/GPL");
+MODULE_DESCRIPTION("irqkit's comparison with Linux: seq.h's sequences in the kernel");
