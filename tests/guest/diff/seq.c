@@ -55,6 +55,7 @@ static DEFINE_SPINLOCK(note_lock);		/* runs and logs, from any context */
 static struct { unsigned int tok; unsigned long count; } runs[SEQ_RUNS];
 static unsigned int nr_runs;
 static bool runs_cut;
+static unsigned long thread_runs[SEQ_HANDLERS];	/* since the last record */
 static char logs[SEQ_LOGS][120];
 static unsigned int nr_logs;
 static char rec[SEQ_TEXT];
@@ -245,17 +246,25 @@ static irqreturn_t seq_primary(int irq, void *dev_id)
 	unsigned int r = h->rets[calls < h->nrets ? calls : h->nrets - 1];
 
 	(void)irq;
-	note_run(h->id * 2);
+	note_run(h->id);
 	return r == R_WAKE ? IRQ_WAKE_THREAD : r == R_HANDLED ? IRQ_HANDLED : IRQ_NONE;
 }
 
+/*
+ * Threads are counted, not ordered: the order in which the threads of a
+ * shared line's actions run, and where they fall among the next hardirqs,
+ * is the scheduler's, on both sides.
+ */
 static irqreturn_t seq_thread(int irq, void *dev_id)
 {
 	struct seq_handler *h = dev_id;
+	unsigned long flags;
 
 	(void)irq;
+	spin_lock_irqsave(&note_lock, flags);
 	h->thread++;
-	note_run(h->id * 2 + 1);
+	thread_runs[h->id]++;
+	spin_unlock_irqrestore(&note_lock, flags);
 	return IRQ_HANDLED;
 }
 
@@ -337,12 +346,20 @@ static void record(const struct seq_side *side, unsigned int i, const char *ret)
 	if (nr_runs) {
 		PUT(o, " | runs");
 		for (k = 0; k < nr_runs; k++) {
-			PUT(o, " h%u/%s", runs[k].tok / 2, runs[k].tok & 1 ? "thread" : "hard");
+			PUT(o, " h%u", runs[k].tok);
 			if (runs[k].count > 1)
 				PUT(o, "*%lu", runs[k].count);
 		}
 		if (runs_cut)
 			PUT(o, " ...");
+	}
+	for (k = 0; k < SEQ_HANDLERS; k++) {
+		if (!thread_runs[k])
+			continue;
+		PUT(o, " | threads h%u", k);
+		if (thread_runs[k] > 1)
+			PUT(o, "*%lu", thread_runs[k]);
+		thread_runs[k] = 0;
 	}
 	for (k = 0; k < nr_logs; k++) {
 		put_lines(fixed, sizeof(fixed), logs[k]);
@@ -385,6 +402,7 @@ int seq_run(const struct seq_side *side, const char *text)
 	nr_runs = 0;
 	runs_cut = false;
 	nr_logs = 0;
+	memset(thread_runs, 0, sizeof(thread_runs));
 	for (unsigned int i = 0; i < (unsigned int)n; i++) {
 		struct seq_step *s = &steps[i];
 		int irq = irqs[s->n], ret = 0;
@@ -474,8 +492,13 @@ int seq_run(const struct seq_side *side, const char *text)
 		local_irq_restore(irqflags[irqs_off]);
 	}
 	side->settle(side->ctx);
+	/*
+	 * A line's state, where it has a handler: one without keeps the disable
+	 * depth its last free left, which Linux changed after 6.1 (irq_shutdown
+	 * counts the shutdown in the depth instead of setting it to 1).
+	 */
 	for (unsigned int l = 1; l <= SEQ_LINES; l++) {
-		if (irqs[l] <= 0)
+		if (irqs[l] <= 0 || !requested[l])
 			continue;
 		snprintf(rec, sizeof(rec), "line %u: %s", l,
 			 irqd_irq_disabled(irq_get_irq_data((unsigned int)irqs[l])) ? "disabled" :

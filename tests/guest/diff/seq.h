@@ -25,11 +25,13 @@
  *   repeat K STEP            STEP K times (one record, the runs counted)
  *
  * Each step gives one record line: its number, the step, and what came of
- * it: "ret E" (a call's errno, 0 for success), "runs" (handlers that ran
- * since the step before, in order, each "hH/hard" or "hH/thread"), "log"
- * (the kernel's words about the lines: warnings, nobody cared, disabling,
- * with each line's number as LN).  At the end, each line's state: its
- * handler calls and whether it is disabled.
+ * it: "ret E" (a call's errno, 0 for success), "runs" (the primary
+ * handlers that ran since the step before, in hardirq context, in order,
+ * a run of the same one written hH*N), "threads" (each handler's thread
+ * runs, counted, since their order is the scheduler's), "log" (the
+ * kernel's words about the lines: warnings, nobody cared, disabling, with
+ * each line's number as LN).  At the end, the state of each line that has
+ * a handler, and each handler's calls.
  */
 #ifndef IRQKIT_SEQ_H
 #define IRQKIT_SEQ_H
