@@ -172,7 +172,11 @@ static const void *wait_fn(const struct irqkit__wait *w)
 	}
 }
 
-/* Report each wait older than @thresh once; at most a few per pass, outside the lock. */
+/*
+ * Report each wait older than @thresh once; at most a few per pass, outside
+ * the lock.  A wait that began after @now was read (the pass reads the
+ * clock once, before the CPUs' checks) is not old: its age would wrap.
+ */
 static void check_waits(uint64_t now, uint64_t thresh)
 {
 	struct wait_report due[8];
@@ -180,7 +184,7 @@ static void check_waits(uint64_t now, uint64_t thresh)
 
 	irqkit_spin_lock(&wait_lock);
 	for (struct irqkit__wait *w = waits; w && n < ARRAY_SIZE(due); w = w->next) {
-		if (w->reported || now - w->since < thresh)
+		if (w->reported || now < w->since || now - w->since < thresh)
 			continue;
 		w->reported = true;
 		due[n].w = *w;
