@@ -240,9 +240,9 @@ IRQKIT_API int irqkit_irq_set_default_type(unsigned int irq, unsigned int type);
 /**
  * irqkit_irq_set_chained_handler_and_data - make @irq a chained line: @handle,
  * a demultiplexer that runs its children's lines (with
- * irqkit_generic_handle_domain_irq(), between Linux's chained_irq_enter and
- * _exit), is its flow and runs with no action; the line is marked not
- * requestable, not probed, not threaded, and started now (Linux's
+ * irqkit_generic_handle_domain_irq(), between irqkit_chained_irq_enter() and
+ * _exit() of <irqkit/irqdesc.h>), is its flow and runs with no action; the
+ * line is marked not requestable, not probed, not threaded, and started now (Linux's
  * irq_set_chained_handler_and_data).  @handle NULL undoes it.  @data is the
  * line's handler data (irqkit_irq_get_handler_data).
  * Return: 0; -EINVAL (no such line); -EBUSY (a driver requested it).

@@ -94,6 +94,43 @@ IRQKIT_API int irqkit_irq_alloc_descs(int irq, unsigned int from, unsigned int c
  */
 IRQKIT_API void irqkit_irq_free_descs(unsigned int irq, unsigned int cnt);
 
+/**
+ * irqkit_chained_irq_enter - what a chained handler does with its parent
+ * line @desc, of chip @chip, before it runs its children's lines (Linux's
+ * chained_irq_enter): nothing for a chip with an eoi, else mask and ack
+ * (the chip's mask_ack where it has one).  Context: the parent's chained flow.
+ */
+static inline void irqkit_chained_irq_enter(struct irqkit_chip *chip, struct irqkit_desc *desc)
+{
+	struct irqkit_irq_data *d = &desc->irq_data;
+
+	if (chip->irq_eoi)
+		return;
+	if (chip->irq_mask_ack) {
+		chip->irq_mask_ack(d);
+	} else {
+		if (chip->irq_mask)
+			chip->irq_mask(d);
+		if (chip->irq_ack)
+			chip->irq_ack(d);
+	}
+}
+
+/**
+ * irqkit_chained_irq_exit - what a chained handler does with its parent line
+ * @desc, of chip @chip, after its children's lines (Linux's
+ * chained_irq_exit): the eoi, or the unmask.  Context: the parent's chained flow.
+ */
+static inline void irqkit_chained_irq_exit(struct irqkit_chip *chip, struct irqkit_desc *desc)
+{
+	struct irqkit_irq_data *d = &desc->irq_data;
+
+	if (chip->irq_eoi)
+		chip->irq_eoi(d);
+	else if (chip->irq_unmask)
+		chip->irq_unmask(d);
+}
+
 /*
  * The steps of a line's life that Linux keeps in kernel/irq/internals.h,
  * for tests written against those (the Linux-name layer's "internals.h").

@@ -9,6 +9,7 @@
  */
 #include <irqkit-core/irqchip.h>
 #include <irqkit/cpu.h>
+#include <irqkit/irqdesc.h>
 #include <irqkit/irqdomain.h>
 #include <irqkit/plic.h>
 
@@ -184,28 +185,14 @@ static void plic_handle(void *arg)
 	plic_claim_all(arg);
 }
 
-/*
- * The chained handler of the parent line (the CPU's external interrupt
- * input), between what Linux's chained_irq_enter and _exit do with the
- * parent's chip: an eoi chip gets its eoi after, another is masked and
- * acked before and unmasked after.
- */
+/* The chained handler of the parent line (the CPU's external interrupt input). */
 static void plic_handle_chained(struct irqkit_desc *desc)
 {
-	struct irqkit_irq_data *d = &desc->irq_data;
-	struct irqkit_chip *chip = d->chip;
+	struct irqkit_chip *chip = desc->irq_data.chip;
 
-	if (!chip->irq_eoi) {
-		if (chip->irq_mask)
-			chip->irq_mask(d);
-		if (chip->irq_ack)
-			chip->irq_ack(d);
-	}
+	irqkit_chained_irq_enter(chip, desc);
 	plic_claim_all(desc->handler_data);
-	if (chip->irq_eoi)
-		chip->irq_eoi(d);
-	else if (chip->irq_unmask)
-		chip->irq_unmask(d);
+	irqkit_chained_irq_exit(chip, desc);
 }
 
 /* Each CPU as it comes up (and every online one at init): the parent line on there. */

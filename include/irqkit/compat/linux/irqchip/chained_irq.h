@@ -10,30 +10,7 @@
 
 #include <linux/irq.h>
 
-static inline void chained_irq_enter(struct irq_chip *chip, struct irq_desc *desc)
-{
-	struct irq_data *d = &desc->irq_data;
-
-	if (chip->irq_eoi)
-		return;
-	if (chip->irq_mask_ack) {
-		chip->irq_mask_ack(d);
-	} else {
-		if (chip->irq_mask)
-			chip->irq_mask(d);
-		if (chip->irq_ack)
-			chip->irq_ack(d);
-	}
-}
-
-static inline void chained_irq_exit(struct irq_chip *chip, struct irq_desc *desc)
-{
-	struct irq_data *d = &desc->irq_data;
-
-	if (chip->irq_eoi)
-		chip->irq_eoi(d);
-	else if (chip->irq_unmask)
-		chip->irq_unmask(d);
-}
+#define chained_irq_enter(chip, desc)	irqkit_chained_irq_enter((chip), (desc))
+#define chained_irq_exit(chip, desc)	irqkit_chained_irq_exit((chip), (desc))
 
 #endif
