@@ -2,8 +2,8 @@
 /*
  * The rest of the C library that drivers and the Linux-name layer use on
  * bare metal (libc/include/): formatting into buffers, number parsing,
- * memory, the clocks, sleeping.  vsnprintf is the port's formatter (platform.c); the string
- * functions are in string.c.
+ * memory, the clocks, sleeping.  vsnprintf is the port's formatter
+ * (platform.c); the string functions are in string.c.
  */
 #include "rv.h"
 

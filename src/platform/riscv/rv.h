@@ -28,11 +28,14 @@
 #define RV_PLIC			0x0c000000ul
 #define RV_UART0_IRQ		10		/* its PLIC source */
 
-#define MIP_MSIP		(1ul << 3)
-#define MIP_MTIP		(1ul << 7)
-#define MIP_MEIP		(1ul << 11)
+/* machine-mode interrupt causes: mcause's code, and the bit of mie and mip */
+#define RV_CAUSE_SOFT		3u
+#define RV_CAUSE_TIMER		7u
+#define RV_CAUSE_EXT		11u
+#define MIP_MSIP		(1ul << RV_CAUSE_SOFT)
+#define MIP_MTIP		(1ul << RV_CAUSE_TIMER)
+#define MIP_MEIP		(1ul << RV_CAUSE_EXT)
 #define MCAUSE_INT		(1ul << 63)
-#define RV_CAUSE_EXT		11u	/* machine external interrupt: mcause, mie and mip bit */
 
 #define csr_read(csr)							\
 	({ unsigned long __v;						\

@@ -191,8 +191,9 @@ static void timer_work(unsigned int hart, bool core)
  * dev_id names, as Linux's timer does its work through its per-CPU clock
  * event device; counted per CPU as Linux counts its local timer and IPIs;
  * each CPU enables them in a hotplug state of the port's, run on that CPU
- * (Linux's CPU-starting step), and disables them when it goes down.  The external line is the parent a PLIC chains
- * under, as Linux's PLIC driver does.  The chip's mask is a bit of the hart
+ * (Linux's CPU-starting step), and disables them when it goes down.  The
+ * external line is the parent a PLIC chains under, as Linux's PLIC driver
+ * does.  The chip's mask is a bit of the hart
  * (intc_on), and for the external cause its mie bit too; not mie for the
  * other two: the port's own waits (its threads' timed sleeps, the core's
  * kicks) need them between runs and on a line a driver disabled, and a trap
@@ -343,8 +344,8 @@ int rv_intc_start(void)
 	if (!intc_domain || !intc_dev)
 		return -12;	/* -ENOMEM */
 	ext = intc_line(RV_CAUSE_EXT, nr > 3 ? nr - 3 : 1);
-	ipi = intc_line(3, nr > 3 ? nr - 2 : 1);
-	timer = intc_line(7, nr > 3 ? nr - 1 : 1);
+	ipi = intc_line(RV_CAUSE_SOFT, nr > 3 ? nr - 2 : 1);
+	timer = intc_line(RV_CAUSE_TIMER, nr > 3 ? nr - 1 : 1);
 	if (!ipi || !timer || !ext)
 		return -12;
 	ret = irqkit_request_percpu_irq(ipi, ipi_handler, "IPI", intc_dev);
@@ -396,13 +397,32 @@ static bool hart_in_core(unsigned int hart)
 	       !__atomic_load_n(&rv_harts[hart].cpu_off, __ATOMIC_ACQUIRE);
 }
 
+/*
+ * Is @hart's interrupt of @cause its line @line's (this run's, 0 between
+ * runs), on for the hart?  Inline, as its callers: the trap path.
+ */
+static inline __attribute__((always_inline)) bool line_on(unsigned int hart,
+							   const unsigned int *line,
+							   unsigned int cause)
+{
+	return __atomic_load_n(line, __ATOMIC_ACQUIRE) && intc_unmasked(hart, cause);
+}
+
+/* Take it as that line if so and the core takes it now.  Return: false: the caller must. */
+static inline __attribute__((always_inline)) bool take_as_line(unsigned int hart,
+								const unsigned int *line,
+								unsigned int cause)
+{
+	return line_on(hart, line, cause) &&
+	       !enter_core(hart, root_intc, (void *)(unsigned long)cause);
+}
+
 static void software_interrupt(unsigned int hart)
 {
 	bool core = hart_in_core(hart);
 	unsigned int bits;
 
-	if (core && __atomic_load_n(&ipi_irq, __ATOMIC_ACQUIRE) && intc_unmasked(hart, 3) &&
-	    !enter_core(hart, root_intc, (void *)3ul))
+	if (core && take_as_line(hart, &ipi_irq, RV_CAUSE_SOFT))
 		return;
 	/* no line (a stop under way), no core, or the core could not take it now */
 	bits = ipi_work(hart);
@@ -412,8 +432,7 @@ static void software_interrupt(unsigned int hart)
 
 static void timer_interrupt(unsigned int hart)
 {
-	if (hart_in_core(hart) && __atomic_load_n(&timer_irq, __ATOMIC_ACQUIRE) &&
-	    intc_unmasked(hart, 7) && !enter_core(hart, root_intc, (void *)7ul))
+	if (hart_in_core(hart) && take_as_line(hart, &timer_irq, RV_CAUSE_TIMER))
 		return;
 	/* the core's timer still runs while a stop is under way (outside hardirq context) */
 	timer_work(hart, rv_core_up);
@@ -426,13 +445,20 @@ static void timer_interrupt(unsigned int hart)
  */
 static void external_interrupt(unsigned int hart)
 {
-	if (hart_in_core(hart) && __atomic_load_n(&ext_irq, __ATOMIC_ACQUIRE) &&
-	    intc_unmasked(hart, RV_CAUSE_EXT)) {
-		if (!enter_core(hart, root_intc, (void *)(unsigned long)RV_CAUSE_EXT))
-			return;
-		retry_later(hart, RV_IPI_EXT_ON);
-	} else if (hart_in_core(hart) && __atomic_load_n(&ext_root, __ATOMIC_ACQUIRE)) {
-		if (!enter_core(hart, ext_root, ext_arg))
+	void (*root)(void *arg) = NULL;
+	void *arg = NULL;
+
+	if (!hart_in_core(hart)) {
+		/* nobody */
+	} else if (line_on(hart, &ext_irq, RV_CAUSE_EXT)) {
+		root = root_intc;
+		arg = (void *)(unsigned long)RV_CAUSE_EXT;
+	} else {
+		root = __atomic_load_n(&ext_root, __ATOMIC_ACQUIRE);
+		arg = ext_arg;
+	}
+	if (root) {
+		if (!enter_core(hart, root, arg))
 			return;
 		retry_later(hart, RV_IPI_EXT_ON);
 	}
@@ -474,13 +500,13 @@ void rv_trap(struct rv_frame *f)
 	/* seen inside before this reads whether to enter: a stop or a CPU going down waits for it */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	switch (cause & ~MCAUSE_INT) {
-	case 3:
+	case RV_CAUSE_SOFT:
 		software_interrupt(hart);
 		break;
-	case 7:
+	case RV_CAUSE_TIMER:
 		timer_interrupt(hart);
 		break;
-	case 11:
+	case RV_CAUSE_EXT:
 		external_interrupt(hart);
 		break;
 	default:
