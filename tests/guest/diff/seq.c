@@ -52,7 +52,7 @@ static struct seq_handler handlers[SEQ_HANDLERS];
 static int irqs[SEQ_LINES + 1];			/* line N's irq, 0: not set up */
 static unsigned int requested[SEQ_LINES + 1];	/* line N's handlers requested, as bits */
 static DEFINE_SPINLOCK(note_lock);		/* runs and logs, from any context */
-static struct { unsigned int tok; unsigned long count; } runs[SEQ_RUNS];
+static struct { unsigned int h; unsigned long count; } runs[SEQ_RUNS];	/* primaries */
 static unsigned int nr_runs;
 static bool runs_cut;
 static unsigned long thread_runs[SEQ_HANDLERS];	/* since the last record */
@@ -225,15 +225,24 @@ static int parse(const char *text)
 
 /* ---- what the handlers and the log say ----------------------------------------------- */
 
-static void note_run(unsigned int tok)
+/* What the handlers and the log noted is in a record now: start again.  note_lock held. */
+static void notes_clear(void)
+{
+	nr_runs = 0;
+	runs_cut = false;
+	memset(thread_runs, 0, sizeof(thread_runs));
+	nr_logs = 0;
+}
+
+static void note_run(unsigned int h)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&note_lock, flags);
-	if (nr_runs && runs[nr_runs - 1].tok == tok)
+	if (nr_runs && runs[nr_runs - 1].h == h)
 		runs[nr_runs - 1].count++;
 	else if (nr_runs < SEQ_RUNS)
-		runs[nr_runs++] = (typeof(runs[0])){ tok, 1 };
+		runs[nr_runs++] = (typeof(runs[0])){ h, 1 };
 	else
 		runs_cut = true;
 	spin_unlock_irqrestore(&note_lock, flags);
@@ -346,7 +355,7 @@ static void record(const struct seq_side *side, unsigned int i, const char *ret)
 	if (nr_runs) {
 		PUT(o, " | runs");
 		for (k = 0; k < nr_runs; k++) {
-			PUT(o, " h%u", runs[k].tok);
+			PUT(o, " h%u", runs[k].h);
 			if (runs[k].count > 1)
 				PUT(o, "*%lu", runs[k].count);
 		}
@@ -359,15 +368,12 @@ static void record(const struct seq_side *side, unsigned int i, const char *ret)
 		PUT(o, " | threads h%u", k);
 		if (thread_runs[k] > 1)
 			PUT(o, "*%lu", thread_runs[k]);
-		thread_runs[k] = 0;
 	}
 	for (k = 0; k < nr_logs; k++) {
 		put_lines(fixed, sizeof(fixed), logs[k]);
 		PUT(o, " | log %s", fixed);
 	}
-	nr_runs = 0;
-	runs_cut = false;
-	nr_logs = 0;
+	notes_clear();
 	spin_unlock_irqrestore(&note_lock, flags);
 	side->out(side->ctx, rec);
 }
@@ -399,10 +405,7 @@ int seq_run(const struct seq_side *side, const char *text)
 	memset(requested, 0, sizeof(requested));
 	for (unsigned int h = 0; h < SEQ_HANDLERS; h++)
 		handlers[h] = (struct seq_handler){ .id = h, .nrets = 1, .rets = { R_HANDLED } };
-	nr_runs = 0;
-	runs_cut = false;
-	nr_logs = 0;
-	memset(thread_runs, 0, sizeof(thread_runs));
+	notes_clear();		/* no handler of the sequence's runs yet */
 	for (unsigned int i = 0; i < (unsigned int)n; i++) {
 		struct seq_step *s = &steps[i];
 		int irq = irqs[s->n], ret = 0;
