@@ -116,11 +116,11 @@ static unsigned int rnd(unsigned int n)
 static void generate(unsigned int seed)
 {
 	static const char *const answers[] = { "none", "handled", "wake" };
-	unsigned int nlines = 1 + rnd(3), steps, wakes = 0;
+	unsigned int nlines, steps, wakes = 0;
 	unsigned int depth[4] = { 0 };	/* disables not yet enabled, by line */
 
 	rnd_state = seed * 2654435761u + 1;
-	(void)rnd(1);
+	(void)rnd(1);			/* one step first: neighbouring seeds part at once */
 	nlines = 1 + rnd(3);
 	printf("# generated from seed %u\n", seed);
 	for (unsigned int n = 1; n <= nlines; n++)
@@ -142,11 +142,15 @@ static void generate(unsigned int seed)
 		unsigned int n = 1 + rnd(nlines), h = rnd(SEQ_HANDLERS), op = rnd(20);
 
 		if (op < 5) {
+			/* drawn one by one: a call's arguments are evaluated in no set order */
 			bool thread = (wakes & (1u << h)) || rnd(4) == 0;
+			bool shared = rnd(3) != 0;
+			bool oneshot = rnd(3) == 0;
+			bool noprimary = thread && !(wakes & (1u << h)) && rnd(2);
 
-			printf("request %u %u%s%s%s%s\n", n, h, rnd(3) ? " shared" : "",
-			       rnd(3) == 0 ? " oneshot" : "", thread ? " thread" : "",
-			       thread && !(wakes & (1u << h)) && rnd(2) ? " noprimary" : "");
+			printf("request %u %u%s%s%s%s\n", n, h, shared ? " shared" : "",
+			       oneshot ? " oneshot" : "", thread ? " thread" : "",
+			       noprimary ? " noprimary" : "");
 		} else if (op < 7 && !depth[n]) {
 			printf("free %u %u\n", n, h);
 		} else if (op < 7) {
