@@ -144,19 +144,7 @@ static int side_line(void *ctx, unsigned int n, int level)
 	return (int)virq;
 }
 
-static void side_raise(void *ctx, unsigned int irq)
-{
-	unsigned long hw = irqd_to_hwirq(irq_get_irq_data(irq)), flags;
-	bool go;
-
-	raw_spin_lock_irqsave(&chip_lock, flags);
-	slines[hw].latched = true;
-	go = !slines[hw].masked;
-	raw_spin_unlock_irqrestore(&chip_lock, flags);
-	if (go)
-		irq_work_queue(&fire_work);
-}
-
+/* An edge latches, a level is held while high: one bit, cleared for an edge when it fires. */
 static void side_set_level(void *ctx, unsigned int irq, int high)
 {
 	unsigned long hw = irqd_to_hwirq(irq_get_irq_data(irq)), flags;
@@ -168,6 +156,11 @@ static void side_set_level(void *ctx, unsigned int irq, int high)
 	raw_spin_unlock_irqrestore(&chip_lock, flags);
 	if (go)
 		irq_work_queue(&fire_work);
+}
+
+static void side_raise(void *ctx, unsigned int irq)
+{
+	side_set_level(ctx, irq, 1);
 }
 
 /* Until no line would fire, the firing ran, each line's handlers and threads are done. */
