@@ -72,6 +72,15 @@ enum irqkit_mode {
  * line requested with IRQKIT_F_IRQPOLL.  IRQKIT_IRQPOLL=1 does the same.
  */
 #define IRQKIT_CFG_IRQPOLL	(1u << 7)
+/*
+ * The spurious window of Linux 5.13 on ("genirq: reduce irqdebug bouncing
+ * cachelines"): a line's irq_count, the window of 100,000 interrupts that
+ * decides whether it is stuck, starts at its first unhandled interrupt
+ * and does not move while none is unhandled, so /proc/irq/N/spurious
+ * says "count 0" for a line whose interrupts were all handled.  Without
+ * the flag every interrupt moves it, as Linux 2.6 to 5.12 do.
+ */
+#define IRQKIT_CFG_WINDOW_FROM_UNHANDLED (1u << 8)
 
 struct irqkit_config {
 	unsigned int		nr_irqs;	/* lines, 1..258048; 0 means 256 */

@@ -66,7 +66,8 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 	if (c.nr_irqs > NR_IRQS_MAX || c.nr_cpus > IRQKIT_NR_CPUS_MAX || c.hz > HZ_MAX || !mode ||
 	    (c.flags & ~(IRQKIT_CFG_NOIRQDEBUG | IRQKIT_CFG_DEBUG_SHIRQ | IRQKIT_CFG_PIN_CPUS |
 			 IRQKIT_CFG_THREADIRQS | IRQKIT_CFG_PERIODIC_TICK |
-			 IRQKIT_CFG_PUBLISH | IRQKIT_CFG_IRQFIXUP | IRQKIT_CFG_IRQPOLL)) ||
+			 IRQKIT_CFG_PUBLISH | IRQKIT_CFG_IRQFIXUP | IRQKIT_CFG_IRQPOLL |
+			 IRQKIT_CFG_WINDOW_FROM_UNHANDLED)) ||
 	    (c.loop_cpus && (mode->loop_cpus_off ||
 			     (c.nr_cpus < 64 && (c.loop_cpus >> c.nr_cpus))))) {
 		a_store_seq(&rt_state, RT_STOPPED);

@@ -90,7 +90,8 @@ handle_actions(struct irqkit_desc *desc, const bool unwatched)
  * handle_irq_event_percpu(): the actions, then the spurious accounting.  The
  * common case inline: handled, a line that is not polled, the window not at
  * its end, irqpoll off; that is note_interrupt's whole work there (it
- * advances the window).  Everything else goes to note_interrupt.  The spurious poll's
+ * advances the window, with IRQKIT_CFG_WINDOW_FROM_UNHANDLED only once an
+ * interrupt was unhandled).  Everything else goes to note_interrupt.  The spurious poll's
  * runs are not counted, as Linux's note_interrupt skips them: the poll runs
  * the chain through handle_irq_event_poll(), so no dispatch needs to look
  * for it.
@@ -105,9 +106,12 @@ handle_irq_event_percpu(struct irqkit_desc *desc, const bool unwatched)
 	if (likely(ret == IRQKIT_HANDLED &&
 		   !(settings & (IRQ_SETTINGS_NO_DEBUG | IRQ_SETTINGS_IRQPOLL |
 				 IRQKIT_IRQ_IS_POLLED)) &&
-		   count + 1 < SPURIOUS_WINDOW))
-		WRITE_ONCE(desc->irq_count, count + 1);
-	else if (!(settings & IRQ_SETTINGS_NO_DEBUG))
+		   count + 1 < SPURIOUS_WINDOW)) {
+		/* the window of 5.13 on moves only once an interrupt was unhandled */
+		if (!(READ_ONCE(irqkit__rt.flags) & IRQKIT_CFG_WINDOW_FROM_UNHANDLED) ||
+		    READ_ONCE(desc->irqs_unhandled))
+			WRITE_ONCE(desc->irq_count, count + 1);
+	} else if (!(settings & IRQ_SETTINGS_NO_DEBUG))
 		irqkit__note_interrupt(desc, ret);
 	return ret;
 }

@@ -177,7 +177,14 @@ void irqkit__note_interrupt(struct irqkit_desc *desc, enum irqkit_irqreturn acti
 			WRITE_ONCE(desc->irqs_unhandled, READ_ONCE(desc->irqs_unhandled) - 1);
 	}
 
-	/* 3.6: every interrupt advances the window */
+	/*
+	 * The window: every interrupt moves it (2.6 to 5.12), or from 5.13 on
+	 * only once one was unhandled, which keeps the common path from
+	 * writing the line's counters at all.
+	 */
+	if ((READ_ONCE(irqkit__rt.flags) & IRQKIT_CFG_WINDOW_FROM_UNHANDLED) &&
+	    likely(!READ_ONCE(desc->irqs_unhandled)))
+		return;
 	a_inc_single(&desc->irq_count);
 	if (likely(READ_ONCE(desc->irq_count) < SPURIOUS_WINDOW))
 		return;

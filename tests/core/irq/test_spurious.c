@@ -174,6 +174,68 @@ static void test_window_counts_handled_interrupts_too(void **state)
 	assert_int_equal(info_of(T_EDGE(1)).irq_count, 1);
 }
 
+/* HANDLED for the first 100 interrupts, NONE for the next 99,901, HANDLED after. */
+static void late_storm_hook(struct tdev *dev, int irq)
+{
+	int calls = atomic_load(&dev->calls);
+
+	(void)irq;
+	dev->ret = calls > 100 && calls <= 100 + 99901 ? IRQKIT_NONE : IRQKIT_HANDLED;
+}
+
+/* 100 handled, 99,901 unhandled, 99 handled: 100,100 interrupts in all. */
+static void run_late_storm(void)
+{
+	a.hook = late_storm_hook;
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_fixed_handler, 0, "a", &a), 0);
+	for (int i = 0; i < 100100; i++)
+		irqkit_sw_raise(T_EDGE(1));
+}
+
+static void test_window_counts_every_interrupt_by_default(void **state)
+{
+	(void)state;
+	/* the window closes at the 100,000th interrupt with 99,900 unhandled in it */
+	run_late_storm();
+	assert_false(info_of(T_EDGE(1)).spurious_disabled);
+	assert_int_equal(atomic_load(&a.calls), 100100);
+	assert_int_equal(info_of(T_EDGE(1)).irq_count, 100);
+	assert_log_lacks("nobody cared");
+}
+
+static void test_window_from_unhandled_starts_at_the_first_unhandled(void **state)
+{
+	(void)state;
+	det_teardown(NULL);
+	assert_int_equal(det_setup_flags(IRQKIT_CFG_WINDOW_FROM_UNHANDLED), 0);
+	a.ret = IRQKIT_HANDLED;
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_fixed_handler, 0, "a", &a), 0);
+	for (int i = 0; i < 5; i++)
+		irqkit_sw_raise(T_EDGE(1));
+	assert_int_equal(info_of(T_EDGE(1)).irq_count, 0);
+	a.ret = IRQKIT_NONE;
+	irqkit_sw_raise(T_EDGE(1));
+	assert_int_equal(info_of(T_EDGE(1)).irq_count, 1);
+	assert_int_equal(info_of(T_EDGE(1)).irqs_unhandled, 1);
+	a.ret = IRQKIT_HANDLED;
+	irqkit_sw_raise(T_EDGE(1));
+	irqkit_sw_raise(T_EDGE(1));
+	assert_int_equal(info_of(T_EDGE(1)).irq_count, 3);
+}
+
+static void test_window_from_unhandled_catches_a_late_storm(void **state)
+{
+	(void)state;
+	det_teardown(NULL);
+	assert_int_equal(det_setup_flags(IRQKIT_CFG_WINDOW_FROM_UNHANDLED), 0);
+	/* the window opens at interrupt 101 and closes at the last, 99,901 unhandled in it */
+	run_late_storm();
+	assert_true(info_of(T_EDGE(1)).spurious_disabled);
+	assert_int_equal(atomic_load(&a.calls), 100100);
+	assert_log_contains("irq 1: nobody cared");
+	assert_log_contains("Disabling IRQ #1");
+}
+
 static void test_stuck_level_line_is_disabled_and_others_still_served(void **state)
 {
 	(void)state;
@@ -566,6 +628,9 @@ int main(void)
 		T(test_99900_unhandled_in_100000_is_not_stuck),
 		T(test_99901_unhandled_in_100000_disables_the_line),
 		T(test_window_counts_handled_interrupts_too),
+		T(test_window_counts_every_interrupt_by_default),
+		T(test_window_from_unhandled_starts_at_the_first_unhandled),
+		T(test_window_from_unhandled_catches_a_late_storm),
 		T(test_stuck_level_line_is_disabled_and_others_still_served),
 		T(test_poll_runs_spurious_disabled_shared_line_every_100ms),
 		T(test_poll_skips_lines_that_are_not_shared),
