@@ -208,7 +208,8 @@ rm -rf "$seqs" && mkdir -p "$seqs"
 tr -d '\r' <"$log" | awk -v d="$seqs" '
 	/^GUEST-SEQ: / { f = d "/" $2 ".kernel"; printf "" > f; next }
 	/^GUEST-SEQ-END/ { f = ""; next }
-	f && (/^[0-9]+: / || /^line [0-9]+: / || /^handler [0-9]+: / || /^GUEST-SEQ-ERROR/) { print > f }'
+	f && (/^[0-9]+: / || /^line [0-9]+: / || /^handler [0-9]+: / || /^end: / ||
+	      /^GUEST-SEQ-ERROR/) { print > f }'
 bad=0
 n=0
 for s in "$top"/tests/guest/diff/seqs/*.seq; do
@@ -217,7 +218,8 @@ for s in "$top"/tests/guest/diff/seqs/*.seq; do
 	if [ ! -f "$seqs/$name.kernel" ]; then
 		echo "guest: sequence $name: no records came back"
 		bad=1
-	elif ! grep -v '^#' "${s%.seq}.expect" | diff -u - "$seqs/$name.kernel" >"$seqs/$name.diff"; then
+	elif ! sh "$top/tests/guest/diff/compare.sh" "${s%.seq}.expect" "$seqs/$name.kernel" \
+		>"$seqs/$name.diff"; then
 		echo "guest: sequence $name: the kernel's records differ from $name.expect (- expected, + kernel):"
 		sed 's/^/    | /' "$seqs/$name.diff"
 		bad=1
@@ -230,7 +232,8 @@ for s in "$gen"/gen-*.seq; do
 	if [ ! -f "$seqs/$name.kernel" ]; then
 		echo "guest: sequence $name: no records came back"
 		bad=1
-	elif ! diff -u "$seqs/$name.kernel" "$gen/$name.irqkit" >"$seqs/$name.diff"; then
+	elif ! sh "$top/tests/guest/diff/compare.sh" "$seqs/$name.kernel" "$gen/$name.irqkit" \
+		>"$seqs/$name.diff"; then
 		differ=$((differ + 1))
 		if [ "$differ" -le 5 ]; then
 			echo "guest: sequence $name ($s): irqkit's records differ from the kernel's (- kernel, + irqkit):"

@@ -9,12 +9,14 @@
  * log hook.  Prints one record a line.
  *
  * With --gen SEED it prints a sequence made from SEED instead: edge lines,
- * handlers with random answers, and requests (shared, ONESHOT, threaded,
- * without a primary), frees, raises, disables and enables in random order,
- * some raised with interrupts off; only what both sides can run with the
- * same outcome whatever the timing (no sleeping call with interrupts off,
- * no level line, since nothing in the form lowers one; a handler that
- * wakes its thread has one), and no free of a line the sequence has
+ * handlers with random answers, some handing on to a tasklet or a timer,
+ * and requests (shared, ONESHOT, threaded, without a primary), frees,
+ * raises, disables and enables, tasklet, timer and work calls, spurious
+ * counters, in random order, some inside a hold (interrupts off, bottom
+ * halves off, the lock taken one of four ways); only what both sides can
+ * run with the same outcome whatever the timing (no sleeping call in a
+ * hold, no level line, since nothing in the form lowers one; a handler
+ * that wakes its thread has one), and no free of a line the sequence has
  * disabled more often than enabled: a line freed while disabled keeps that
  * depth since Linux 6.15 (irq_shutdown counts itself in the depth), which
  * irqkit follows, where the guest's 6.1 set it to 1.
@@ -68,6 +70,7 @@ static void side_set_level(void *ctx, unsigned int irq, int high)
 static void side_settle(void *ctx)
 {
 	(void)ctx;
+	irqkit_deliver_pending();	/* softirqs raised in process context run here */
 	for (int pass = 0; pass < 1000; pass++) {
 		bool more = false;
 
@@ -84,6 +87,20 @@ static void side_settle(void *ctx)
 		if (!more)
 			break;
 	}
+}
+
+/* A jiffy of the virtual clock: the timers it makes due run in it. */
+static void side_tick(void *ctx)
+{
+	(void)ctx;
+	(void)irqkit_clock_advance(1000000000ull / irqkit_hz());
+	irqkit_deliver_pending();
+}
+
+static int side_spurious(void *ctx, unsigned int irq, char *buf, unsigned int size)
+{
+	(void)ctx;
+	return irqkit_show_spurious_buf(irq, buf, size);
 }
 
 static void side_out(void *ctx, const char *text)
@@ -113,11 +130,57 @@ static unsigned int rnd(unsigned int n)
 	return rnd_state % n;
 }
 
+/* One step of a hold of kind @k (holds[] below) on a line of @nlines; @depth as in generate(). */
+static void generate_held(unsigned int k, unsigned int nlines, unsigned int threaded,
+			  unsigned int *depth)
+{
+	static const char *const timer_verbs[] = { "short", "long", "del" };
+	unsigned int m = 1 + rnd(nlines), what = rnd(6);
+	/*
+	 * With interrupts on (bottom halves off, the plain lock) an edge runs
+	 * at once; a line with a thread is not raised then, since its
+	 * thread's end (on another CPU of the kernel's) unmasks the line
+	 * whenever the scheduler has it run, among the hold's hardirqs.
+	 */
+	bool irqs_on = k == 1 || k == 2 || k == 3;
+
+	if (what < 2 && (!irqs_on || !(threaded & (1u << m)))) {
+		printf("raise %u\n", m);
+	} else if (what == 2) {
+		printf("disable_nosync %u\n", m);
+		depth[m]++;
+	} else if (what == 3 && (!irqs_on || !(threaded & (1u << m)))) {
+		printf("enable %u\n", m);
+		depth[m] -= depth[m] > 0;
+	} else if (what == 5) {
+		printf("timer %u %s\n", rnd(2), timer_verbs[rnd(3)]);
+	} else {
+		printf("tasklet %u %s\n", rnd(2), rnd(2) ? "schedule" : "hi_schedule");
+	}
+}
+
+/*
+ * A sequence from @seed.  Works are queued and waited for in process
+ * context only: a CPU's kworker in irqkit's deterministic mode runs beside
+ * the thread playing that CPU, where the kernel's waits for the CPU, so
+ * two queues of one work with no wait between (under a hold, or from two
+ * hardirqs) may run it once or twice in irqkit (docs/conformance.md).
+ */
 static void generate(unsigned int seed)
 {
 	static const char *const answers[] = { "none", "handled", "wake" };
-	unsigned int nlines, steps, wakes = 0;
+	static const char *const defers[] = { "tasklet", "hi", "timer" };
+	static const char *const holds[] = { "irqs off", "bh off", "lock plain", "lock bh",
+					     "lock irq", "lock irqsave" };
+	static const char *const unholds[] = { "irqs on", "bh on", "unlock", "unlock", "unlock",
+					       "unlock" };
+	static const char *const tasklet_verbs[] = { "schedule", "hi_schedule", "disable", "enable",
+						     "kill" };
+	static const char *const timer_verbs[] = { "short", "long", "del", "del_sync" };
+	static const char *const work_verbs[] = { "queue", "flush", "cancel_sync" };
+	unsigned int nlines, steps, wakes = 0, threaded = 0;
 	unsigned int depth[4] = { 0 };	/* disables not yet enabled, by line */
+	unsigned int tasklet_off[2] = { 0 };
 
 	rnd_state = seed * 2654435761u + 1;
 	(void)rnd(1);			/* one step first: neighbouring seeds part at once */
@@ -136,10 +199,15 @@ static void generate(unsigned int seed)
 			printf(" %s", answers[a]);
 		}
 		printf("\n");
+		if (rnd(3) == 0) {
+			unsigned int d = rnd(3);
+
+			printf("defer %u %s %u\n", h, defers[d], rnd(2));
+		}
 	}
 	steps = 8 + rnd(25);
 	for (unsigned int s = 0; s < steps; s++) {
-		unsigned int n = 1 + rnd(nlines), h = rnd(SEQ_HANDLERS), op = rnd(20);
+		unsigned int n = 1 + rnd(nlines), h = rnd(SEQ_HANDLERS), op = rnd(25);
 
 		if (op < 5) {
 			/* drawn one by one: a call's arguments are evaluated in no set order */
@@ -148,6 +216,7 @@ static void generate(unsigned int seed)
 			bool oneshot = rnd(3) == 0;
 			bool noprimary = thread && !(wakes & (1u << h)) && rnd(2);
 
+			threaded |= thread << n;
 			printf("request %u %u%s%s%s%s\n", n, h, shared ? " shared" : "",
 			       oneshot ? " oneshot" : "", thread ? " thread" : "",
 			       noprimary ? " noprimary" : "");
@@ -169,20 +238,33 @@ static void generate(unsigned int seed)
 			depth[n] -= depth[n] > 0;
 		} else if (op < 19) {
 			printf("sync %u\n", n);
-		} else {
-			/* interrupts off: only what does not sleep */
-			printf("irqs off\n");
-			for (unsigned int k = 1 + rnd(3); k; k--) {
-				unsigned int m = 1 + rnd(nlines), what = rnd(4);
+		} else if (op < 20) {
+			unsigned int t = rnd(2), v = rnd(5);
 
-				printf(what < 2 ? "raise %u\n" : what < 3 ? "disable_nosync %u\n" :
-									  "enable %u\n", m);
-				if (what == 2)
-					depth[m]++;
-				else if (what == 3)
-					depth[m] -= depth[m] > 0;
-			}
-			printf("irqs on\n");
+			/* an enable without its disable is refused: schedule instead */
+			if (v == 3 && !tasklet_off[t])
+				v = 0;
+			tasklet_off[t] += v == 2;
+			tasklet_off[t] -= v == 3;
+			printf("tasklet %u %s\n", t, tasklet_verbs[v]);
+		} else if (op < 21) {
+			unsigned int t = rnd(2);
+
+			printf("timer %u %s\n", t, timer_verbs[rnd(4)]);
+		} else if (op < 22) {
+			unsigned int w = rnd(2);
+
+			printf("work %u %s\n", w, work_verbs[rnd(3)]);
+		} else if (op < 23) {
+			printf("spurious %u\n", n);
+		} else {
+			/* a hold: only what does not sleep */
+			unsigned int k = rnd(6);
+
+			printf("%s\n", holds[k]);
+			for (unsigned int i = 1 + rnd(3); i; i--)
+				generate_held(k, nlines, threaded, depth);
+			printf("%s\n", unholds[k]);
 		}
 	}
 }
@@ -207,10 +289,11 @@ static char *read_file(const char *path)
 int main(int argc, char **argv)
 {
 	struct irqkit_config cfg = { .mode = IRQKIT_MODE_DETERMINISTIC, .nr_cpus = 1, .nr_irqs = 64,
+				     .flags = IRQKIT_CFG_WINDOW_FROM_UNHANDLED,
 				     .log = log_hook };
 	struct seq_side side = { .line = side_line, .raise = side_raise,
 				 .set_level = side_set_level, .settle = side_settle,
-				 .out = side_out };
+				 .tick = side_tick, .spurious = side_spurious, .out = side_out };
 	char *text;
 	int bad;
 

@@ -6,22 +6,31 @@
  * Linux-name layer, so only names both have, and no C library beyond
  * snprintf and the string functions.
  */
+#include <linux/bottom_half.h>
 #include <linux/errno.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/preempt.h>
+#include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/timer.h>
+#include <linux/workqueue.h>
 
 #include "seq.h"
 
 #define SEQ_STEPS	512
 #define SEQ_LOGS	8
 #define SEQ_RUNS	32
+#define SEQ_BH		2	/* tasklets, timers, works: each 0-1 */
+#define SEQ_HOLDS	8
 
 enum seq_op {
 	OP_LINE, OP_HANDLER, OP_REQUEST, OP_FREE, OP_RAISE, OP_LEVEL, OP_DISABLE,
-	OP_DISABLE_NOSYNC, OP_ENABLE, OP_SYNC, OP_IRQS,
+	OP_DISABLE_NOSYNC, OP_ENABLE, OP_SYNC, OP_IRQS, OP_BH, OP_LOCK, OP_UNLOCK,
+	OP_TASKLET, OP_TIMER, OP_WORK, OP_DEFER, OP_SPURIOUS,
 };
 
 #define F_SHARED	1u
@@ -30,10 +39,16 @@ enum seq_op {
 #define F_NOPRIMARY	8u
 
 enum { R_NONE, R_HANDLED, R_WAKE };
+enum { TL_SCHEDULE, TL_HI_SCHEDULE, TL_DISABLE, TL_ENABLE, TL_KILL };
+enum { TM_SHORT, TM_LONG, TM_DEL, TM_DEL_SYNC };
+enum { WK_QUEUE, WK_FLUSH, WK_CANCEL_SYNC };
+enum { LK_PLAIN, LK_BH, LK_IRQ, LK_IRQSAVE };
+enum { D_NONE, D_TASKLET, D_HI, D_TIMER, D_WORK };
+enum { BH_TASKLET, BH_TIMER, BH_WORK, BH_KINDS };	/* bottom halves, as counted */
 
 struct seq_step {
 	enum seq_op	op;
-	unsigned int	n, h, arg, flags, repeat;
+	unsigned int	n, h, arg, idx, flags, repeat;
 	unsigned int	nrets;
 	unsigned char	rets[SEQ_RETS];
 	char		text[80];
@@ -43,8 +58,14 @@ struct seq_handler {
 	unsigned int	id;
 	unsigned int	nrets;
 	unsigned char	rets[SEQ_RETS];
+	unsigned int	defer, defer_idx;	/* D_*, and which */
 	unsigned long	hard, thread;
 };
+
+/* A hold of the runner's CPU (irqs off, bottom halves off, the lock), innermost last. */
+enum { HOLD_IRQS, HOLD_BH, HOLD_LOCK };
+#define BLOCK_IRQ	1u
+#define BLOCK_BH	2u
 
 /* One run at a time: the executor's state, static (a module's stack is small). */
 static struct seq_step steps[SEQ_STEPS];
@@ -56,9 +77,25 @@ static struct { unsigned int h; unsigned long count; } runs[SEQ_RUNS];	/* primar
 static unsigned int nr_runs;
 static bool runs_cut;
 static unsigned long thread_runs[SEQ_HANDLERS];	/* since the last record */
-static char logs[SEQ_LOGS][120];
+static unsigned long bh_runs[BH_KINDS][SEQ_BH];	/* since the last record */
+static char logs[SEQ_LOGS][120];		/* "log ..." (a line's number not yet LN) or "ctx ..." */
 static unsigned int nr_logs;
 static char rec[SEQ_TEXT];
+
+static struct tasklet_struct tasklets[SEQ_BH];
+static struct { bool pending; unsigned int off; } tl_state[SEQ_BH];	/* as the steps left it */
+static struct timer_list timers[SEQ_BH];
+static bool timer_short[SEQ_BH];		/* armed to the next jiffy: a settle waits for it */
+static struct work_struct works[SEQ_BH];
+static DEFINE_SPINLOCK(seq_lock);		/* the sequence's lock (lock, unlock) */
+static struct { unsigned int what, kind; unsigned long flags; } holds[SEQ_HOLDS];
+static unsigned int nr_holds;
+static int hold_cpu = -1;			/* the runner's CPU while it holds */
+static unsigned int hold_blocks;		/* BLOCK_*, while it holds */
+static bool had_request[SEQ_LINES + 1];		/* /proc/irq/N is there from the first */
+static bool had_thread[SEQ_LINES + 1];		/* an action with a thread was requested */
+static long last_unhandled_ms[SEQ_LINES + 1];	/* as the spurious file said last */
+static bool unhandled_timed[SEQ_LINES + 1];	/* its unhandled count may have restarted */
 
 /* ---- parsing ------------------------------------------------------------------------ */
 
@@ -103,14 +140,60 @@ static const char *const op_names[] = {
 	[OP_LINE] = "line", [OP_HANDLER] = "handler", [OP_REQUEST] = "request",
 	[OP_FREE] = "free", [OP_RAISE] = "raise", [OP_LEVEL] = "level",
 	[OP_DISABLE] = "disable", [OP_DISABLE_NOSYNC] = "disable_nosync",
-	[OP_ENABLE] = "enable", [OP_SYNC] = "sync", [OP_IRQS] = "irqs",
+	[OP_ENABLE] = "enable", [OP_SYNC] = "sync", [OP_IRQS] = "irqs", [OP_BH] = "bh",
+	[OP_LOCK] = "lock", [OP_UNLOCK] = "unlock", [OP_TASKLET] = "tasklet",
+	[OP_TIMER] = "timer", [OP_WORK] = "work", [OP_DEFER] = "defer",
+	[OP_SPURIOUS] = "spurious",
 };
+static const char *const tasklet_verbs[] = { "schedule", "hi_schedule", "disable", "enable", "kill" };
+static const char *const timer_verbs[] = { "short", "long", "del", "del_sync" };
+static const char *const work_verbs[] = { "queue", "flush", "cancel_sync" };
+static const char *const lock_kinds[] = { "plain", "bh", "irq", "irqsave" };
+static const char *const defer_kinds[] = { "none", "tasklet", "hi", "timer", "work" };
+
+/* @w's index in @names, or -1. */
+static int choose(const char *w, const char *const *names, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (!strcmp(w, names[i]))
+			return (int)i;
+	return -1;
+}
+
+/* The next word of *@p as one of @names into *@v.  Return: false if it is none of them. */
+static bool verb(const char **p, const char *const *names, unsigned int n, unsigned int *v)
+{
+	char w[32];
+	int i;
+
+	if (!word(p, w, sizeof(w)) || (i = choose(w, names, n)) < 0)
+		return false;
+	*v = (unsigned int)i;
+	return true;
+}
+
+/* The next word of *@p as a number up to @max into *@v. */
+static bool index_of(const char **p, unsigned int max, unsigned int *v)
+{
+	char w[32];
+
+	return word(p, w, sizeof(w)) && number(w, max, v);
+}
+
+/* Whether @op names a line (its second word). */
+static bool names_line(enum seq_op op)
+{
+	return op != OP_HANDLER && op != OP_IRQS && op != OP_BH && op != OP_LOCK &&
+	       op != OP_UNLOCK && op != OP_TASKLET && op != OP_TIMER && op != OP_WORK &&
+	       op != OP_DEFER;
+}
 
 /* One step from the words at *@p (after "repeat K", if any).  Return: false if it does not parse. */
 static bool parse_step(const char *p, struct seq_step *s)
 {
+	static const char *const off_on[] = { "on", "off" };
 	char w[32];
-	unsigned int i;
+	int i;
 
 	if (!word(&p, w, sizeof(w)))
 		return false;
@@ -120,10 +203,7 @@ static bool parse_step(const char *p, struct seq_step *s)
 		if (!word(&p, w, sizeof(w)))
 			return false;
 	}
-	for (i = 0; i < ARRAY_SIZE(op_names); i++)
-		if (!strcmp(w, op_names[i]))
-			break;
-	if (i == ARRAY_SIZE(op_names))
+	if ((i = choose(w, op_names, ARRAY_SIZE(op_names))) < 0)
 		return false;
 	s->op = (enum seq_op)i;
 	if (s->repeat > 1 && s->op != OP_RAISE && s->op != OP_LEVEL && s->op != OP_DISABLE &&
@@ -131,12 +211,40 @@ static bool parse_step(const char *p, struct seq_step *s)
 		return false;
 	switch (s->op) {
 	case OP_IRQS:
-		if (!word(&p, w, sizeof(w)) || (strcmp(w, "off") && strcmp(w, "on")))
+	case OP_BH:
+		if (!verb(&p, off_on, ARRAY_SIZE(off_on), &s->arg))
 			return false;
-		s->arg = !strcmp(w, "off");
+		break;
+	case OP_LOCK:
+		if (!verb(&p, lock_kinds, ARRAY_SIZE(lock_kinds), &s->arg))
+			return false;
+		break;
+	case OP_UNLOCK:
+		break;
+	case OP_TASKLET:
+		if (!index_of(&p, SEQ_BH - 1, &s->h) ||
+		    !verb(&p, tasklet_verbs, ARRAY_SIZE(tasklet_verbs), &s->arg))
+			return false;
+		break;
+	case OP_TIMER:
+		if (!index_of(&p, SEQ_BH - 1, &s->h) ||
+		    !verb(&p, timer_verbs, ARRAY_SIZE(timer_verbs), &s->arg))
+			return false;
+		break;
+	case OP_WORK:
+		if (!index_of(&p, SEQ_BH - 1, &s->h) ||
+		    !verb(&p, work_verbs, ARRAY_SIZE(work_verbs), &s->arg))
+			return false;
+		break;
+	case OP_DEFER:
+		if (!index_of(&p, SEQ_HANDLERS - 1, &s->h) ||
+		    !verb(&p, defer_kinds, ARRAY_SIZE(defer_kinds), &s->arg))
+			return false;
+		if (s->arg != D_NONE && !index_of(&p, SEQ_BH - 1, &s->idx))
+			return false;
 		break;
 	case OP_HANDLER:
-		if (!word(&p, w, sizeof(w)) || !number(w, SEQ_HANDLERS - 1, &s->h))
+		if (!index_of(&p, SEQ_HANDLERS - 1, &s->h))
 			return false;
 		while (word(&p, w, sizeof(w))) {
 			if (s->nrets == SEQ_RETS)
@@ -152,7 +260,7 @@ static bool parse_step(const char *p, struct seq_step *s)
 		}
 		return s->nrets > 0;
 	default:
-		if (!word(&p, w, sizeof(w)) || !number(w, SEQ_LINES, &s->n) || !s->n)
+		if (!index_of(&p, SEQ_LINES, &s->n) || !s->n)
 			return false;
 		break;
 	}
@@ -163,12 +271,12 @@ static bool parse_step(const char *p, struct seq_step *s)
 		s->arg = !strcmp(w, "level");
 		break;
 	case OP_LEVEL:
-		if (!word(&p, w, sizeof(w)) || !number(w, 1, &s->arg))
+		if (!index_of(&p, 1, &s->arg))
 			return false;
 		break;
 	case OP_REQUEST:
 	case OP_FREE:
-		if (!word(&p, w, sizeof(w)) || !number(w, SEQ_HANDLERS - 1, &s->h))
+		if (!index_of(&p, SEQ_HANDLERS - 1, &s->h))
 			return false;
 		while (s->op == OP_REQUEST && word(&p, w, sizeof(w))) {
 			if (!strcmp(w, "shared"))
@@ -231,6 +339,7 @@ static void notes_clear(void)
 	nr_runs = 0;
 	runs_cut = false;
 	memset(thread_runs, 0, sizeof(thread_runs));
+	memset(bh_runs, 0, sizeof(bh_runs));
 	nr_logs = 0;
 }
 
@@ -248,6 +357,73 @@ static void note_run(unsigned int h)
 	spin_unlock_irqrestore(&note_lock, flags);
 }
 
+/* A note for the record: @kind ("log", "ctx") and @what. */
+static void note_text(const char *kind, const char *what, unsigned int id)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&note_lock, flags);
+	if (nr_logs < SEQ_LOGS)
+		snprintf(logs[nr_logs++], sizeof(logs[0]), kind[0] == 'c' ? "%s %s%u" : "%s %s",
+			 kind, what, id);
+	spin_unlock_irqrestore(&note_lock, flags);
+}
+
+/* Whether the runner's CPU holds what @block names and this is that CPU. */
+static bool on_held_cpu(unsigned int block)
+{
+	return (READ_ONCE(hold_blocks) & block) && READ_ONCE(hold_cpu) == (int)smp_processor_id();
+}
+
+static void note_bh_run(unsigned int kind, unsigned int i, bool softirq)
+{
+	static const char *const names[] = { "tasklet t", "timer t", "work w" };
+	unsigned long flags;
+
+	if (softirq && !in_serving_softirq())
+		note_text("ctx not in softirq context:", names[kind], i);
+	else if (softirq && on_held_cpu(BLOCK_BH))
+		note_text("ctx with bottom halves off on the runner's CPU:", names[kind], i);
+	else if (!softirq && !in_task())
+		note_text("ctx not in task context:", names[kind], i);
+	spin_lock_irqsave(&note_lock, flags);
+	bh_runs[kind][i]++;
+	spin_unlock_irqrestore(&note_lock, flags);
+}
+
+static void seq_tasklet(struct tasklet_struct *t)
+{
+	unsigned int i = (unsigned int)(t - tasklets);
+
+	WRITE_ONCE(tl_state[i].pending, false);
+	note_bh_run(BH_TASKLET, i, true);
+}
+
+static void seq_timer(struct timer_list *t)
+{
+	note_bh_run(BH_TIMER, (unsigned int)(t - timers), true);
+}
+
+static void seq_work(struct work_struct *w)
+{
+	note_bh_run(BH_WORK, (unsigned int)(w - works), false);
+}
+
+static void tasklet_go(unsigned int i, bool hi)
+{
+	WRITE_ONCE(tl_state[i].pending, true);
+	if (hi)
+		tasklet_hi_schedule(&tasklets[i]);
+	else
+		tasklet_schedule(&tasklets[i]);
+}
+
+static int timer_go(unsigned int i, bool short_one)
+{
+	WRITE_ONCE(timer_short[i], short_one);
+	return mod_timer(&timers[i], jiffies + (short_one ? 1 : 100 * HZ));
+}
+
 static irqreturn_t seq_primary(int irq, void *dev_id)
 {
 	struct seq_handler *h = dev_id;
@@ -255,7 +431,25 @@ static irqreturn_t seq_primary(int irq, void *dev_id)
 	unsigned int r = h->rets[calls < h->nrets ? calls : h->nrets - 1];
 
 	(void)irq;
+	if (!in_hardirq())
+		note_text("ctx not in hardirq context:", "h", h->id);
+	else if (on_held_cpu(BLOCK_IRQ))
+		note_text("ctx with interrupts off on the runner's CPU:", "h", h->id);
 	note_run(h->id);
+	switch (h->defer) {
+	case D_TASKLET:
+	case D_HI:
+		tasklet_go(h->defer_idx, h->defer == D_HI);
+		break;
+	case D_TIMER:
+		(void)timer_go(h->defer_idx, true);
+		break;
+	case D_WORK:
+		(void)queue_work(system_wq, &works[h->defer_idx]);
+		break;
+	default:
+		break;
+	}
 	return r == R_WAKE ? IRQ_WAKE_THREAD : r == R_HANDLED ? IRQ_HANDLED : IRQ_NONE;
 }
 
@@ -270,6 +464,8 @@ static irqreturn_t seq_thread(int irq, void *dev_id)
 	unsigned long flags;
 
 	(void)irq;
+	if (!in_task())
+		note_text("ctx not in task context:", "thread h", h->id);
 	spin_lock_irqsave(&note_lock, flags);
 	h->thread++;
 	thread_runs[h->id]++;
@@ -285,18 +481,11 @@ static const char *const log_words[] = {
 
 void seq_log(const char *line)
 {
-	unsigned long flags;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(log_words); i++)
-		if (strstr(line, log_words[i]))
-			break;
-	if (i == ARRAY_SIZE(log_words))
-		return;
-	spin_lock_irqsave(&note_lock, flags);
-	if (nr_logs < SEQ_LOGS)
-		snprintf(logs[nr_logs++], sizeof(logs[0]), "%s", line);
-	spin_unlock_irqrestore(&note_lock, flags);
+	for (unsigned int i = 0; i < ARRAY_SIZE(log_words); i++)
+		if (strstr(line, log_words[i])) {
+			note_text("log", line, 0);
+			return;
+		}
 }
 
 /* @s with each line's irq number, as a whole number, written LN (numbers differ by side). */
@@ -340,8 +529,30 @@ static void put_lines(char *out, size_t size, const char *s)
 			(o) += (size_t)snprintf(rec + (o), sizeof(rec) - (o), __VA_ARGS__); \
 	} while (0)
 
-/* The record of step @i: its text, @ret if any, the runs and the log since the last. */
-static void record(const struct seq_side *side, unsigned int i, const char *ret)
+/* The bottom halves' runs of kind @k since the last record, at *@o. */
+static void put_bh_runs(size_t *o, unsigned int k)
+{
+	static const char *const what[] = { " | tasklets", " | timers", " | works" };
+	static const char prefix[] = { 't', 't', 'w' };
+	bool any = false;
+
+	for (unsigned int i = 0; i < SEQ_BH; i++) {
+		if (!bh_runs[k][i])
+			continue;
+		if (!any)
+			PUT(*o, "%s", what[k]);
+		any = true;
+		PUT(*o, " %c%u", prefix[k], i);
+		if (bh_runs[k][i] > 1)
+			PUT(*o, "*%lu", bh_runs[k][i]);
+	}
+}
+
+/*
+ * The record of step @i: its text, @ret if any and, when @settled, what ran
+ * and the log said since the last such record.
+ */
+static void record(const struct seq_side *side, unsigned int i, const char *ret, bool settled)
 {
 	static char fixed[120];
 	unsigned long flags;
@@ -350,7 +561,11 @@ static void record(const struct seq_side *side, unsigned int i, const char *ret)
 
 	PUT(o, "%u: %s", i + 1, steps[i].text);
 	if (ret)
-		PUT(o, " => ret %s", ret);
+		PUT(o, " => %s", ret);
+	if (!settled) {
+		side->out(side->ctx, rec);
+		return;
+	}
 	spin_lock_irqsave(&note_lock, flags);
 	if (nr_runs) {
 		PUT(o, " | runs");
@@ -369,9 +584,15 @@ static void record(const struct seq_side *side, unsigned int i, const char *ret)
 		if (thread_runs[k] > 1)
 			PUT(o, "*%lu", thread_runs[k]);
 	}
+	for (k = 0; k < BH_KINDS; k++)
+		put_bh_runs(&o, k);
 	for (k = 0; k < nr_logs; k++) {
-		put_lines(fixed, sizeof(fixed), logs[k]);
-		PUT(o, " | log %s", fixed);
+		if (logs[k][0] == 'l') {
+			put_lines(fixed, sizeof(fixed), logs[k]);
+			PUT(o, " | %s", fixed);
+		} else {
+			PUT(o, " | %s", logs[k]);
+		}
 	}
 	notes_clear();
 	spin_unlock_irqrestore(&note_lock, flags);
@@ -381,131 +602,432 @@ static void record(const struct seq_side *side, unsigned int i, const char *ret)
 static const char *errname(int e, char *buf, size_t size)
 {
 	static const struct { int e; const char *name; } names[] = {
-		{ 0, "0" }, { -EINVAL, "-EINVAL" }, { -EBUSY, "-EBUSY" }, { -ENOMEM, "-ENOMEM" },
-		{ -ENOSYS, "-ENOSYS" },
+		{ -EINVAL, "ret -EINVAL" }, { -EBUSY, "ret -EBUSY" }, { -ENOMEM, "ret -ENOMEM" },
+		{ -ENOSYS, "ret -ENOSYS" },
 	};
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(names); i++)
 		if (names[i].e == e)
 			return names[i].name;
-	snprintf(buf, size, "%d", e);
+	snprintf(buf, size, "ret %d", e);
 	return buf;
 }
 
-int seq_run(const struct seq_side *side, const char *text)
+/* The number after @key in @s (the form of /proc/irq/N/spurious), or -1. */
+static long field(const char *s, const char *key)
 {
-	unsigned long irqflags[4];
-	unsigned int irqs_off = 0;
-	char ebuf[16];
-	int n = parse(text);
+	const char *p = strstr(s, key);
+	long v = 0;
 
-	if (n < 0)
-		return -n;
+	if (!p)
+		return -1;
+	p += strlen(key);
+	if (*p < '0' || *p > '9')
+		return -1;
+	while (*p >= '0' && *p <= '9')
+		v = v * 10 + (*p++ - '0');
+	return v;
+}
+
+/* Line @n's spurious counters into @v (count, unhandled, last_unhandled ms).  Return: false if unreadable. */
+static bool read_spurious(const struct seq_side *side, unsigned int n, long v[3])
+{
+	static char buf[128];
+
+	if (side->spurious(side->ctx, (unsigned int)irqs[n], buf, sizeof(buf)) < 0)
+		return false;
+	v[0] = field(buf, "count ");
+	v[1] = field(buf, "unhandled ");
+	v[2] = field(buf, "last_unhandled ");
+	return v[0] >= 0 && v[1] >= 0 && v[2] >= 0;
+}
+
+/*
+ * After each step that ends with no hold: whether a line's unhandled
+ * interrupts came further apart than Linux's HZ/10 (less a margin), which
+ * starts their count again, so its number depends on how fast the side
+ * ran: the steps' last_unhandled times, one step to the next.  Within a
+ * step they come back to back.
+ */
+static void watch_unhandled(const struct seq_side *side)
+{
+	long v[3];
+
+	for (unsigned int n = 1; n <= SEQ_LINES; n++) {
+		if (irqs[n] <= 0 || !had_request[n] || !read_spurious(side, n, v))
+			continue;
+		if (v[2] != last_unhandled_ms[n] && last_unhandled_ms[n] &&
+		    v[2] - last_unhandled_ms[n] > 90)
+			unhandled_timed[n] = true;
+		last_unhandled_ms[n] = v[2];
+	}
+}
+
+/*
+ * Line @n's spurious counters at *@o: the count, the unhandled count unless
+ * its interrupts came too far apart (watch_unhandled), whether a last
+ * unhandled time is set.  Linux has /proc/irq/N from its first request.
+ * Not on a line that had a thread: a hardirq that only woke threads is
+ * judged by whether a thread handled one since the hardirq before, and a
+ * thread on another CPU may finish before its own hardirq looks, on both
+ * sides, so the verdicts are the scheduler's.
+ */
+static void put_spurious(const struct seq_side *side, size_t *o, unsigned int n)
+{
+	long v[3];
+
+	if (!had_request[n]) {
+		PUT(*o, "no /proc/irq entry");
+		return;
+	}
+	if (had_thread[n]) {
+		PUT(*o, "spurious counters of a threaded line not compared");
+		return;
+	}
+	if (!read_spurious(side, n, v)) {
+		PUT(*o, "spurious unreadable");
+		return;
+	}
+	PUT(*o, "count %ld, unhandled ", v[0]);
+	if (!unhandled_timed[n])
+		PUT(*o, "%ld", v[1]);
+	else
+		PUT(*o, "~");
+	PUT(*o, ", last_unhandled %s", v[2] ? "set" : "0");
+}
+
+/*
+ * Wait until what the steps started has run: the lines' handlers and
+ * threads, tasklets scheduled and enabled, timers armed to the next jiffy,
+ * works.  Return: false if something still waits after the bound.
+ */
+static bool settle(const struct seq_side *side)
+{
+	for (unsigned int pass = 0; pass < 4000; pass++) {
+		bool wait = false;
+
+		side->settle(side->ctx);
+		for (unsigned int i = 0; i < SEQ_BH; i++)
+			flush_work(&works[i]);
+		for (unsigned int i = 0; i < SEQ_BH; i++) {
+			wait |= READ_ONCE(tl_state[i].pending) && !tl_state[i].off;
+			wait |= READ_ONCE(timer_short[i]) && timer_pending(&timers[i]);
+		}
+		if (!wait)
+			return true;
+		side->tick(side->ctx);
+	}
+	return false;
+}
+
+/* Take a hold of @what (HOLD_*), @kind for the lock's. */
+static void hold(unsigned int what, unsigned int kind)
+{
+	unsigned long flags = 0;
+	unsigned int block;
+
+	switch (what) {
+	case HOLD_IRQS:
+		local_irq_save(flags);
+		block = BLOCK_IRQ | BLOCK_BH;
+		break;
+	case HOLD_BH:
+		local_bh_disable();
+		block = BLOCK_BH;
+		break;
+	default:
+		switch (kind) {
+		case LK_PLAIN:
+			spin_lock(&seq_lock);
+			block = 0;
+			break;
+		case LK_BH:
+			spin_lock_bh(&seq_lock);
+			block = BLOCK_BH;
+			break;
+		case LK_IRQ:
+			spin_lock_irq(&seq_lock);
+			block = BLOCK_IRQ | BLOCK_BH;
+			break;
+		default:
+			spin_lock_irqsave(&seq_lock, flags);
+			block = BLOCK_IRQ | BLOCK_BH;
+			break;
+		}
+		break;
+	}
+	holds[nr_holds++] = (typeof(holds[0])){ what, kind, flags };
+	WRITE_ONCE(hold_cpu, (int)smp_processor_id());
+	WRITE_ONCE(hold_blocks, hold_blocks | block);
+}
+
+/* Let go of the innermost hold. */
+static void unhold(void)
+{
+	unsigned int what = holds[nr_holds - 1].what, kind = holds[nr_holds - 1].kind;
+	unsigned long flags = holds[nr_holds - 1].flags;
+	unsigned int block = 0;
+
+	nr_holds--;
+	for (unsigned int k = 0; k < nr_holds; k++)
+		block |= holds[k].what == HOLD_IRQS ? BLOCK_IRQ | BLOCK_BH :
+			 holds[k].what == HOLD_BH ? BLOCK_BH :
+			 holds[k].kind == LK_PLAIN ? 0 :
+			 holds[k].kind == LK_BH ? BLOCK_BH : BLOCK_IRQ | BLOCK_BH;
+	/* what the hold kept back may run at its end: not counted against it */
+	WRITE_ONCE(hold_blocks, block);
+	if (!nr_holds)
+		WRITE_ONCE(hold_cpu, -1);
+	switch (what) {
+	case HOLD_IRQS:
+		local_irq_restore(flags);
+		break;
+	case HOLD_BH:
+		local_bh_enable();
+		break;
+	default:
+		if (kind == LK_PLAIN)
+			spin_unlock(&seq_lock);
+		else if (kind == LK_BH)
+			spin_unlock_bh(&seq_lock);
+		else if (kind == LK_IRQ)
+			spin_unlock_irq(&seq_lock);
+		else
+			spin_unlock_irqrestore(&seq_lock, flags);
+		break;
+	}
+}
+
+/* Whether step @s may sleep (refused while the runner holds anything). */
+static bool sleeps(const struct seq_step *s)
+{
+	switch (s->op) {
+	case OP_LINE:
+	case OP_REQUEST:
+	case OP_FREE:
+	case OP_DISABLE:
+	case OP_SYNC:
+	case OP_SPURIOUS:
+		return true;
+	case OP_TASKLET:
+		return s->arg == TL_KILL;
+	case OP_TIMER:
+		return s->arg == TM_DEL_SYNC;
+	case OP_WORK:
+		return s->arg != WK_QUEUE;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Step @s once.  Return: what its record says after "=>" (@buf may hold
+ * it), or NULL for nothing.
+ */
+static const char *step(const struct seq_side *side, const struct seq_step *s, char *buf,
+			size_t size)
+{
+	static const char *const names[] = { "h0", "h1", "h2", "h3" };
+	int irq = irqs[s->n];
+
+	switch (s->op) {
+	case OP_LINE:
+		irqs[s->n] = side->line(side->ctx, s->n, (int)s->arg);
+		if (irqs[s->n] <= 0) {
+			int e = irqs[s->n] ? irqs[s->n] : -EINVAL;
+
+			irqs[s->n] = 0;
+			return errname(e, buf, size);
+		}
+		return NULL;
+	case OP_HANDLER:
+		handlers[s->h].nrets = s->nrets;
+		memcpy(handlers[s->h].rets, s->rets, sizeof(s->rets));
+		return NULL;
+	case OP_DEFER:
+		handlers[s->h].defer = s->arg;
+		handlers[s->h].defer_idx = s->idx;
+		return NULL;
+	case OP_REQUEST: {
+		unsigned long f = (s->flags & F_SHARED ? IRQF_SHARED : 0) |
+				  (s->flags & F_ONESHOT ? IRQF_ONESHOT : 0);
+		int ret = request_threaded_irq((unsigned int)irq,
+					       s->flags & F_NOPRIMARY ? NULL : seq_primary,
+					       s->flags & F_THREAD ? seq_thread : NULL, f,
+					       names[s->h], &handlers[s->h]);
+
+		if (!ret)
+			requested[s->n] |= 1u << s->h;
+		had_request[s->n] |= !ret;
+		had_thread[s->n] |= !ret && (s->flags & F_THREAD);
+		return ret ? errname(ret, buf, size) : "ret 0";
+	}
+	case OP_FREE:
+		requested[s->n] &= ~(1u << s->h);
+		return free_irq((unsigned int)irq, &handlers[s->h]) ? "ret name" : "ret null";
+	case OP_RAISE:
+		side->raise(side->ctx, (unsigned int)irq);
+		return NULL;
+	case OP_LEVEL:
+		side->set_level(side->ctx, (unsigned int)irq, (int)s->arg);
+		return NULL;
+	case OP_DISABLE:
+		disable_irq((unsigned int)irq);
+		return NULL;
+	case OP_DISABLE_NOSYNC:
+		disable_irq_nosync((unsigned int)irq);
+		return NULL;
+	case OP_ENABLE:
+		enable_irq((unsigned int)irq);
+		return NULL;
+	case OP_SYNC:
+		synchronize_irq((unsigned int)irq);
+		return NULL;
+	case OP_IRQS:
+	case OP_BH:
+		if (s->arg) {
+			if (nr_holds == SEQ_HOLDS)
+				return "refused: too deep";
+			hold(s->op == OP_IRQS ? HOLD_IRQS : HOLD_BH, 0);
+			return NULL;
+		}
+		if (!nr_holds || holds[nr_holds - 1].what != (s->op == OP_IRQS ? HOLD_IRQS : HOLD_BH))
+			return "refused: not the innermost hold";
+		unhold();
+		return NULL;
+	case OP_LOCK:
+		for (unsigned int k = 0; k < nr_holds; k++)
+			if (holds[k].what == HOLD_LOCK)
+				return "refused: held already";
+		if (nr_holds == SEQ_HOLDS)
+			return "refused: too deep";
+		/* spin_unlock_irq would turn interrupts on under an outer hold's */
+		if (s->arg == LK_IRQ && (READ_ONCE(hold_blocks) & BLOCK_IRQ))
+			return "refused: interrupts off already";
+		hold(HOLD_LOCK, s->arg);
+		return NULL;
+	case OP_UNLOCK:
+		if (!nr_holds || holds[nr_holds - 1].what != HOLD_LOCK)
+			return "refused: not the innermost hold";
+		unhold();
+		return NULL;
+	case OP_TASKLET:
+		switch (s->arg) {
+		case TL_SCHEDULE:
+		case TL_HI_SCHEDULE:
+			tasklet_go(s->h, s->arg == TL_HI_SCHEDULE);
+			return NULL;
+		case TL_DISABLE:
+			tasklet_disable(&tasklets[s->h]);
+			tl_state[s->h].off++;
+			return NULL;
+		case TL_ENABLE:
+			if (!tl_state[s->h].off)
+				return "refused: not disabled";
+			tl_state[s->h].off--;
+			tasklet_enable(&tasklets[s->h]);
+			return NULL;
+		default:
+			/* Linux's tasklet_kill waits for a scheduled tasklet to run */
+			if (tl_state[s->h].off && READ_ONCE(tl_state[s->h].pending))
+				return "refused: would wait for ever";
+			tasklet_kill(&tasklets[s->h]);
+			WRITE_ONCE(tl_state[s->h].pending, false);
+			return NULL;
+		}
+	case OP_TIMER: {
+		int ret;
+
+		switch (s->arg) {
+		case TM_SHORT:
+		case TM_LONG:
+			ret = timer_go(s->h, s->arg == TM_SHORT);
+			break;
+		case TM_DEL:
+			ret = del_timer(&timers[s->h]);
+			break;
+		default:
+			ret = del_timer_sync(&timers[s->h]);
+			break;
+		}
+		snprintf(buf, size, "ret %d", ret);
+		return buf;
+	}
+	case OP_WORK: {
+		bool ret;
+
+		switch (s->arg) {
+		case WK_QUEUE:
+			ret = queue_work(system_wq, &works[s->h]);
+			break;
+		case WK_FLUSH:
+			ret = flush_work(&works[s->h]);
+			break;
+		default:
+			ret = cancel_work_sync(&works[s->h]);
+			break;
+		}
+		return ret ? "ret 1" : "ret 0";
+	}
+	case OP_SPURIOUS: {
+		size_t o = 0;
+
+		/* rec[] is free until the record: the counters go there first */
+		put_spurious(side, &o, s->n);
+		snprintf(buf, size, "%s", rec);
+		return buf;
+	}
+	}
+	return NULL;
+}
+
+/* A new run: the bottom halves set up, nothing noted, no hold. */
+static void run_start(void)
+{
 	memset(irqs, 0, sizeof(irqs));
 	memset(requested, 0, sizeof(requested));
 	for (unsigned int h = 0; h < SEQ_HANDLERS; h++)
 		handlers[h] = (struct seq_handler){ .id = h, .nrets = 1, .rets = { R_HANDLED } };
+	for (unsigned int i = 0; i < SEQ_BH; i++) {
+		tasklet_setup(&tasklets[i], seq_tasklet);
+		tl_state[i].pending = false;
+		tl_state[i].off = 0;
+		timer_setup(&timers[i], seq_timer, 0);
+		timer_short[i] = false;
+		INIT_WORK(&works[i], seq_work);
+	}
+	nr_holds = 0;
+	hold_cpu = -1;
+	hold_blocks = 0;
+	memset(had_request, 0, sizeof(had_request));
+	memset(had_thread, 0, sizeof(had_thread));
+	memset(last_unhandled_ms, 0, sizeof(last_unhandled_ms));
+	memset(unhandled_timed, 0, sizeof(unhandled_timed));
 	notes_clear();		/* no handler of the sequence's runs yet */
-	for (unsigned int i = 0; i < (unsigned int)n; i++) {
-		struct seq_step *s = &steps[i];
-		int irq = irqs[s->n], ret = 0;
-		bool has_ret = false;
-		const char *rets = NULL;
+}
 
-		if (s->op == OP_LINE && irq > 0) {
-			snprintf(rec, sizeof(rec), "%u: %s => line %u set up already", i + 1,
-				 s->text, s->n);
-			side->out(side->ctx, rec);
-			continue;
-		}
-
-		if (s->op != OP_LINE && s->op != OP_HANDLER && s->op != OP_IRQS && irq <= 0) {
-			snprintf(rec, sizeof(rec), "%u: %s => line %u not set up", i + 1, s->text, s->n);
-			side->out(side->ctx, rec);
-			continue;
-		}
-		for (unsigned int r = 0; r < s->repeat; r++) {
-			switch (s->op) {
-			case OP_LINE:
-				irqs[s->n] = side->line(side->ctx, s->n, (int)s->arg);
-				if (irqs[s->n] <= 0) {
-					has_ret = true;
-					ret = irqs[s->n] ? irqs[s->n] : -EINVAL;
-					irqs[s->n] = 0;
-				}
-				break;
-			case OP_HANDLER:
-				handlers[s->h].nrets = s->nrets;
-				memcpy(handlers[s->h].rets, s->rets, sizeof(s->rets));
-				break;
-			case OP_REQUEST: {
-				struct seq_handler *h = &handlers[s->h];
-				unsigned long f = (s->flags & F_SHARED ? IRQF_SHARED : 0) |
-						  (s->flags & F_ONESHOT ? IRQF_ONESHOT : 0);
-				static const char *const names[] = { "h0", "h1", "h2", "h3" };
-
-				ret = request_threaded_irq((unsigned int)irq,
-							   s->flags & F_NOPRIMARY ? NULL : seq_primary,
-							   s->flags & F_THREAD ? seq_thread : NULL, f,
-							   names[s->h], h);
-				if (!ret)
-					requested[s->n] |= 1u << s->h;
-				has_ret = true;
-				break;
-			}
-			case OP_FREE:
-				rets = free_irq((unsigned int)irq, &handlers[s->h]) ? "name" : "null";
-				requested[s->n] &= ~(1u << s->h);
-				break;
-			case OP_RAISE:
-				side->raise(side->ctx, (unsigned int)irq);
-				break;
-			case OP_LEVEL:
-				side->set_level(side->ctx, (unsigned int)irq, (int)s->arg);
-				break;
-			case OP_DISABLE:
-				disable_irq((unsigned int)irq);
-				break;
-			case OP_DISABLE_NOSYNC:
-				disable_irq_nosync((unsigned int)irq);
-				break;
-			case OP_ENABLE:
-				enable_irq((unsigned int)irq);
-				break;
-			case OP_SYNC:
-				synchronize_irq((unsigned int)irq);
-				break;
-			case OP_IRQS:
-				if (s->arg && irqs_off < ARRAY_SIZE(irqflags)) {
-					local_irq_save(irqflags[irqs_off]);
-					irqs_off++;
-				} else if (!s->arg && irqs_off) {
-					irqs_off--;
-					local_irq_restore(irqflags[irqs_off]);
-				}
-				break;
-			}
-			if (!irqs_off)
-				side->settle(side->ctx);
-		}
-		record(side, i, rets ? rets : has_ret ? errname(ret, ebuf, sizeof(ebuf)) : NULL);
-	}
-	while (irqs_off) {
-		irqs_off--;
-		local_irq_restore(irqflags[irqs_off]);
-	}
-	side->settle(side->ctx);
-	/*
-	 * A line's state, where it has a handler: one without keeps the disable
-	 * depth its last free left, which Linux changed after 6.1 (irq_shutdown
-	 * counts the shutdown in the depth instead of setting it to 1).
-	 */
+/* The end of a run: the holds let go, then each line's state and each handler's calls. */
+static void run_end(const struct seq_side *side)
+{
+	while (nr_holds)
+		unhold();
+	if (!settle(side))
+		side->out(side->ctx, "end: what the sequence started still waits");
+	watch_unhandled(side);
 	for (unsigned int l = 1; l <= SEQ_LINES; l++) {
+		size_t o = 0;
+
+		/*
+		 * Where it has a handler: a line without keeps the disable depth
+		 * its last free left, which Linux changed after 6.1 (irq_shutdown
+		 * counts the shutdown in the depth instead of setting it to 1).
+		 */
 		if (irqs[l] <= 0 || !requested[l])
 			continue;
-		snprintf(rec, sizeof(rec), "line %u: %s", l,
-			 irqd_irq_disabled(irq_get_irq_data((unsigned int)irqs[l])) ? "disabled" :
-											  "enabled");
+		PUT(o, "line %u: %s, ", l,
+		    irqd_irq_disabled(irq_get_irq_data((unsigned int)irqs[l])) ? "disabled" :
+										  "enabled");
+		put_spurious(side, &o, l);
 		side->out(side->ctx, rec);
 	}
 	for (unsigned int h = 0; h < SEQ_HANDLERS; h++) {
@@ -515,10 +1037,53 @@ int seq_run(const struct seq_side *side, const char *text)
 			 handlers[h].thread);
 		side->out(side->ctx, rec);
 	}
-	/* what the sequence left requested goes, unrecorded: the side stops clean */
+	/* what the sequence left goes, unrecorded: the side stops clean */
 	for (unsigned int l = 1; l <= SEQ_LINES; l++)
 		for (unsigned int h = 0; h < SEQ_HANDLERS; h++)
 			if (requested[l] & (1u << h))
 				(void)free_irq((unsigned int)irqs[l], &handlers[h]);
+	for (unsigned int i = 0; i < SEQ_BH; i++) {
+		for (; tl_state[i].off; tl_state[i].off--)
+			tasklet_enable(&tasklets[i]);
+		tasklet_kill(&tasklets[i]);
+		del_timer_sync(&timers[i]);
+		cancel_work_sync(&works[i]);
+	}
+}
+
+int seq_run(const struct seq_side *side, const char *text)
+{
+	char buf[SEQ_TEXT];
+	int n = parse(text);
+
+	if (n < 0)
+		return -n;
+	run_start();
+	for (unsigned int i = 0; i < (unsigned int)n; i++) {
+		const struct seq_step *s = &steps[i];
+		const char *ret = NULL;
+		bool settled = true;
+
+		if (s->op == OP_LINE && irqs[s->n] > 0)
+			ret = "line set up already";
+		else if (names_line(s->op) && s->op != OP_LINE && irqs[s->n] <= 0)
+			ret = "line not set up";
+		else if (nr_holds && sleeps(s))
+			ret = "refused: sleeps";
+		for (unsigned int r = 0; !ret && r < s->repeat; r++) {
+			const char *got = step(side, s, buf, sizeof(buf));
+
+			if (!nr_holds)
+				settled = settle(side);
+			if (r + 1 == s->repeat)
+				ret = got;
+		}
+		if (!settled)
+			ret = "still waits after the bound";
+		if (!nr_holds)
+			watch_unhandled(side);
+		record(side, i, ret, !nr_holds);
+	}
+	run_end(side);
 	return 0;
 }

@@ -22,16 +22,55 @@
  *   level N 0|1              line N's level
  *   disable N | disable_nosync N | enable N | sync N
  *   irqs off | irqs on       local_irq_save / local_irq_restore
+ *   bh off | bh on           local_bh_disable / local_bh_enable
+ *   lock plain|bh|irq|irqsave | unlock
+ *                            the sequence's spin lock, taken and let go
+ *                            the way named (spin_lock, spin_lock_bh, ...)
+ *   tasklet T schedule|hi_schedule|disable|enable|kill
+ *                            tasklet T (0-1)
+ *   timer T short|long|del|del_sync
+ *                            timer T (0-1): mod_timer to the next jiffy or
+ *                            to 100 s on, del_timer, del_timer_sync
+ *   work W queue|flush|cancel_sync
+ *                            work W (0-1) on system_wq
+ *   defer H tasklet T|hi T|timer T|work W|none
+ *                            each call of H's primary also schedules that
+ *                            tasklet (tasklet_hi_schedule for hi), arms
+ *                            that timer to the next jiffy or queues that
+ *                            work, as a driver hands on its work
+ *   spurious N               line N's /proc/irq/N/spurious
  *   repeat K STEP            STEP K times (one record, the runs counted)
  *
+ * The irqs, bh and lock steps nest; the one that ends a hold must end the
+ * innermost.  With a hold the runner's CPU cannot sleep: a step that may
+ * (request, free, disable, sync, tasklet kill, work flush and cancel_sync,
+ * del_sync) is refused with "=> refused: sleeps".
+ *
  * Each step gives one record line: its number, the step, and what came of
- * it: "ret E" (a call's errno, 0 for success), "runs" (the primary
- * handlers that ran since the step before, in hardirq context, in order,
- * a run of the same one written hH*N), "threads" (each handler's thread
- * runs, counted, since their order is the scheduler's), "log" (the
- * kernel's words about the lines: warnings, nobody cared, disabling, with
- * each line's number as LN).  At the end, the state of each line that has
- * a handler, and each handler's calls.
+ * it: "ret E" (a call's errno or value, 0 for success), "runs" (the
+ * primary handlers that ran since the record before, in order, a run of
+ * the same one written hH*N), "threads" (each handler's thread runs,
+ * counted, since their order is the scheduler's), "tasklets", "timers",
+ * "works" (the runs of each, counted), "ctx" (a run in the wrong context:
+ * a primary outside hardirq context or on the runner's CPU while it has
+ * interrupts off, a tasklet or timer outside softirq context or on that
+ * CPU while bottom halves are off there, a thread or work outside task
+ * context), "log" (the kernel's words about the lines: warnings, nobody
+ * cared, disabling, with each line's number as LN).  A step that ends
+ * with a hold is not waited for (nothing there may sleep): what ran meanwhile
+ * is in the record of the first step after it that ends with none.  At
+ * the end, for each line that has a handler, its state and its spurious
+ * counters (count, unhandled, whether a last unhandled time is set), and
+ * each handler's calls.
+ *
+ * Spurious counters: "no /proc/irq entry" for a line never requested
+ * (Linux makes /proc/irq/N at the first request); "unhandled ~" when the
+ * line's unhandled interrupts came more than HZ/10 apart on that side
+ * (Linux then starts the count again, so a slow run counts other
+ * numbers; compare.sh matches "~" with any number); not given for a line
+ * that had a threaded action (a hardirq that only woke threads is judged
+ * by whether a thread handled one since, and that thread may finish on
+ * another CPU before its own hardirq looks, on both sides).
  */
 #ifndef IRQKIT_SEQ_H
 #define IRQKIT_SEQ_H
@@ -48,8 +87,12 @@ struct seq_side {
 	/* an edge on @irq; @irq's level */
 	void	(*raise)(void *ctx, unsigned int irq);
 	void	(*set_level)(void *ctx, unsigned int irq, int high);
-	/* wait until what the steps so far started (handlers, threads) has run */
+	/* wait until what the steps so far started (handlers, threads, softirqs) has run */
 	void	(*settle)(void *ctx);
+	/* let a jiffy pass, the timers due run */
+	void	(*tick)(void *ctx);
+	/* @irq's /proc/irq/N/spurious into @buf (NUL-terminated): its length, or -errno */
+	int	(*spurious)(void *ctx, unsigned int irq, char *buf, unsigned int size);
 	/* one record line, without its newline */
 	void	(*out)(void *ctx, const char *text);
 };

@@ -187,6 +187,32 @@ static void side_settle(void *ctx)
 	console_unlock();
 }
 
+/* Let time pass: a short sleep (a timer to the next jiffy needs a few). */
+static void side_tick(void *ctx)
+{
+	usleep_range(500, 1000);
+}
+
+/* /proc/irq/N/spurious, read as user space would: the counters are not exported otherwise. */
+static int side_spurious(void *ctx, unsigned int irq, char *buf, unsigned int size)
+{
+	char path[48];
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/irq/%u/spurious", irq);
+	f = filp_open(path, O_RDONLY, 0);
+	if (IS_ERR(f))
+		return (int)PTR_ERR(f);
+	n = kernel_read(f, buf, size - 1, &pos);
+	filp_close(f, NULL);
+	if (n < 0)
+		return (int)n;
+	buf[n] = '\0';
+	return (int)n;
+}
+
 static void side_out(void *ctx, const char *text)
 {
 	size_t n = strlen(text);
@@ -232,7 +258,7 @@ static ssize_t run_write(struct file *f, const char __user *buf, size_t len, lof
 {
 	struct seq_side side = { .line = side_line, .raise = side_raise,
 				 .set_level = side_set_level, .settle = side_settle,
-				 .out = side_out };
+				 .tick = side_tick, .spurious = side_spurious, .out = side_out };
 	char *text;
 	int bad;
 
