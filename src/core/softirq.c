@@ -62,11 +62,19 @@ void irqkit__wakeup_softirqd(struct irqkit_cpu *c)
 	}
 }
 
-/* One round: every vector pending when it starts, in bit order. */
+/*
+ * One round: every vector pending when it starts, in bit order.  Linux's
+ * __do_softirq turns interrupts on once it has taken the pending bits, so
+ * a hardirq that came meanwhile (a level line still asserted after its
+ * handler, say) runs before the first vector, and a tasklet it schedules
+ * again runs once: the round's first delivery point is there.
+ */
 static __always_inline void softirq_round(struct irqkit_task *t, struct irqkit_cpu *c)
 {
 	unsigned int pending = a_xchg(&c->softirq_pending, 0);
 
+	if (a_load_seq(&c->pend2))
+		irqkit__cpu_deliver(t, c);	/* hardirqs only: we hold SOFTIRQ */
 	while (pending) {
 		unsigned int nr = (unsigned int)__builtin_ctz(pending);
 		irqkit_softirq_fn action = READ_ONCE(irqkit__rt.softirq_vec[nr]);

@@ -437,6 +437,35 @@ static void test_tasklet_kill_in_deterministic_mode_runs_it(void **state)
 }
 
 /*
+ * A level line still asserted after its handler fires again at the unmask;
+ * Linux's CPU takes that interrupt as soon as __do_softirq turns interrupts
+ * on, before the first vector, so the handler's three runs come before the
+ * tasklet each of them scheduled, which runs once.
+ */
+static struct ttest refire_tasklet;
+
+static void refire_hook(struct tdev *dev, int irq)
+{
+	note('h');
+	irqkit_tasklet_schedule(&refire_tasklet.t);
+	if (atomic_load(&dev->calls) == 3)
+		irqkit_sw_set_level((unsigned int)irq, false);	/* the device lets go */
+}
+
+static void test_level_refire_runs_before_the_softirqs_of_irq_exit(void **state)
+{
+	(void)state;
+	tt_init(&refire_tasklet, 'x');
+	a.hook = refire_hook;
+	assert_int_equal(irqkit_request_irq(T_LEVEL(1), tdev_fixed_handler, 0, "refire", &a), 0);
+	assert_int_equal(irqkit_sw_set_level(T_LEVEL(1), true), 0);
+	assert_int_equal(atomic_load(&a.calls), 3);
+	assert_int_equal(atomic_load(&refire_tasklet.runs), 1);
+	assert_string_equal(order, "hhhx");
+	irqkit_free_irq(T_LEVEL(1), &a);
+}
+
+/*
  * A level line stuck asserted, whose handler claims every interrupt (so no
  * "nobody cared" ends it), keeps its CPU taking hardirqs for ever; as in
  * Linux, each irq_exit still runs the CPU's pending softirqs (one round,
@@ -521,6 +550,7 @@ int main(void)
 		T(test_tasklet_kill_in_deterministic_mode_runs_it),
 		T(test_tasklet_kill_from_itself_reports_instead_of_hanging),
 		T(test_tasklet_kill_of_disabled_scheduled_tasklet_reports),
+		T(test_level_refire_runs_before_the_softirqs_of_irq_exit),
 #undef T
 		cmocka_unit_test_setup_teardown(test_tasklets_run_during_a_level_storm, storm_setup,
 						thr_teardown),

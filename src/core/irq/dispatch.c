@@ -305,17 +305,24 @@ void irqkit__cpu_deliver(struct irqkit_task *t, struct irqkit_cpu *c)
 
 /*
  * Hardirqs only (each batch's irq_exit may still run softirqs):
- * local_irq_enable's delivery.  One batch per delivery point, the lines
- * pending when it begins, where a level line that never deasserts would
- * otherwise keep the caller here for ever: once irqkit_stop() has begun
- * (the dispatcher that stop waits for), and for the thread that holds the
- * CPU for softirqs (its points between vectors, tasklets and timer
- * callbacks), which then goes on with them, as a CPU interrupted in the
- * middle of its softirq processing returns to it.  Lines signalled
- * meanwhile wait for the next point.
+ * local_irq_enable's delivery.  A level line that never deasserts would
+ * keep the caller here for ever, so: once irqkit_stop() has begun (the
+ * dispatcher that stop waits for), one batch per delivery point, the lines
+ * pending when it begins; for the thread that holds the CPU for softirqs
+ * (its points before and between vectors, tasklets and timer callbacks)
+ * up to SOFTIRQ_POINT_BATCHES, then it goes on with them.  Linux's CPU
+ * takes every interrupt that comes while its softirqs run with interrupts
+ * on, a level line refiring a few times included, before the next
+ * instruction of the softirq: the bound only keeps a line stuck for good
+ * from stopping the softirqs (Linux's CPU would not get out).  Lines
+ * signalled after the last batch wait for the next point.
  */
+#define SOFTIRQ_POINT_BATCHES	100
+
 void irqkit__cpu_deliver_hardirqs(struct irqkit_task *t, struct irqkit_cpu *c)
 {
+	unsigned int batches = 0;
+
 	while (hardirq_pending(c)) {
 		if (!irqkit__cpu_claim_hardirq(t, c))
 			break;
@@ -326,7 +333,8 @@ void irqkit__cpu_deliver_hardirqs(struct irqkit_task *t, struct irqkit_cpu *c)
 		}
 		deliver_batch(c);
 		irq_exit_and_release(t, c);
-		if (unlikely(READ_ONCE(irqkit__rt.stopping) || (t->slot & TASK_SLOT_SOFTIRQ)))
+		if (unlikely(READ_ONCE(irqkit__rt.stopping) ||
+			     ((t->slot & TASK_SLOT_SOFTIRQ) && ++batches == SOFTIRQ_POINT_BATCHES)))
 			break;
 	}
 	/* arrivals a fault holds back wait for the next delivery point, not this one */
