@@ -8,15 +8,16 @@
  * and synchronize_irq() for the threads.  The kernel's log reaches seq_log() through the
  * log hook.  Prints one record a line.
  *
- * With --gen SEED it prints a sequence made from SEED instead: edge lines,
- * handlers with random answers, some handing on to a tasklet or a timer,
+ * With --gen SEED it prints a sequence made from SEED instead: edge and
+ * level lines, handlers with random answers (with a level line each
+ * script ends letting go of it), some handing on to a tasklet or a timer,
  * and requests (shared, ONESHOT, threaded, without a primary), frees,
  * raises, disables and enables, tasklet, timer and work calls, spurious
  * counters, in random order, some inside a hold (interrupts off, bottom
  * halves off, the lock taken one of four ways); only what both sides can
  * run with the same outcome whatever the timing (no sleeping call in a
- * hold, no level line, since nothing in the form lowers one; a handler
- * that wakes its thread has one), and no free of a line the sequence has
+ * hold; a handler that wakes its thread has one, ONESHOT on a level
+ * line), and no free of a line the sequence has
  * disabled more often than enabled: a line freed while disabled keeps that
  * depth since Linux 6.15 (irq_shutdown counts itself in the depth), which
  * irqkit follows, where the guest's 6.1 set it to 1.
@@ -50,16 +51,16 @@ static int side_line(void *ctx, unsigned int n, int level)
 	return (int)irq;
 }
 
-static void side_raise(void *ctx, unsigned int irq)
+static int side_raise(void *ctx, unsigned int irq)
 {
 	(void)ctx;
-	(void)irqkit_sw_raise(irq);
+	return irqkit_sw_raise(irq);
 }
 
-static void side_set_level(void *ctx, unsigned int irq, int high)
+static int side_set_level(void *ctx, unsigned int irq, int high)
 {
 	(void)ctx;
-	(void)irqkit_sw_set_level(irq, high);
+	return irqkit_sw_set_level(irq, high);
 }
 
 /*
@@ -130,9 +131,18 @@ static unsigned int rnd(unsigned int n)
 	return rnd_state % n;
 }
 
+/* An edge on line @n, or on a level line its level (mostly asserted). */
+static void generate_raise(unsigned int n, unsigned int level, bool may_repeat)
+{
+	if (level & (1u << n))
+		printf("level %u %u\n", n, rnd(4) ? 1 : 0);
+	else
+		printf("%sraise %u\n", may_repeat && !rnd(4) ? "repeat 3 " : "", n);
+}
+
 /* One step of a hold of kind @k (holds[] below) on a line of @nlines; @depth as in generate(). */
-static void generate_held(unsigned int k, unsigned int nlines, unsigned int threaded,
-			  unsigned int *depth)
+static void generate_held(unsigned int k, unsigned int nlines, unsigned int level,
+			  unsigned int threaded, unsigned int *depth)
 {
 	static const char *const timer_verbs[] = { "short", "long", "del" };
 	unsigned int m = 1 + rnd(nlines), what = rnd(6);
@@ -145,7 +155,7 @@ static void generate_held(unsigned int k, unsigned int nlines, unsigned int thre
 	bool irqs_on = k == 1 || k == 2 || k == 3;
 
 	if (what < 2 && (!irqs_on || !(threaded & (1u << m)))) {
-		printf("raise %u\n", m);
+		generate_raise(m, level, false);
 	} else if (what == 2) {
 		printf("disable_nosync %u\n", m);
 		depth[m]++;
@@ -168,7 +178,7 @@ static void generate_held(unsigned int k, unsigned int nlines, unsigned int thre
  */
 static void generate(unsigned int seed)
 {
-	static const char *const answers[] = { "none", "handled", "wake" };
+	static const char *const answers[] = { "none", "handled", "wake", "lower" };
 	static const char *const defers[] = { "tasklet", "hi", "timer" };
 	static const char *const holds[] = { "irqs off", "bh off", "lock plain", "lock bh",
 					     "lock irq", "lock irqsave" };
@@ -178,7 +188,7 @@ static void generate(unsigned int seed)
 						     "kill" };
 	static const char *const timer_verbs[] = { "short", "long", "del", "del_sync" };
 	static const char *const work_verbs[] = { "queue", "flush", "cancel_sync" };
-	unsigned int nlines, steps, wakes = 0, threaded = 0;
+	unsigned int nlines, steps, wakes = 0, threaded = 0, level = 0;
 	unsigned int depth[4] = { 0 };	/* disables not yet enabled, by line */
 	unsigned int tasklet_off[2] = { 0 };
 
@@ -186,14 +196,17 @@ static void generate(unsigned int seed)
 	(void)rnd(1);			/* one step first: neighbouring seeds part at once */
 	nlines = 1 + rnd(3);
 	printf("# generated from seed %u\n", seed);
-	for (unsigned int n = 1; n <= nlines; n++)
-		printf("line %u edge\n", n);
+	for (unsigned int n = 1; n <= nlines; n++) {
+		level |= (rnd(3) == 0) << n;
+		printf("line %u %s\n", n, level & (1u << n) ? "level" : "edge");
+	}
 	for (unsigned int h = 0; h < SEQ_HANDLERS; h++) {
 		unsigned int k = 1 + rnd(3);
 
 		printf("handler %u", h);
 		for (unsigned int i = 0; i < k; i++) {
-			unsigned int a = rnd(3);
+			/* with level lines each script ends letting go, or they fire for ever */
+			unsigned int a = level && i + 1 == k ? 3 : rnd(level ? 4 : 3);
 
 			wakes |= (a == 2) << h;
 			printf(" %s", answers[a]);
@@ -213,7 +226,12 @@ static void generate(unsigned int seed)
 			/* drawn one by one: a call's arguments are evaluated in no set order */
 			bool thread = (wakes & (1u << h)) || rnd(4) == 0;
 			bool shared = rnd(3) != 0;
-			bool oneshot = rnd(3) == 0;
+			/*
+			 * a level line's thread is ONESHOT: without, the line
+			 * fires again while the thread (which lets go of it) has
+			 * yet to run, as often as the scheduler lets it
+			 */
+			bool oneshot = rnd(3) == 0 || (thread && (level & (1u << n)));
 			bool noprimary = thread && !(wakes & (1u << h)) && rnd(2);
 
 			threaded |= thread << n;
@@ -226,7 +244,7 @@ static void generate(unsigned int seed)
 			printf("enable %u\n", n);
 			depth[n]--;
 		} else if (op < 12) {
-			printf("%sraise %u\n", rnd(4) ? "" : "repeat 3 ", n);
+			generate_raise(n, level, true);
 		} else if (op < 14) {
 			printf("disable %u\n", n);
 			depth[n]++;
@@ -263,7 +281,7 @@ static void generate(unsigned int seed)
 
 			printf("%s\n", holds[k]);
 			for (unsigned int i = 1 + rnd(3); i; i--)
-				generate_held(k, nlines, threaded, depth);
+				generate_held(k, nlines, level, threaded, depth);
 			printf("%s\n", unholds[k]);
 		}
 	}

@@ -38,7 +38,7 @@ enum seq_op {
 #define F_THREAD	4u
 #define F_NOPRIMARY	8u
 
-enum { R_NONE, R_HANDLED, R_WAKE };
+enum { R_NONE, R_HANDLED, R_WAKE, R_LOWER };
 enum { TL_SCHEDULE, TL_HI_SCHEDULE, TL_DISABLE, TL_ENABLE, TL_KILL };
 enum { TM_SHORT, TM_LONG, TM_DEL, TM_DEL_SYNC };
 enum { WK_QUEUE, WK_FLUSH, WK_CANCEL_SYNC };
@@ -71,6 +71,8 @@ enum { HOLD_IRQS, HOLD_BH, HOLD_LOCK };
 static struct seq_step steps[SEQ_STEPS];
 static struct seq_handler handlers[SEQ_HANDLERS];
 static int irqs[SEQ_LINES + 1];			/* line N's irq, 0: not set up */
+static bool line_level[SEQ_LINES + 1];		/* line N has a level flow */
+static const struct seq_side *cur_side;		/* the run's, for the handlers */
 static unsigned int requested[SEQ_LINES + 1];	/* line N's handlers requested, as bits */
 static DEFINE_SPINLOCK(note_lock);		/* runs and logs, from any context */
 static struct { unsigned int h; unsigned long count; } runs[SEQ_RUNS];	/* primaries */
@@ -255,6 +257,8 @@ static bool parse_step(const char *p, struct seq_step *s)
 				s->rets[s->nrets++] = R_HANDLED;
 			else if (!strcmp(w, "wake"))
 				s->rets[s->nrets++] = R_WAKE;
+			else if (!strcmp(w, "lower"))
+				s->rets[s->nrets++] = R_LOWER;
 			else
 				return false;
 		}
@@ -424,6 +428,14 @@ static int timer_go(unsigned int i, bool short_one)
 	return mod_timer(&timers[i], jiffies + (short_one ? 1 : 100 * HZ));
 }
 
+/* The device behind @irq lets go of its line, if a level line. */
+static void lower(int irq)
+{
+	for (unsigned int n = 1; n <= SEQ_LINES; n++)
+		if (irqs[n] == irq && line_level[n])
+			(void)cur_side->set_level(cur_side->ctx, (unsigned int)irq, 0);
+}
+
 static irqreturn_t seq_primary(int irq, void *dev_id)
 {
 	struct seq_handler *h = dev_id;
@@ -450,7 +462,9 @@ static irqreturn_t seq_primary(int irq, void *dev_id)
 	default:
 		break;
 	}
-	return r == R_WAKE ? IRQ_WAKE_THREAD : r == R_HANDLED ? IRQ_HANDLED : IRQ_NONE;
+	if (r == R_LOWER)
+		lower(irq);
+	return r == R_WAKE ? IRQ_WAKE_THREAD : r == R_NONE ? IRQ_NONE : IRQ_HANDLED;
 }
 
 /*
@@ -463,9 +477,9 @@ static irqreturn_t seq_thread(int irq, void *dev_id)
 	struct seq_handler *h = dev_id;
 	unsigned long flags;
 
-	(void)irq;
 	if (!in_task())
 		note_text("ctx not in task context:", "thread h", h->id);
+	lower(irq);
 	spin_lock_irqsave(&note_lock, flags);
 	h->thread++;
 	thread_runs[h->id]++;
@@ -833,6 +847,7 @@ static const char *step(const struct seq_side *side, const struct seq_step *s, c
 	switch (s->op) {
 	case OP_LINE:
 		irqs[s->n] = side->line(side->ctx, s->n, (int)s->arg);
+		line_level[s->n] = s->arg;
 		if (irqs[s->n] <= 0) {
 			int e = irqs[s->n] ? irqs[s->n] : -EINVAL;
 
@@ -865,12 +880,16 @@ static const char *step(const struct seq_side *side, const struct seq_step *s, c
 	case OP_FREE:
 		requested[s->n] &= ~(1u << s->h);
 		return free_irq((unsigned int)irq, &handlers[s->h]) ? "ret name" : "ret null";
-	case OP_RAISE:
-		side->raise(side->ctx, (unsigned int)irq);
-		return NULL;
-	case OP_LEVEL:
-		side->set_level(side->ctx, (unsigned int)irq, (int)s->arg);
-		return NULL;
+	case OP_RAISE: {
+		int e = side->raise(side->ctx, (unsigned int)irq);
+
+		return e ? errname(e, buf, size) : NULL;
+	}
+	case OP_LEVEL: {
+		int e = side->set_level(side->ctx, (unsigned int)irq, (int)s->arg);
+
+		return e ? errname(e, buf, size) : NULL;
+	}
 	case OP_DISABLE:
 		disable_irq((unsigned int)irq);
 		return NULL;
@@ -985,6 +1004,7 @@ static const char *step(const struct seq_side *side, const struct seq_step *s, c
 static void run_start(void)
 {
 	memset(irqs, 0, sizeof(irqs));
+	memset(line_level, 0, sizeof(line_level));
 	memset(requested, 0, sizeof(requested));
 	for (unsigned int h = 0; h < SEQ_HANDLERS; h++)
 		handlers[h] = (struct seq_handler){ .id = h, .nrets = 1, .rets = { R_HANDLED } };
@@ -1058,6 +1078,7 @@ int seq_run(const struct seq_side *side, const char *text)
 
 	if (n < 0)
 		return -n;
+	cur_side = side;
 	run_start();
 	for (unsigned int i = 0; i < (unsigned int)n; i++) {
 		const struct seq_step *s = &steps[i];

@@ -13,13 +13,16 @@
  *   line N edge|level        line N (1-8) of the side's chip, with an edge
  *                            or a level flow
  *   handler H R...           handler H (0-3) returns R in turn, the last
- *                            for ever: none, handled, wake
+ *                            for ever: none, handled, wake, or lower
+ *                            (its device lets go of a level line: the
+ *                            line's level goes low, then handled).  A
+ *                            thread lets go of a level line always.
  *   request N H [shared] [oneshot] [thread] [noprimary]
  *                            request_threaded_irq(line N, H's primary or
  *                            none, H's thread or none, flags, "hH", &H)
  *   free N H                 free_irq(line N, &H)
- *   raise N                  an edge on line N
- *   level N 0|1              line N's level
+ *   raise N                  an edge on line N (an edge line's)
+ *   level N 0|1              line N's level (a level line's)
  *   disable N | disable_nosync N | enable N | sync N
  *   irqs off | irqs on       local_irq_save / local_irq_restore
  *   bh off | bh on           local_bh_disable / local_bh_enable
@@ -84,9 +87,13 @@ struct seq_side {
 	void	*ctx;
 	/* line @n with an edge (@level false) or a level flow: its irq number, or -errno */
 	int	(*line)(void *ctx, unsigned int n, int level);
-	/* an edge on @irq; @irq's level */
-	void	(*raise)(void *ctx, unsigned int irq);
-	void	(*set_level)(void *ctx, unsigned int irq, int high);
+	/*
+	 * An edge on @irq; @irq's level.  Any context.  Return: 0, or -EINVAL
+	 * for an edge on a level line or a level on an edge line, as
+	 * irqkit's software chip answers.
+	 */
+	int	(*raise)(void *ctx, unsigned int irq);
+	int	(*set_level)(void *ctx, unsigned int irq, int high);
 	/* wait until what the steps so far started (handlers, threads, softirqs) has run */
 	void	(*settle)(void *ctx);
 	/* let a jiffy pass, the timers due run */

@@ -145,7 +145,7 @@ static int side_line(void *ctx, unsigned int n, int level)
 }
 
 /* An edge latches, a level is held while high: one bit, cleared for an edge when it fires. */
-static void side_set_level(void *ctx, unsigned int irq, int high)
+static void latch(unsigned int irq, bool high)
 {
 	unsigned long hw = irqd_to_hwirq(irq_get_irq_data(irq)), flags;
 	bool go;
@@ -158,9 +158,21 @@ static void side_set_level(void *ctx, unsigned int irq, int high)
 		irq_work_queue(&fire_work);
 }
 
-static void side_raise(void *ctx, unsigned int irq)
+/* As irqkit's software chip: an edge is an edge line's, a level a level line's. */
+static int side_set_level(void *ctx, unsigned int irq, int high)
 {
-	side_set_level(ctx, irq, 1);
+	if (!slines[irqd_to_hwirq(irq_get_irq_data(irq))].level)
+		return -EINVAL;
+	latch(irq, high);
+	return 0;
+}
+
+static int side_raise(void *ctx, unsigned int irq)
+{
+	if (slines[irqd_to_hwirq(irq_get_irq_data(irq))].level)
+		return -EINVAL;
+	latch(irq, true);
+	return 0;
 }
 
 /* Until no line would fire, the firing ran, each line's handlers and threads are done. */
