@@ -11,7 +11,9 @@
  * With --gen SEED it prints a sequence made from SEED instead: edge and
  * level lines, handlers with random answers (with a level line each
  * script ends letting go of it), some handing on to a tasklet or a timer,
- * and requests (shared, ONESHOT, threaded, without a primary), frees,
+ * sometimes a line with no descriptor (bad input, as a NULL dev_id on a
+ * shared request or a free), and requests (shared, ONESHOT, threaded,
+ * without a primary), frees,
  * raises, disables and enables, tasklet, timer and work calls, spurious
  * counters, in random order, some inside a hold (interrupts off, bottom
  * halves off, the lock taken one of four ways); only what both sides can
@@ -188,8 +190,8 @@ static void generate(unsigned int seed)
 						     "kill" };
 	static const char *const timer_verbs[] = { "short", "long", "del", "del_sync" };
 	static const char *const work_verbs[] = { "queue", "flush", "cancel_sync" };
-	unsigned int nlines, steps, wakes = 0, threaded = 0, level = 0;
-	unsigned int depth[4] = { 0 };	/* disables not yet enabled, by line */
+	unsigned int nlines, nall, steps, wakes = 0, threaded = 0, level = 0;
+	unsigned int depth[5] = { 0 };	/* disables not yet enabled, by line */
 	unsigned int tasklet_off[2] = { 0 };
 
 	rnd_state = seed * 2654435761u + 1;
@@ -200,6 +202,10 @@ static void generate(unsigned int seed)
 		level |= (rnd(3) == 0) << n;
 		printf("line %u %s\n", n, level & (1u << n) ? "level" : "edge");
 	}
+	/* sometimes one more, with no descriptor: every call on it is bad input */
+	nall = nlines + (rnd(4) == 0);
+	if (nall > nlines)
+		printf("line %u absent\n", nall);
 	for (unsigned int h = 0; h < SEQ_HANDLERS; h++) {
 		unsigned int k = 1 + rnd(3);
 
@@ -220,7 +226,7 @@ static void generate(unsigned int seed)
 	}
 	steps = 8 + rnd(25);
 	for (unsigned int s = 0; s < steps; s++) {
-		unsigned int n = 1 + rnd(nlines), h = rnd(SEQ_HANDLERS), op = rnd(25);
+		unsigned int n = 1 + rnd(nall), h = rnd(SEQ_HANDLERS), op = rnd(25);
 
 		if (op < 5) {
 			/* drawn one by one: a call's arguments are evaluated in no set order */
@@ -233,13 +239,14 @@ static void generate(unsigned int seed)
 			 */
 			bool oneshot = rnd(3) == 0 || (thread && (level & (1u << n)));
 			bool noprimary = thread && !(wakes & (1u << h)) && rnd(2);
+			bool nulldev = shared && rnd(8) == 0;
 
 			threaded |= thread << n;
-			printf("request %u %u%s%s%s%s\n", n, h, shared ? " shared" : "",
+			printf("request %u %u%s%s%s%s%s\n", n, h, shared ? " shared" : "",
 			       oneshot ? " oneshot" : "", thread ? " thread" : "",
-			       noprimary ? " noprimary" : "");
+			       noprimary ? " noprimary" : "", nulldev ? " nulldev" : "");
 		} else if (op < 7 && !depth[n]) {
-			printf("free %u %u\n", n, h);
+			printf("free %u %u%s\n", n, h, rnd(8) ? "" : " nulldev");
 		} else if (op < 7) {
 			printf("enable %u\n", n);
 			depth[n]--;

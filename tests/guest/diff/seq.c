@@ -37,6 +37,10 @@ enum seq_op {
 #define F_ONESHOT	2u
 #define F_THREAD	4u
 #define F_NOPRIMARY	8u
+#define F_NULLDEV	16u		/* dev_id NULL */
+
+/* The irq of an absent line: no descriptor on either side */
+#define SEQ_ABSENT_IRQ	100000
 
 enum { R_NONE, R_HANDLED, R_WAKE, R_LOWER };
 enum { TL_SCHEDULE, TL_HI_SCHEDULE, TL_DISABLE, TL_ENABLE, TL_KILL };
@@ -72,6 +76,7 @@ static struct seq_step steps[SEQ_STEPS];
 static struct seq_handler handlers[SEQ_HANDLERS];
 static int irqs[SEQ_LINES + 1];			/* line N's irq, 0: not set up */
 static bool line_level[SEQ_LINES + 1];		/* line N has a level flow */
+static bool line_absent[SEQ_LINES + 1];		/* line N is SEQ_ABSENT_IRQ */
 static const struct seq_side *cur_side;		/* the run's, for the handlers */
 static unsigned int requested[SEQ_LINES + 1];	/* line N's handlers requested, as bits */
 static DEFINE_SPINLOCK(note_lock);		/* runs and logs, from any context */
@@ -269,11 +274,13 @@ static bool parse_step(const char *p, struct seq_step *s)
 		break;
 	}
 	switch (s->op) {
-	case OP_LINE:
-		if (!word(&p, w, sizeof(w)) || (strcmp(w, "edge") && strcmp(w, "level")))
+	case OP_LINE: {
+		static const char *const kinds[] = { "edge", "level", "absent" };
+
+		if (!verb(&p, kinds, ARRAY_SIZE(kinds), &s->arg))
 			return false;
-		s->arg = !strcmp(w, "level");
 		break;
+	}
 	case OP_LEVEL:
 		if (!index_of(&p, 1, &s->arg))
 			return false;
@@ -291,8 +298,15 @@ static bool parse_step(const char *p, struct seq_step *s)
 				s->flags |= F_THREAD;
 			else if (!strcmp(w, "noprimary"))
 				s->flags |= F_NOPRIMARY;
+			else if (!strcmp(w, "nulldev"))
+				s->flags |= F_NULLDEV;
 			else
 				return false;
+		}
+		if (s->op == OP_FREE && word(&p, w, sizeof(w))) {
+			if (strcmp(w, "nulldev"))
+				return false;
+			s->flags |= F_NULLDEV;
 		}
 		break;
 	default:
@@ -844,10 +858,18 @@ static const char *step(const struct seq_side *side, const struct seq_step *s, c
 	static const char *const names[] = { "h0", "h1", "h2", "h3" };
 	int irq = irqs[s->n];
 
+	/* no chip to drive, no /proc/irq to read */
+	if ((s->op == OP_RAISE || s->op == OP_LEVEL || s->op == OP_SPURIOUS) && line_absent[s->n])
+		return "refused: no such line";
 	switch (s->op) {
 	case OP_LINE:
+		line_level[s->n] = s->arg == 1;
+		line_absent[s->n] = s->arg == 2;
+		if (line_absent[s->n]) {
+			irqs[s->n] = SEQ_ABSENT_IRQ;
+			return NULL;
+		}
 		irqs[s->n] = side->line(side->ctx, s->n, (int)s->arg);
-		line_level[s->n] = s->arg;
 		if (irqs[s->n] <= 0) {
 			int e = irqs[s->n] ? irqs[s->n] : -EINVAL;
 
@@ -866,10 +888,15 @@ static const char *step(const struct seq_side *side, const struct seq_step *s, c
 	case OP_REQUEST: {
 		unsigned long f = (s->flags & F_SHARED ? IRQF_SHARED : 0) |
 				  (s->flags & F_ONESHOT ? IRQF_ONESHOT : 0);
-		int ret = request_threaded_irq((unsigned int)irq,
-					       s->flags & F_NOPRIMARY ? NULL : seq_primary,
-					       s->flags & F_THREAD ? seq_thread : NULL, f,
-					       names[s->h], &handlers[s->h]);
+		int ret;
+
+		/* a NULL dev_id only where Linux refuses it: no handler sees it */
+		if ((s->flags & F_NULLDEV) && !(s->flags & F_SHARED))
+			return "refused: nulldev only with shared";
+		ret = request_threaded_irq((unsigned int)irq,
+					   s->flags & F_NOPRIMARY ? NULL : seq_primary,
+					   s->flags & F_THREAD ? seq_thread : NULL, f, names[s->h],
+					   s->flags & F_NULLDEV ? NULL : &handlers[s->h]);
 
 		if (!ret)
 			requested[s->n] |= 1u << s->h;
@@ -878,6 +905,8 @@ static const char *step(const struct seq_side *side, const struct seq_step *s, c
 		return ret ? errname(ret, buf, size) : "ret 0";
 	}
 	case OP_FREE:
+		if (s->flags & F_NULLDEV)
+			return free_irq((unsigned int)irq, NULL) ? "ret name" : "ret null";
 		requested[s->n] &= ~(1u << s->h);
 		return free_irq((unsigned int)irq, &handlers[s->h]) ? "ret name" : "ret null";
 	case OP_RAISE: {
@@ -1005,6 +1034,7 @@ static void run_start(void)
 {
 	memset(irqs, 0, sizeof(irqs));
 	memset(line_level, 0, sizeof(line_level));
+	memset(line_absent, 0, sizeof(line_absent));
 	memset(requested, 0, sizeof(requested));
 	for (unsigned int h = 0; h < SEQ_HANDLERS; h++)
 		handlers[h] = (struct seq_handler){ .id = h, .nrets = 1, .rets = { R_HANDLED } };

@@ -10,17 +10,21 @@
  *
  * A sequence is text, one step a line, '#' to the end of a line a comment:
  *
- *   line N edge|level        line N (1-8) of the side's chip, with an edge
- *                            or a level flow
+ *   line N edge|level|absent line N (1-8) of the side's chip, with an edge
+ *                            or a level flow; or an irq number with no
+ *                            descriptor on either side (100000), whose
+ *                            calls Linux answers as bad input
  *   handler H R...           handler H (0-3) returns R in turn, the last
  *                            for ever: none, handled, wake, or lower
  *                            (its device lets go of a level line: the
  *                            line's level goes low, then handled).  A
  *                            thread lets go of a level line always.
- *   request N H [shared] [oneshot] [thread] [noprimary]
+ *   request N H [shared] [oneshot] [thread] [noprimary] [nulldev]
  *                            request_threaded_irq(line N, H's primary or
- *                            none, H's thread or none, flags, "hH", &H)
- *   free N H                 free_irq(line N, &H)
+ *                            none, H's thread or none, flags, "hH", &H or
+ *                            with nulldev NULL, which only a shared
+ *                            request may ask: Linux refuses it)
+ *   free N H [nulldev]       free_irq(line N, &H or NULL)
  *   raise N                  an edge on line N (an edge line's)
  *   level N 0|1              line N's level (a level line's)
  *   disable N | disable_nosync N | enable N | sync N
