@@ -28,7 +28,11 @@ static int sim_map(struct irqkit_irq_domain *domain, unsigned int virq, irqkit_h
 	irqkit_irq_set_chip_and_handler_name(virq, &irqkit__sim_chip, irqkit_handle_simple_irq, NULL);
 	irqkit_irq_modify_status(virq, IRQKIT_IRQ_NOREQUEST | IRQKIT_IRQ_NOAUTOEN,
 				 IRQKIT_IRQ_NOPROBE);
-	return 0;
+	/*
+	 * No trigger type, as Linux's simulator maps its lines: a request
+	 * without trigger flags keeps none ("Flags mismatch" prints them).
+	 */
+	return irqkit_irq_set_default_type(virq, IRQKIT_TYPE_NONE);
 }
 
 static const struct irqkit_irq_domain_ops sim_domain_ops = {
@@ -42,6 +46,13 @@ struct irqkit_irq_domain *irqkit_irq_domain_create_sim(struct irqkit_fwnode *fwn
 	struct irqkit_irq_domain *d;
 
 	if (!num_irqs || !irqkit_nr_irqs())
+		return NULL;
+	/*
+	 * The software chip's domain first: map() puts each line on that chip,
+	 * under the domain mutex that making the domain takes (a process whose
+	 * first software line was a simulator's deadlocked there).
+	 */
+	if (!irqkit_swchip_domain())
 		return NULL;
 	sim = irqkit_plat_alloc(sizeof(*sim));
 	if (!sim)

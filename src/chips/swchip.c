@@ -250,7 +250,6 @@ static int sw_set_state(struct irqkit_irq_data *d, int which, bool state)
 	.irq_mask		= sw_mask,			\
 	.irq_mask_ack		= sw_mask_ack,			\
 	.irq_unmask		= sw_unmask,			\
-	.irq_retrigger		= sw_retrigger,			\
 	.irq_set_affinity	= sw_set_affinity,		\
 	.irq_claim		= sw_claim,			\
 	.irq_get_irqchip_state	= sw_get_state,			\
@@ -259,6 +258,7 @@ static int sw_set_state(struct irqkit_irq_data *d, int which, bool state)
 struct irqkit_chip irqkit_sw_chip = {
 	.name			= "SW-IRQ",
 	SW_CHIP_COMMON_OPS,
+	.irq_retrigger		= sw_retrigger,
 	.irq_set_type		= sw_set_type,
 	.irq_set_irqchip_state	= sw_set_state,
 	/* a line code drives wakes nothing: arming it is accepted and does nothing */
@@ -267,14 +267,18 @@ struct irqkit_chip irqkit_sw_chip = {
 
 /*
  * The interrupt simulator's chip (irqsim.c): this chip under Linux's
- * simulator rules, rising and falling edges only, and a fire on a masked
- * line dropped rather than latched (irq_sim_set_irqchip_state).
+ * simulator rules, rising and falling edges only, a fire on a masked line
+ * dropped rather than latched (irq_sim_set_irqchip_state), and no
+ * retrigger: Linux's irq_sim has none, so an edge that came while its line
+ * was disabled is replayed at the enable by the core's software resend,
+ * from a tasklet, not in hardirq context (the guest's kernel shows it).
  */
 static int sim_set_type(struct irqkit_irq_data *d, unsigned int type)
 {
-	if (!(type & IRQKIT_TYPE_EDGE_BOTH) || (type & ~IRQKIT_TYPE_EDGE_BOTH))
+	if (type & ~IRQKIT_TYPE_EDGE_BOTH)
 		return -IRQKIT_EINVAL;
-	return sw_set_type(d, type);
+	/* none, as a line starts on Linux's simulator: the chip keeps taking edges */
+	return type ? sw_set_type(d, type) : 0;
 }
 
 static int sim_set_state(struct irqkit_irq_data *d, int which, bool state)
