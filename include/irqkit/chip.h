@@ -181,7 +181,9 @@ IRQKIT_API unsigned int irqkit_irqd_state(const struct irqkit_irq_data *d);
  * irqkit_irq_get_irqchip_state - ask the line's chip (the first level of a
  * hierarchy that can answer) whether it is pending, active or masked
  * (Linux's irq_get_irqchip_state); irqkit_irq_set_irqchip_state sets it
- * (a pending software edge, say).  @which: IRQKIT_CHIPSTATE_*.
+ * (a pending software edge, say: in deterministic mode a delivery point
+ * when the caller plays the line's CPU with interrupts on, as a raise is).
+ * @which: IRQKIT_CHIPSTATE_*.
  * Return: 0; -EINVAL (no such line, or no chip answers @which).
  * Context: any, but not under the line's descriptor lock.
  */

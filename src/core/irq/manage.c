@@ -1211,7 +1211,16 @@ int irqkit_irq_get_irqchip_state(unsigned int irq, int which, bool *state)
 
 int irqkit_irq_set_irqchip_state(unsigned int irq, int which, bool val)
 {
-	return irqchip_state(irq, which, NULL, true, val);
+	int ret = irqchip_state(irq, which, NULL, true, val);
+
+	/*
+	 * A line made pending interrupts its CPU at once, as the simulator's
+	 * irq_work does on Linux's: a delivery point when the caller plays
+	 * that CPU with interrupts on.
+	 */
+	if (!ret && which == IRQKIT_CHIPSTATE_PENDING && val)
+		irqkit_deliver_pending();
+	return ret;
 }
 
 /* ---- per-CPU lines with a per-CPU dev_id ------------------------------------------ */
