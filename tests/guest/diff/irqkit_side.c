@@ -8,8 +8,8 @@
  * and synchronize_irq() for the threads.  The kernel's log reaches seq_log() through the
  * log hook.  Prints one record a line.
  *
- * With --gen SEED it prints a sequence made from SEED instead: edge and
- * level lines, handlers with random answers (with a level line each
+ * With --gen SEED it prints a sequence made from SEED instead: edge, level
+ * and interrupt simulator lines, handlers with random answers (with a level line each
  * script ends letting go of it), some handing on to a tasklet or a timer,
  * sometimes a line with no descriptor (bad input, as a NULL dev_id on a
  * shared request or a free), and requests (shared, ONESHOT, threaded,
@@ -142,9 +142,12 @@ static void generate_raise(unsigned int n, unsigned int level, bool may_repeat)
 		printf("%sraise %u\n", may_repeat && !rnd(4) ? "repeat 3 " : "", n);
 }
 
-/* One step of a hold of kind @k (holds[] below) on a line of @nlines; @depth as in generate(). */
+/*
+ * One step of a hold of kind @k (holds[] below) on a line of @nlines;
+ * @level, @sim, @threaded: lines as bits; @depth as in generate().
+ */
 static void generate_held(unsigned int k, unsigned int nlines, unsigned int level,
-			  unsigned int threaded, unsigned int *depth)
+			  unsigned int sim, unsigned int threaded, unsigned int *depth)
 {
 	static const char *const timer_verbs[] = { "short", "long", "del" };
 	unsigned int m = 1 + rnd(nlines), what = rnd(6);
@@ -155,13 +158,20 @@ static void generate_held(unsigned int k, unsigned int nlines, unsigned int leve
 	 * whenever the scheduler has it run, among the hold's hardirqs.
 	 */
 	bool irqs_on = k == 1 || k == 2 || k == 3;
+	/*
+	 * With interrupts off, the simulator's lines are not raised either:
+	 * its fire is an irq_work of its own, which the kernel's CPU runs
+	 * before or after the module chip's as its irq_work list has them,
+	 * where irqkit takes lines in their order.
+	 */
+	bool may_raise = irqs_on ? !(threaded & (1u << m)) : !(sim & (1u << m));
 
-	if (what < 2 && (!irqs_on || !(threaded & (1u << m)))) {
+	if (what < 2 && may_raise) {
 		generate_raise(m, level, false);
 	} else if (what == 2) {
 		printf("disable_nosync %u\n", m);
 		depth[m]++;
-	} else if (what == 3 && (!irqs_on || !(threaded & (1u << m)))) {
+	} else if (what == 3 && may_raise) {
 		printf("enable %u\n", m);
 		depth[m] -= depth[m] > 0;
 	} else if (what == 5) {
@@ -190,7 +200,7 @@ static void generate(unsigned int seed)
 						     "kill" };
 	static const char *const timer_verbs[] = { "short", "long", "del", "del_sync" };
 	static const char *const work_verbs[] = { "queue", "flush", "cancel_sync" };
-	unsigned int nlines, nall, steps, wakes = 0, threaded = 0, level = 0;
+	unsigned int nlines, nall, steps, wakes = 0, threaded = 0, level = 0, sim = 0;
 	unsigned int depth[5] = { 0 };	/* disables not yet enabled, by line */
 	unsigned int tasklet_off[2] = { 0 };
 
@@ -199,8 +209,11 @@ static void generate(unsigned int seed)
 	nlines = 1 + rnd(3);
 	printf("# generated from seed %u\n", seed);
 	for (unsigned int n = 1; n <= nlines; n++) {
-		level |= (rnd(3) == 0) << n;
-		printf("line %u %s\n", n, level & (1u << n) ? "level" : "edge");
+		unsigned int kind = rnd(12);
+
+		level |= (kind < 4) << n;
+		sim |= (kind >= 4 && kind < 7) << n;
+		printf("line %u %s\n", n, kind < 4 ? "level" : kind < 7 ? "sim" : "edge");
 	}
 	/* sometimes one more, with no descriptor: every call on it is bad input */
 	nall = nlines + (rnd(4) == 0);
@@ -288,7 +301,7 @@ static void generate(unsigned int seed)
 
 			printf("%s\n", holds[k]);
 			for (unsigned int i = 1 + rnd(3); i; i--)
-				generate_held(k, nlines, level, threaded, depth);
+				generate_held(k, nlines, level, sim, threaded, depth);
 			printf("%s\n", unholds[k]);
 		}
 	}

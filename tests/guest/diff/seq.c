@@ -8,8 +8,11 @@
  */
 #include <linux/bottom_half.h>
 #include <linux/errno.h>
+#include <linux/err.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
+#include <linux/irq_sim.h>
+#include <linux/irqdomain.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/preempt.h>
@@ -77,6 +80,8 @@ static struct seq_handler handlers[SEQ_HANDLERS];
 static int irqs[SEQ_LINES + 1];			/* line N's irq, 0: not set up */
 static bool line_level[SEQ_LINES + 1];		/* line N has a level flow */
 static bool line_absent[SEQ_LINES + 1];		/* line N is SEQ_ABSENT_IRQ */
+static bool line_sim[SEQ_LINES + 1];		/* line N is the interrupt simulator's */
+static struct irq_domain *sim_domain;		/* made at the run's first sim line */
 static const struct seq_side *cur_side;		/* the run's, for the handlers */
 static unsigned int requested[SEQ_LINES + 1];	/* line N's handlers requested, as bits */
 static DEFINE_SPINLOCK(note_lock);		/* runs and logs, from any context */
@@ -275,7 +280,7 @@ static bool parse_step(const char *p, struct seq_step *s)
 	}
 	switch (s->op) {
 	case OP_LINE: {
-		static const char *const kinds[] = { "edge", "level", "absent" };
+		static const char *const kinds[] = { "edge", "level", "absent", "sim" };
 
 		if (!verb(&p, kinds, ARRAY_SIZE(kinds), &s->arg))
 			return false;
@@ -516,13 +521,23 @@ void seq_log(const char *line)
 		}
 }
 
-/* @s with each line's irq number, as a whole number, written LN (numbers differ by side). */
+static bool is_alnum(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/*
+ * @s with each line's irq number written LN (numbers differ by side): a
+ * whole word's number, without a leading zero (not the 1 of "h1", not
+ * flags as "00000001").
+ */
 static void put_lines(char *out, size_t size, const char *s)
 {
+	const char *start = s;
 	size_t o = 0;
 
 	while (*s && o + 1 < size) {
-		if (*s >= '0' && *s <= '9') {
+		if (*s >= '1' && *s <= '9' && (s == start || !is_alnum(s[-1]))) {
 			unsigned long v = 0;
 			const char *d = s;
 			unsigned int n;
@@ -530,7 +545,7 @@ static void put_lines(char *out, size_t size, const char *s)
 			while (*d >= '0' && *d <= '9')
 				v = v * 10 + (unsigned long)(*d++ - '0');
 			for (n = 1; n <= SEQ_LINES; n++)
-				if (irqs[n] > 0 && (unsigned long)irqs[n] == v)
+				if (irqs[n] > 0 && (unsigned long)irqs[n] == v && !is_alnum(*d))
 					break;
 			if (n <= SEQ_LINES) {
 				o += (size_t)snprintf(out + o, size - o, "L%u", n);
@@ -735,6 +750,22 @@ static bool settle(const struct seq_side *side)
 		bool wait = false;
 
 		side->settle(side->ctx);
+		if (sim_domain) {
+			unsigned long flags;
+
+			/*
+			 * The simulator's fire is an irq_work on this CPU, its
+			 * software resend a tasklet: both run here, at this
+			 * CPU's interrupts on and bottom halves on.
+			 */
+			local_irq_save(flags);
+			local_irq_restore(flags);
+			local_bh_disable();
+			local_bh_enable();
+			for (unsigned int n = 1; n <= SEQ_LINES; n++)
+				if (line_sim[n] && irqs[n] > 0)
+					synchronize_irq((unsigned int)irqs[n]);
+		}
 		for (unsigned int i = 0; i < SEQ_BH; i++)
 			flush_work(&works[i]);
 		for (unsigned int i = 0; i < SEQ_BH; i++) {
@@ -849,6 +880,42 @@ static bool sleeps(const struct seq_step *s)
 }
 
 /*
+ * Line @n on the interrupt simulator (Linux's kernel/irq/irq_sim.c, a
+ * module in the guest; irqkit's own): handle_simple_irq, edges only, a
+ * fire while masked dropped, no retrigger (a pending edge is resent by
+ * the core's software resend).  Return: NULL, or the record's error.
+ */
+static const char *sim_line(unsigned int n, char *buf, size_t size)
+{
+	unsigned int virq;
+
+	if (!sim_domain) {
+		struct irq_domain *d = irq_domain_create_sim(NULL, SEQ_LINES + 1);
+
+		if (IS_ERR_OR_NULL(d))
+			return errname(d ? (int)PTR_ERR(d) : -ENOMEM, buf, size);
+		sim_domain = d;
+	}
+	virq = irq_create_mapping(sim_domain, n);
+	if (!virq)
+		return errname(-ENOMEM, buf, size);
+	irqs[n] = (int)virq;
+	return NULL;
+}
+
+/* The simulator's lines go, then its domain (at the end of a run, nothing requested). */
+static void sim_remove(void)
+{
+	if (!sim_domain)
+		return;
+	for (unsigned int n = 1; n <= SEQ_LINES; n++)
+		if (line_sim[n] && irqs[n] > 0)
+			irq_dispose_mapping((unsigned int)irqs[n]);
+	irq_domain_remove_sim(sim_domain);
+	sim_domain = NULL;
+}
+
+/*
  * Step @s once.  Return: what its record says after "=>" (@buf may hold
  * it), or NULL for nothing.
  */
@@ -865,10 +932,13 @@ static const char *step(const struct seq_side *side, const struct seq_step *s, c
 	case OP_LINE:
 		line_level[s->n] = s->arg == 1;
 		line_absent[s->n] = s->arg == 2;
+		line_sim[s->n] = s->arg == 3;
 		if (line_absent[s->n]) {
 			irqs[s->n] = SEQ_ABSENT_IRQ;
 			return NULL;
 		}
+		if (line_sim[s->n])
+			return sim_line(s->n, buf, size);
 		irqs[s->n] = side->line(side->ctx, s->n, (int)s->arg);
 		if (irqs[s->n] <= 0) {
 			int e = irqs[s->n] ? irqs[s->n] : -EINVAL;
@@ -910,12 +980,17 @@ static const char *step(const struct seq_side *side, const struct seq_step *s, c
 		requested[s->n] &= ~(1u << s->h);
 		return free_irq((unsigned int)irq, &handlers[s->h]) ? "ret name" : "ret null";
 	case OP_RAISE: {
-		int e = side->raise(side->ctx, (unsigned int)irq);
+		/* the simulator's lines fire through the chip's pending state */
+		int e = line_sim[s->n] ? irq_set_irqchip_state((unsigned int)irq,
+							       IRQCHIP_STATE_PENDING, true) :
+					 side->raise(side->ctx, (unsigned int)irq);
 
 		return e ? errname(e, buf, size) : NULL;
 	}
 	case OP_LEVEL: {
-		int e = side->set_level(side->ctx, (unsigned int)irq, (int)s->arg);
+		/* the simulator has edges only */
+		int e = line_sim[s->n] ? -EINVAL :
+					 side->set_level(side->ctx, (unsigned int)irq, (int)s->arg);
 
 		return e ? errname(e, buf, size) : NULL;
 	}
@@ -1035,6 +1110,7 @@ static void run_start(void)
 	memset(irqs, 0, sizeof(irqs));
 	memset(line_level, 0, sizeof(line_level));
 	memset(line_absent, 0, sizeof(line_absent));
+	memset(line_sim, 0, sizeof(line_sim));
 	memset(requested, 0, sizeof(requested));
 	for (unsigned int h = 0; h < SEQ_HANDLERS; h++)
 		handlers[h] = (struct seq_handler){ .id = h, .nrets = 1, .rets = { R_HANDLED } };
@@ -1092,6 +1168,7 @@ static void run_end(const struct seq_side *side)
 		for (unsigned int h = 0; h < SEQ_HANDLERS; h++)
 			if (requested[l] & (1u << h))
 				(void)free_irq((unsigned int)irqs[l], &handlers[h]);
+	sim_remove();
 	for (unsigned int i = 0; i < SEQ_BH; i++) {
 		for (; tl_state[i].off; tl_state[i].off--)
 			tasklet_enable(&tasklets[i]);

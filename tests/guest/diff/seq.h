@@ -10,10 +10,15 @@
  *
  * A sequence is text, one step a line, '#' to the end of a line a comment:
  *
- *   line N edge|level|absent line N (1-8) of the side's chip, with an edge
- *                            or a level flow; or an irq number with no
+ *   line N edge|level|absent|sim
+ *                            line N (1-8) of the side's chip, with an edge
+ *                            or a level flow; an irq number with no
  *                            descriptor on either side (100000), whose
- *                            calls Linux answers as bad input
+ *                            calls Linux answers as bad input; or a line
+ *                            of the interrupt simulator (irq_sim: edges
+ *                            only, handle_simple_irq, a fire while masked
+ *                            dropped, no retrigger), raised through its
+ *                            pending state
  *   handler H R...           handler H (0-3) returns R in turn, the last
  *                            for ever: none, handled, wake, or lower
  *                            (its device lets go of a level line: the
