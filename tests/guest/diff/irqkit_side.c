@@ -53,6 +53,19 @@ static int side_line(void *ctx, unsigned int n, int level)
 	return (int)irq;
 }
 
+/* A descriptor with no chip: irqkit's lines have one each, the last ones of the table. */
+static int side_nochip(void *ctx, unsigned int n)
+{
+	(void)ctx;
+	return (int)(irqkit_nr_irqs() - n);
+}
+
+static void side_nochip_free(void *ctx, unsigned int irq)
+{
+	(void)ctx;
+	(void)irq;
+}
+
 static int side_raise(void *ctx, unsigned int irq)
 {
 	(void)ctx;
@@ -331,7 +344,8 @@ int main(int argc, char **argv)
 				     .log = log_hook };
 	struct seq_side side = { .line = side_line, .raise = side_raise,
 				 .set_level = side_set_level, .settle = side_settle,
-				 .tick = side_tick, .spurious = side_spurious, .out = side_out };
+				 .tick = side_tick, .spurious = side_spurious, .out = side_out,
+				 .nochip = side_nochip, .nochip_free = side_nochip_free };
 	char *text;
 	int bad;
 

@@ -81,6 +81,7 @@ static int irqs[SEQ_LINES + 1];			/* line N's irq, 0: not set up */
 static bool line_level[SEQ_LINES + 1];		/* line N has a level flow */
 static bool line_absent[SEQ_LINES + 1];		/* line N is SEQ_ABSENT_IRQ */
 static bool line_sim[SEQ_LINES + 1];		/* line N is the interrupt simulator's */
+static bool line_nochip[SEQ_LINES + 1];		/* line N is a descriptor with no chip */
 static struct irq_domain *sim_domain;		/* made at the run's first sim line */
 static const struct seq_side *cur_side;		/* the run's, for the handlers */
 static unsigned int requested[SEQ_LINES + 1];	/* line N's handlers requested, as bits */
@@ -280,7 +281,7 @@ static bool parse_step(const char *p, struct seq_step *s)
 	}
 	switch (s->op) {
 	case OP_LINE: {
-		static const char *const kinds[] = { "edge", "level", "absent", "sim" };
+		static const char *const kinds[] = { "edge", "level", "absent", "sim", "nochip" };
 
 		if (!verb(&p, kinds, ARRAY_SIZE(kinds), &s->arg))
 			return false;
@@ -926,7 +927,8 @@ static const char *step(const struct seq_side *side, const struct seq_step *s, c
 	int irq = irqs[s->n];
 
 	/* no chip to drive, no /proc/irq to read */
-	if ((s->op == OP_RAISE || s->op == OP_LEVEL || s->op == OP_SPURIOUS) && line_absent[s->n])
+	if ((s->op == OP_RAISE || s->op == OP_LEVEL || s->op == OP_SPURIOUS) &&
+	    (line_absent[s->n] || line_nochip[s->n]))
 		return "refused: no such line";
 	switch (s->op) {
 	case OP_LINE:
@@ -939,6 +941,17 @@ static const char *step(const struct seq_side *side, const struct seq_step *s, c
 		}
 		if (line_sim[s->n])
 			return sim_line(s->n, buf, size);
+		line_nochip[s->n] = s->arg == 4;
+		if (line_nochip[s->n]) {
+			int got = side->nochip(side->ctx, s->n);
+
+			if (got <= 0) {
+				line_nochip[s->n] = false;
+				return errname(got ? got : -EINVAL, buf, size);
+			}
+			irqs[s->n] = got;
+			return NULL;
+		}
 		irqs[s->n] = side->line(side->ctx, s->n, (int)s->arg);
 		if (irqs[s->n] <= 0) {
 			int e = irqs[s->n] ? irqs[s->n] : -EINVAL;
@@ -1111,6 +1124,7 @@ static void run_start(void)
 	memset(line_level, 0, sizeof(line_level));
 	memset(line_absent, 0, sizeof(line_absent));
 	memset(line_sim, 0, sizeof(line_sim));
+	memset(line_nochip, 0, sizeof(line_nochip));
 	memset(requested, 0, sizeof(requested));
 	for (unsigned int h = 0; h < SEQ_HANDLERS; h++)
 		handlers[h] = (struct seq_handler){ .id = h, .nrets = 1, .rets = { R_HANDLED } };
@@ -1169,6 +1183,9 @@ static void run_end(const struct seq_side *side)
 			if (requested[l] & (1u << h))
 				(void)free_irq((unsigned int)irqs[l], &handlers[h]);
 	sim_remove();
+	for (unsigned int n = 1; n <= SEQ_LINES; n++)
+		if (line_nochip[n] && irqs[n] > 0)
+			side->nochip_free(side->ctx, (unsigned int)irqs[n]);
 	for (unsigned int i = 0; i < SEQ_BH; i++) {
 		for (; tl_state[i].off; tl_state[i].off--)
 			tasklet_enable(&tasklets[i]);

@@ -10,11 +10,12 @@
  *
  * A sequence is text, one step a line, '#' to the end of a line a comment:
  *
- *   line N edge|level|absent|sim
+ *   line N edge|level|absent|nochip|sim
  *                            line N (1-8) of the side's chip, with an edge
  *                            or a level flow; an irq number with no
  *                            descriptor on either side (100000), whose
- *                            calls Linux answers as bad input; or a line
+ *                            calls Linux answers as bad input; a
+ *                            descriptor with no chip; or a line
  *                            of the interrupt simulator (irq_sim: edges
  *                            only, handle_simple_irq, a fire while masked
  *                            dropped, no retrigger), raised through its
@@ -96,6 +97,9 @@ struct seq_side {
 	void	*ctx;
 	/* line @n with an edge (@level false) or a level flow: its irq number, or -errno */
 	int	(*line)(void *ctx, unsigned int n, int level);
+	/* a descriptor with no chip for line @n: its irq number, or -errno; and its end */
+	int	(*nochip)(void *ctx, unsigned int n);
+	void	(*nochip_free)(void *ctx, unsigned int irq);
 	/*
 	 * An edge on @irq; @irq's level.  Any context.  Return: 0, or -EINVAL
 	 * for an edge on a level line or a level on an edge line, as

@@ -144,6 +144,19 @@ static int side_line(void *ctx, unsigned int n, int level)
 	return (int)virq;
 }
 
+/* A descriptor of its own with no chip (no_irq_chip), as irq_alloc_desc gives one. */
+static int side_nochip(void *ctx, unsigned int n)
+{
+	int irq = irq_alloc_desc(NUMA_NO_NODE);
+
+	return irq > 0 ? irq : irq ? irq : -ENOMEM;
+}
+
+static void side_nochip_free(void *ctx, unsigned int irq)
+{
+	irq_free_desc(irq);
+}
+
 /* An edge latches, a level is held while high: one bit, cleared for an edge when it fires. */
 static void latch(unsigned int irq, bool high)
 {
@@ -270,7 +283,8 @@ static ssize_t run_write(struct file *f, const char __user *buf, size_t len, lof
 {
 	struct seq_side side = { .line = side_line, .raise = side_raise,
 				 .set_level = side_set_level, .settle = side_settle,
-				 .tick = side_tick, .spurious = side_spurious, .out = side_out };
+				 .tick = side_tick, .spurious = side_spurious, .out = side_out,
+				 .nochip = side_nochip, .nochip_free = side_nochip_free };
 	char *text;
 	int bad;
 
