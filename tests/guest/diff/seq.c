@@ -235,20 +235,19 @@ static bool parse_step(const char *p, struct seq_step *s)
 	case OP_UNLOCK:
 		break;
 	case OP_TASKLET:
-		if (!index_of(&p, SEQ_BH - 1, &s->h) ||
-		    !verb(&p, tasklet_verbs, ARRAY_SIZE(tasklet_verbs), &s->arg))
-			return false;
-		break;
 	case OP_TIMER:
-		if (!index_of(&p, SEQ_BH - 1, &s->h) ||
-		    !verb(&p, timer_verbs, ARRAY_SIZE(timer_verbs), &s->arg))
+	case OP_WORK: {
+		/* which one, then what to do with it */
+		const char *const *names = s->op == OP_TASKLET ? tasklet_verbs :
+					   s->op == OP_TIMER ? timer_verbs : work_verbs;
+		unsigned int n = s->op == OP_TASKLET ? ARRAY_SIZE(tasklet_verbs) :
+				 s->op == OP_TIMER ? ARRAY_SIZE(timer_verbs) :
+						     ARRAY_SIZE(work_verbs);
+
+		if (!index_of(&p, SEQ_BH - 1, &s->h) || !verb(&p, names, n, &s->arg))
 			return false;
 		break;
-	case OP_WORK:
-		if (!index_of(&p, SEQ_BH - 1, &s->h) ||
-		    !verb(&p, work_verbs, ARRAY_SIZE(work_verbs), &s->arg))
-			return false;
-		break;
+	}
 	case OP_DEFER:
 		if (!index_of(&p, SEQ_HANDLERS - 1, &s->h) ||
 		    !verb(&p, defer_kinds, ARRAY_SIZE(defer_kinds), &s->arg))
