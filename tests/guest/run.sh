@@ -181,6 +181,9 @@ secs=$(($(date +%s) - start))
 grep -E '^(GUEST|ok |not ok |  |kernel: |bench: |record: )' "$log" | grep -v '^GUEST-RECORDING' || true
 if [ "$rc" -ne 1 ] || ! grep -q '^GUEST-RESULT: PASS' "$log"; then
 	echo "guest: FAIL ($pkg, QEMU status $rc, $secs s; log $log)"
+	# a sequence that started and never ended (the guest hung or died in it)
+	tr -d '\r' <"$log" | awk '/^GUEST-SEQ: / { name = $2 } /^GUEST-SEQ-END/ { name = "" }
+		END { if (name != "") print "guest: the sequence " name " did not end" }'
 	tail -30 "$log" | sed 's/^/    | /'
 	exit 1
 fi
