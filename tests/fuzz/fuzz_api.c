@@ -151,6 +151,38 @@ static void fail(const char *fmt, ...)
 	abort();
 }
 
+/*
+ * --to-seq: the input's calls in the text form of tests/guest/diff/seq.h,
+ * for the comparison with the guest's kernel: those of version 1 that the
+ * form has, up to the first stop (line i is seq line i + 1: an edge line,
+ * a level line, a descriptor with no chip, or no descriptor).
+ */
+static char seq_body[32768];
+static size_t seq_len;
+static bool seq_on;			/* writing: --to-seq, no stop yet */
+static uint64_t seq_used;		/* lines named, as bits of the fuzzer's numbers */
+
+static void seq_step(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void seq_step(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!seq_on || seq_len >= sizeof(seq_body))
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(seq_body + seq_len, sizeof(seq_body) - seq_len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		seq_len += (size_t)n;
+}
+
+static unsigned int seq_line(unsigned int irq)
+{
+	seq_used |= 1ull << irq;
+	return irq + 1;
+}
+
 static void log_hook(void *arg, int level, const char *line)
 {
 	(void)arg;
@@ -380,6 +412,11 @@ static void op_request(struct input *in)
 
 	if (want == 1)
 		return;
+	seq_step("request %u %d%s%s%s%s%s\n", seq_line(irq), d < NR_DEVS ? d : 0,
+		 (flags & IRQKIT_F_SHARED) ? " shared" : "",
+		 (flags & IRQKIT_F_TRIGGER_RISING) ? " rising" : "",
+		 (flags & IRQKIT_F_TRIGGER_HIGH) ? " high" : "", null_handler ? " noprimary" : "",
+		 dev_id ? "" : " nulldev");
 	/* the model moves first: starting the line may deliver a latched edge at once */
 	if (want == 0) {
 		struct mline *l = &m.line[irq];
@@ -410,6 +447,7 @@ static void op_free(struct input *in)
 	struct mline *l;
 	int k;
 
+	seq_step("free %u %d%s\n", seq_line(irq), d < NR_DEVS ? d : 0, dev_id ? "" : " nulldev");
 	got = irqkit_free_irq(irq, dev_id);
 	if (irq >= NR_IRQS) {
 		if (got)
@@ -450,6 +488,7 @@ static void op_disable(struct input *in)
 {
 	unsigned int irq = next(in) % (NR_IRQS + 4);
 
+	seq_step("disable_nosync %u\n", seq_line(irq));
 	irqkit_disable_irq_nosync(irq);
 	if (irq < NR_IRQS)
 		m.line[irq].depth++;
@@ -460,6 +499,9 @@ static void op_enable(struct input *in)
 {
 	unsigned int irq = next(in) % (NR_IRQS + 4);
 
+	/* not on a line with no chip: irqkit warns there, Linux does not (conformance.md) */
+	if (irq < NR_EDGE + NR_LEVEL || irq >= NR_IRQS)
+		seq_step("enable %u\n", seq_line(irq));
 	if (irq >= NR_EDGE + NR_LEVEL)
 		;	/* no chip: "enable_irq before setup/request_irq", depth kept */
 	else if (!m.line[irq].depth)
@@ -476,6 +518,7 @@ static void op_raise(struct input *in)
 	int want = irq < NR_EDGE + NR_LEVEL && !m.line[irq].level ? 0 : -IRQKIT_EINVAL;
 	int got;
 
+	seq_step("raise %u\n", seq_line(irq));
 	/* count first: the raise may run the handlers before it returns */
 	if (!want)
 		m.line[irq].raises++;
@@ -491,6 +534,7 @@ static void op_level(struct input *in)
 	int want = irq < NR_EDGE + NR_LEVEL && m.line[irq].level ? 0 : -IRQKIT_EINVAL;
 	int got = irqkit_sw_set_level(irq, on);
 
+	seq_step(on ? "level %u 1\nlevel %u 0\n" : "level %u 0\n", seq_line(irq), irq + 1);
 	if (got != want)
 		fail("sw_set_level(%u) = %d, model %d", irq, got, want);
 	/* a level line asserted with handlers that do not lower it screams: lower it again */
@@ -500,6 +544,7 @@ static void op_level(struct input *in)
 
 static void op_irqs(void)
 {
+	seq_step(m.irqs_off ? "irqs on\n" : "irqs off\n");
 	if (m.irqs_off)
 		irqkit_local_irq_enable();
 	else
@@ -511,6 +556,7 @@ static void op_bh(void)
 {
 	if (m.irqs_off)
 		return;		/* local_bh_enable with interrupts off is a warned misuse */
+	seq_step(m.bh_off ? "bh on\n" : "bh off\n");
 	if (m.bh_off)
 		irqkit_local_bh_enable();
 	else
@@ -522,6 +568,7 @@ static void op_tasklet(struct input *in)
 {
 	unsigned int i = next(in) & 1;
 
+	seq_step("tasklet %u schedule\n", i);
 	m.tasklet_sched[i] = 1;
 	irqkit_tasklet_schedule(&tasklets[i]);
 }
@@ -1155,57 +1202,74 @@ static void run(struct input *in)
 			unsigned int i = next(in) & 1;
 
 			irqkit_mod_timer(&timers[i], irqkit_jiffies() + next(in) % 20);
-			if (next(in) & 1)
+			seq_step("timer %u short\n", i);
+			if (next(in) & 1) {
 				irqkit_del_timer(&timers[i]);
+				seq_step("timer %u del\n", i);
+			}
 			break;
 		}
 		case 14: {
 			unsigned int i = next(in) & 1;
 
 			irqkit_schedule_work(&works[i]);
-			if (!m.irqs_off && !m.bh_off)
+			seq_step("work %u queue\n", i);
+			if (!m.irqs_off && !m.bh_off) {
 				irqkit_flush_work(&works[i]);
+				seq_step("work %u flush\n", i);
+			}
 			break;
 		}
 		case 15:
 			if (next(in) % 8 == 0) {
+				seq_on = false;		/* a new run: the form has none */
 				stop();
 				start();
 			} else if (!m.irqs_off && !m.bh_off) {
 				unsigned int irq = next(in) % NR_IRQS;
 
+				seq_step("sync %u\n", seq_line(irq));
 				irqkit_synchronize_irq(irq);
 			}
 			break;
 		case 16:
+			seq_on = false;		/* versions 2-5: not in the form */
 			op_wait_delivered(in);
 			break;
 		case 17:
+			seq_on = false;
 			op_hist(in);
 			break;
 		case 18:
+			seq_on = false;
 			op_trace(in);
 			break;
 		case 19:
+			seq_on = false;
 			if (next(in) % 4 == 0)
 				op_stop_elsewhere();
 			break;
 		case 20:
+			seq_on = false;
 			if (next(in) & 1)
 				op_fd_episode(in);
 			else
 				op_sim_episode(in);
 			break;
 		case 21:
+			seq_on = false;
 			op_affinity(in);
 			break;
 		case 22:
+			seq_on = false;
 			op_hotplug(in);
 			break;
 		case 23:
+			seq_on = false;
 			op_kthread(in);
 			break;
 		case 24:
+			seq_on = false;
 			op_signal(in);
 			break;
 		}
@@ -1236,9 +1300,43 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifdef IRQKIT_FUZZ_STANDALONE
-/* Replay each file named on the command line once. */
+/* Write @path's input as a sequence of tests/guest/diff/seq.h on stdout (running it too). */
+static int to_seq(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	const char *base = strrchr(path, '/');
+	uint8_t buf[65536];
+	size_t n;
+
+	if (!f) {
+		perror(path);
+		return 1;
+	}
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	seq_len = 0;
+	seq_used = 0;
+	seq_on = true;
+	LLVMFuzzerTestOneInput(buf, n);
+	seq_on = false;
+	printf("# from the fuzzer's input %s (tests/fuzz)\n", base ? base + 1 : path);
+	/* the fuzzer's handlers claim each interrupt and let go of a level line */
+	for (int h = 0; h < NR_DEVS; h++)
+		printf("handler %d lower\n", h);
+	for (unsigned int irq = 0; irq < NR_IRQS + 4; irq++)
+		if (seq_used & (1ull << irq))
+			printf("line %u %s\n", irq + 1, irq < NR_EDGE ? "edge" :
+			       irq < NR_EDGE + NR_LEVEL ? "level" : irq < NR_IRQS ? "nochip" :
+			       "absent");
+	fwrite(seq_body, 1, seq_len, stdout);
+	return 0;
+}
+
+/* Replay each file named on the command line once; --to-seq FILE: see to_seq(). */
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "--to-seq"))
+		return to_seq(argv[2]);
 	for (int i = 1; i < argc; i++) {
 		FILE *f = fopen(argv[i], "rb");
 		uint8_t buf[65536];

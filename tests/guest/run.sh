@@ -130,7 +130,7 @@ cmake -S "$top" -B "$dir/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DIRQKIT_WER
 	-DIRQKIT_LIBDW=OFF -DIRQKIT_USDT=OFF -DIRQKIT_BUILD_TESTS=ON -DIRQKIT_BUILD_BENCH=OFF \
 	-DIRQKIT_BUILD_EXAMPLES=OFF -DIRQKIT_BUILD_GUEST=ON >/dev/null
 cmake --build "$dir/build" --target guest_uio_edu guest_vfio_edu guest_serial_loop \
-	guest_gpio_sim guest_bench_uio test_record seq_irqkit >/dev/null
+	guest_gpio_sim guest_bench_uio test_record seq_irqkit fuzz_api_replay >/dev/null
 
 # ---- 2b. generated sequences and irqkit's records of them -------------------------
 ngen=${IRQKIT_DIFF_N:-1000}
@@ -141,6 +141,14 @@ while [ "$i" -le "$ngen" ]; do
 	"$dir/build/tests/seq_irqkit" --gen "$i" >"$gen/gen-$i.seq"
 	"$dir/build/tests/seq_irqkit" "$gen/gen-$i.seq" >"$gen/gen-$i.irqkit"
 	i=$((i + 1))
+done
+# and the fuzzer's corpus and regressions, what of each the form has
+nfuzz=0
+for f in "$top"/tests/fuzz/corpus/* "$top"/tests/fuzz/regressions/*; do
+	name=fuzz-$(basename "$f")
+	"$dir/build/tests/fuzz/fuzz_api_replay" --to-seq "$f" >"$gen/$name.seq"
+	"$dir/build/tests/seq_irqkit" "$gen/$name.seq" >"$gen/$name.irqkit"
+	nfuzz=$((nfuzz + 1))
 done
 
 # ---- 3. the initramfs ---------------------------------------------------------------
@@ -232,7 +240,7 @@ for s in "$top"/tests/guest/diff/seqs/*.seq; do
 done
 # the generated ones: the kernel's records are the oracle for irqkit's
 differ=0
-for s in "$gen"/gen-*.seq; do
+for s in "$gen"/gen-*.seq "$gen"/fuzz-*.seq; do
 	name=$(basename "$s" .seq)
 	if [ ! -f "$seqs/$name.kernel" ]; then
 		echo "guest: sequence $name: no records came back"
@@ -248,6 +256,6 @@ for s in "$gen"/gen-*.seq; do
 		bad=1
 	fi
 done
-[ "$bad" -eq 0 ] || { echo "guest: FAIL (sequences: $differ of $ngen generated differ, or a named one does)"; exit 1; }
-echo "guest: $n named sequences as expected, $ngen generated ones the same in the kernel and in irqkit"
+[ "$bad" -eq 0 ] || { echo "guest: FAIL (sequences: $differ of $ngen generated and $nfuzz from the fuzzer differ, or a named one does)"; exit 1; }
+echo "guest: $n named sequences as expected, $ngen generated and $nfuzz from the fuzzer's inputs the same in the kernel and in irqkit"
 exit 0

@@ -339,7 +339,7 @@ static char *read_file(const char *path)
 
 int main(int argc, char **argv)
 {
-	struct irqkit_config cfg = { .mode = IRQKIT_MODE_DETERMINISTIC, .nr_cpus = 1, .nr_irqs = 64,
+	struct irqkit_config cfg = { .mode = IRQKIT_MODE_DETERMINISTIC, .nr_cpus = 1, .nr_irqs = 128,
 				     .flags = IRQKIT_CFG_WINDOW_FROM_UNHANDLED,
 				     .log = log_hook };
 	struct seq_side side = { .line = side_line, .raise = side_raise,

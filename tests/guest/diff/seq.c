@@ -41,6 +41,8 @@ enum seq_op {
 #define F_THREAD	4u
 #define F_NOPRIMARY	8u
 #define F_NULLDEV	16u		/* dev_id NULL */
+#define F_RISING	32u
+#define F_HIGH		64u
 
 /* The irq of an absent line: no descriptor on either side */
 #define SEQ_ABSENT_IRQ	100000
@@ -78,7 +80,6 @@ enum { HOLD_IRQS, HOLD_BH, HOLD_LOCK };
 static struct seq_step steps[SEQ_STEPS];
 static struct seq_handler handlers[SEQ_HANDLERS];
 static int irqs[SEQ_LINES + 1];			/* line N's irq, 0: not set up */
-static bool line_level[SEQ_LINES + 1];		/* line N has a level flow */
 static bool line_absent[SEQ_LINES + 1];		/* line N is SEQ_ABSENT_IRQ */
 static bool line_sim[SEQ_LINES + 1];		/* line N is the interrupt simulator's */
 static bool line_nochip[SEQ_LINES + 1];		/* line N is a descriptor with no chip */
@@ -305,6 +306,10 @@ static bool parse_step(const char *p, struct seq_step *s)
 				s->flags |= F_NOPRIMARY;
 			else if (!strcmp(w, "nulldev"))
 				s->flags |= F_NULLDEV;
+			else if (!strcmp(w, "rising"))
+				s->flags |= F_RISING;
+			else if (!strcmp(w, "high"))
+				s->flags |= F_HIGH;
 			else
 				return false;
 		}
@@ -447,11 +452,15 @@ static int timer_go(unsigned int i, bool short_one)
 	return mod_timer(&timers[i], jiffies + (short_one ? 1 : 100 * HZ));
 }
 
-/* The device behind @irq lets go of its line, if a level line. */
+/*
+ * The device behind @irq lets go of its line, if a level line (the chip
+ * refuses a level on an edge line: a request's trigger flags may have
+ * made either of the other).
+ */
 static void lower(int irq)
 {
 	for (unsigned int n = 1; n <= SEQ_LINES; n++)
-		if (irqs[n] == irq && line_level[n])
+		if (irqs[n] == irq && !line_sim[n] && !line_absent[n] && !line_nochip[n])
 			(void)cur_side->set_level(cur_side->ctx, (unsigned int)irq, 0);
 }
 
@@ -931,7 +940,6 @@ static const char *step(const struct seq_side *side, const struct seq_step *s, c
 		return "refused: no such line";
 	switch (s->op) {
 	case OP_LINE:
-		line_level[s->n] = s->arg == 1;
 		line_absent[s->n] = s->arg == 2;
 		line_sim[s->n] = s->arg == 3;
 		if (line_absent[s->n]) {
@@ -969,7 +977,9 @@ static const char *step(const struct seq_side *side, const struct seq_step *s, c
 		return NULL;
 	case OP_REQUEST: {
 		unsigned long f = (s->flags & F_SHARED ? IRQF_SHARED : 0) |
-				  (s->flags & F_ONESHOT ? IRQF_ONESHOT : 0);
+				  (s->flags & F_ONESHOT ? IRQF_ONESHOT : 0) |
+				  (s->flags & F_RISING ? IRQF_TRIGGER_RISING : 0) |
+				  (s->flags & F_HIGH ? IRQF_TRIGGER_HIGH : 0);
 		int ret;
 
 		/* a NULL dev_id only where Linux refuses it: no handler sees it */
@@ -1120,7 +1130,6 @@ static const char *step(const struct seq_side *side, const struct seq_step *s, c
 static void run_start(void)
 {
 	memset(irqs, 0, sizeof(irqs));
-	memset(line_level, 0, sizeof(line_level));
 	memset(line_absent, 0, sizeof(line_absent));
 	memset(line_sim, 0, sizeof(line_sim));
 	memset(line_nochip, 0, sizeof(line_nochip));

@@ -11,7 +11,7 @@
  * A sequence is text, one step a line, '#' to the end of a line a comment:
  *
  *   line N edge|level|absent|nochip|sim
- *                            line N (1-8) of the side's chip, with an edge
+ *                            line N (1-36) of the side's chip, with an edge
  *                            or a level flow; an irq number with no
  *                            descriptor on either side (100000), whose
  *                            calls Linux answers as bad input; a
@@ -25,11 +25,12 @@
  *                            (its device lets go of a level line: the
  *                            line's level goes low, then handled).  A
  *                            thread lets go of a level line always.
- *   request N H [shared] [oneshot] [thread] [noprimary] [nulldev]
+ *   request N H [shared] [oneshot] [thread] [noprimary] [nulldev] [rising|high]
  *                            request_threaded_irq(line N, H's primary or
  *                            none, H's thread or none, flags, "hH", &H or
  *                            with nulldev NULL, which only a shared
- *                            request may ask: Linux refuses it)
+ *                            request may ask: Linux refuses it), and
+ *                            IRQF_TRIGGER_RISING or _HIGH
  *   free N H [nulldev]       free_irq(line N, &H or NULL)
  *   raise N                  an edge on line N (an edge line's)
  *   level N 0|1              line N's level (a level line's)
@@ -88,7 +89,7 @@
 #ifndef IRQKIT_SEQ_H
 #define IRQKIT_SEQ_H
 
-#define SEQ_LINES	8
+#define SEQ_LINES	36
 #define SEQ_HANDLERS	4
 #define SEQ_RETS	16
 #define SEQ_TEXT	512

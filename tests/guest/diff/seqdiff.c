@@ -109,6 +109,13 @@ static int sl_set_type(struct irq_data *d, unsigned int type)
 {
 	bool level = type & IRQ_TYPE_LEVEL_MASK;
 
+	/*
+	 * Reprogrammed to the other trigger, as irqkit's software chip: an
+	 * edge still latched means nothing to a level line, and a level
+	 * asserted nothing to an edge line.
+	 */
+	if (slines[d->hwirq].level != level)
+		slines[d->hwirq].latched = false;
 	slines[d->hwirq].level = level;
 	irq_set_handler_locked(d, level ? handle_level_irq : handle_edge_irq);
 	return 0;
@@ -141,6 +148,13 @@ static int side_line(void *ctx, unsigned int n, int level)
 		return -ENOMEM;
 	slines[n] = (struct sline){ .level = level, .masked = true, .virq = virq };
 	irq_set_irq_type(virq, level ? IRQ_TYPE_LEVEL_HIGH : IRQ_TYPE_EDGE_RISING);
+	/*
+	 * The type is the line's own, as a line described by firmware has it
+	 * and irqkit's software lines do: a shared request must match it
+	 * (without, Linux lets the first shared request set it).
+	 */
+	irqd_set_trigger_type(irq_get_irq_data(virq),
+			      level ? IRQ_TYPE_LEVEL_HIGH : IRQ_TYPE_EDGE_RISING);
 	return (int)virq;
 }
 
