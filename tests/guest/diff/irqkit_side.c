@@ -9,20 +9,20 @@
  * log hook.  Prints one record a line.
  *
  * With --gen SEED it prints a sequence made from SEED instead: edge, level
- * and interrupt simulator lines, handlers with random answers (with a level line each
- * script ends letting go of it), some handing on to a tasklet or a timer,
- * sometimes a line with no descriptor (bad input, as a NULL dev_id on a
- * shared request or a free), and requests (shared, ONESHOT, threaded,
- * without a primary), frees,
- * raises, disables and enables, tasklet, timer and work calls, spurious
- * counters, in random order, some inside a hold (interrupts off, bottom
- * halves off, the lock taken one of four ways); only what both sides can
- * run with the same outcome whatever the timing (no sleeping call in a
- * hold; a handler that wakes its thread has one, ONESHOT on a level
- * line), and no free of a line the sequence has
- * disabled more often than enabled: a line freed while disabled keeps that
- * depth since Linux 6.15 (irq_shutdown counts itself in the depth), which
- * irqkit follows, where the guest's 6.1 set it to 1.
+ * and interrupt simulator lines, sometimes a line with no descriptor (bad
+ * input, as a NULL dev_id on a shared request or a free); handlers with
+ * random answers (with a level line each script ends letting go of it),
+ * some handing on to a tasklet or a timer; requests (shared, ONESHOT,
+ * threaded, without a primary), frees, raises, disables and enables,
+ * tasklet, timer, work and delayed work calls, spurious counters, in
+ * random order, some inside a hold (interrupts off, bottom halves off, the
+ * lock taken one of four ways).  Only what both sides can run with the
+ * same outcome whatever the timing: no sleeping call in a hold; a handler
+ * that wakes its thread has one, ONESHOT on a level line; no free of a
+ * line the sequence has disabled more often than enabled: a line freed
+ * while disabled keeps that depth since Linux 6.15 (irq_shutdown counts
+ * itself in the depth), which irqkit follows, where the guest's 6.1 set it
+ * to 1.
  * Usage: seq_irqkit FILE.seq | seq_irqkit --gen SEED
  * (exit 0; 1 if the file does not parse or the runtime does not start)
  */
@@ -163,7 +163,8 @@ static void generate_held(unsigned int k, unsigned int nlines, unsigned int leve
 			  unsigned int sim, unsigned int threaded, unsigned int *depth)
 {
 	static const char *const timer_verbs[] = { "short", "long", "del" };
-	unsigned int m = 1 + rnd(nlines), what = rnd(6);
+	static const char *const dwork_verbs[] = { "short", "long", "mod_short", "cancel" };
+	unsigned int m = 1 + rnd(nlines), what = rnd(7);
 	/*
 	 * With interrupts on (bottom halves off, the plain lock) an edge runs
 	 * at once; a line with a thread is not raised then, since its
@@ -189,6 +190,8 @@ static void generate_held(unsigned int k, unsigned int nlines, unsigned int leve
 		depth[m] -= depth[m] > 0;
 	} else if (what == 5) {
 		printf("timer %u %s\n", rnd(2), timer_verbs[rnd(3)]);
+	} else if (what == 6) {
+		printf("dwork %u %s\n", rnd(2), dwork_verbs[rnd(4)]);
 	} else {
 		printf("tasklet %u %s\n", rnd(2), rnd(2) ? "schedule" : "hi_schedule");
 	}
@@ -213,6 +216,8 @@ static void generate(unsigned int seed)
 						     "kill" };
 	static const char *const timer_verbs[] = { "short", "long", "del", "del_sync" };
 	static const char *const work_verbs[] = { "queue", "flush", "cancel_sync" };
+	static const char *const dwork_verbs[] = { "short", "long", "mod_short", "cancel",
+						   "cancel_sync", "flush" };
 	unsigned int nlines, nall, steps, wakes = 0, threaded = 0, level = 0, sim = 0;
 	unsigned int depth[5] = { 0 };	/* disables not yet enabled, by line */
 	unsigned int tasklet_off[2] = { 0 };
@@ -252,7 +257,7 @@ static void generate(unsigned int seed)
 	}
 	steps = 8 + rnd(25);
 	for (unsigned int s = 0; s < steps; s++) {
-		unsigned int n = 1 + rnd(nall), h = rnd(SEQ_HANDLERS), op = rnd(25);
+		unsigned int n = 1 + rnd(nall), h = rnd(SEQ_HANDLERS), op = rnd(26);
 
 		if (op < 5) {
 			/* drawn one by one: a call's arguments are evaluated in no set order */
@@ -308,6 +313,10 @@ static void generate(unsigned int seed)
 			printf("work %u %s\n", w, work_verbs[rnd(3)]);
 		} else if (op < 23) {
 			printf("spurious %u\n", n);
+		} else if (op < 24) {
+			unsigned int w = rnd(2);
+
+			printf("dwork %u %s\n", w, dwork_verbs[rnd(6)]);
 		} else {
 			/* a hold: only what does not sleep */
 			unsigned int k = rnd(6);

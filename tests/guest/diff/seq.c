@@ -33,7 +33,7 @@
 enum seq_op {
 	OP_LINE, OP_HANDLER, OP_REQUEST, OP_FREE, OP_RAISE, OP_LEVEL, OP_DISABLE,
 	OP_DISABLE_NOSYNC, OP_ENABLE, OP_SYNC, OP_IRQS, OP_BH, OP_LOCK, OP_UNLOCK,
-	OP_TASKLET, OP_TIMER, OP_WORK, OP_DEFER, OP_SPURIOUS,
+	OP_TASKLET, OP_TIMER, OP_WORK, OP_DEFER, OP_SPURIOUS, OP_DWORK,
 };
 
 #define F_SHARED	1u
@@ -53,7 +53,8 @@ enum { TM_SHORT, TM_LONG, TM_DEL, TM_DEL_SYNC };
 enum { WK_QUEUE, WK_FLUSH, WK_CANCEL_SYNC };
 enum { LK_PLAIN, LK_BH, LK_IRQ, LK_IRQSAVE };
 enum { D_NONE, D_TASKLET, D_HI, D_TIMER, D_WORK };
-enum { BH_TASKLET, BH_TIMER, BH_WORK, BH_KINDS };	/* bottom halves, as counted */
+enum { DW_SHORT, DW_LONG, DW_MOD_SHORT, DW_CANCEL, DW_CANCEL_SYNC, DW_FLUSH };
+enum { BH_TASKLET, BH_TIMER, BH_WORK, BH_DWORK, BH_KINDS };	/* bottom halves, as counted */
 
 struct seq_step {
 	enum seq_op	op;
@@ -101,6 +102,8 @@ static struct { bool pending; unsigned int off; } tl_state[SEQ_BH];	/* as the st
 static struct timer_list timers[SEQ_BH];
 static bool timer_short[SEQ_BH];		/* armed to the next jiffy: a settle waits for it */
 static struct work_struct works[SEQ_BH];
+static struct delayed_work dworks[SEQ_BH];
+static bool dwork_short[SEQ_BH];		/* queued for the next jiffy: a settle waits for it */
 static DEFINE_SPINLOCK(seq_lock);		/* the sequence's lock (lock, unlock) */
 static struct { unsigned int what, kind; unsigned long flags; } holds[SEQ_HOLDS];
 static unsigned int nr_holds;
@@ -156,12 +159,15 @@ static const char *const op_names[] = {
 	[OP_DISABLE] = "disable", [OP_DISABLE_NOSYNC] = "disable_nosync",
 	[OP_ENABLE] = "enable", [OP_SYNC] = "sync", [OP_IRQS] = "irqs", [OP_BH] = "bh",
 	[OP_LOCK] = "lock", [OP_UNLOCK] = "unlock", [OP_TASKLET] = "tasklet",
-	[OP_TIMER] = "timer", [OP_WORK] = "work", [OP_DEFER] = "defer",
+	[OP_TIMER] = "timer", [OP_WORK] = "work", [OP_DEFER] = "defer", [OP_DWORK] = "dwork",
 	[OP_SPURIOUS] = "spurious",
 };
-static const char *const tasklet_verbs[] = { "schedule", "hi_schedule", "disable", "enable", "kill" };
+static const char *const tasklet_verbs[] = { "schedule", "hi_schedule", "disable", "enable",
+					     "kill" };
 static const char *const timer_verbs[] = { "short", "long", "del", "del_sync" };
 static const char *const work_verbs[] = { "queue", "flush", "cancel_sync" };
+static const char *const dwork_verbs[] = { "short", "long", "mod_short", "cancel", "cancel_sync",
+					   "flush" };
 static const char *const lock_kinds[] = { "plain", "bh", "irq", "irqsave" };
 static const char *const defer_kinds[] = { "none", "tasklet", "hi", "timer", "work" };
 
@@ -199,10 +205,14 @@ static bool names_line(enum seq_op op)
 {
 	return op != OP_HANDLER && op != OP_IRQS && op != OP_BH && op != OP_LOCK &&
 	       op != OP_UNLOCK && op != OP_TASKLET && op != OP_TIMER && op != OP_WORK &&
+	       op != OP_DWORK &&
 	       op != OP_DEFER;
 }
 
-/* One step from the words at *@p (after "repeat K", if any).  Return: false if it does not parse. */
+/*
+ * One step from the words at *@p (after "repeat K", if any).
+ * Return: false if it does not parse.
+ */
 static bool parse_step(const char *p, struct seq_step *s)
 {
 	static const char *const off_on[] = { "on", "off" };
@@ -237,13 +247,16 @@ static bool parse_step(const char *p, struct seq_step *s)
 		break;
 	case OP_TASKLET:
 	case OP_TIMER:
-	case OP_WORK: {
+	case OP_WORK:
+	case OP_DWORK: {
 		/* which one, then what to do with it */
 		const char *const *names = s->op == OP_TASKLET ? tasklet_verbs :
-					   s->op == OP_TIMER ? timer_verbs : work_verbs;
+					   s->op == OP_TIMER ? timer_verbs :
+					   s->op == OP_WORK ? work_verbs : dwork_verbs;
 		unsigned int n = s->op == OP_TASKLET ? ARRAY_SIZE(tasklet_verbs) :
 				 s->op == OP_TIMER ? ARRAY_SIZE(timer_verbs) :
-						     ARRAY_SIZE(work_verbs);
+				 s->op == OP_WORK ? ARRAY_SIZE(work_verbs) :
+						    ARRAY_SIZE(dwork_verbs);
 
 		if (!index_of(&p, SEQ_BH - 1, &s->h) || !verb(&p, names, n, &s->arg))
 			return false;
@@ -405,7 +418,7 @@ static bool on_held_cpu(unsigned int block)
 
 static void note_bh_run(unsigned int kind, unsigned int i, bool softirq)
 {
-	static const char *const names[] = { "tasklet t", "timer t", "work w" };
+	static const char *const names[] = { "tasklet t", "timer t", "work w", "dwork d" };
 	unsigned long flags;
 
 	if (softirq && !in_serving_softirq())
@@ -435,6 +448,11 @@ static void seq_timer(struct timer_list *t)
 static void seq_work(struct work_struct *w)
 {
 	note_bh_run(BH_WORK, (unsigned int)(w - works), false);
+}
+
+static void seq_dwork(struct work_struct *w)
+{
+	note_bh_run(BH_DWORK, (unsigned int)(to_delayed_work(w) - dworks), false);
 }
 
 static void tasklet_go(unsigned int i, bool hi)
@@ -584,8 +602,8 @@ static void put_lines(char *out, size_t size, const char *s)
 /* The bottom halves' runs of kind @k since the last record, at *@o. */
 static void put_bh_runs(size_t *o, unsigned int k)
 {
-	static const char *const what[] = { " | tasklets", " | timers", " | works" };
-	static const char prefix[] = { 't', 't', 'w' };
+	static const char *const what[] = { " | tasklets", " | timers", " | works", " | dworks" };
+	static const char prefix[] = { 't', 't', 'w', 'd' };
 	bool any = false;
 
 	for (unsigned int i = 0; i < SEQ_BH; i++) {
@@ -681,7 +699,10 @@ static long field(const char *s, const char *key)
 	return v;
 }
 
-/* Line @n's spurious counters into @v (count, unhandled, last_unhandled ms).  Return: false if unreadable. */
+/*
+ * Line @n's spurious counters into @v (count, unhandled, last_unhandled
+ * ms).  Return: false if unreadable.
+ */
 static bool read_spurious(const struct seq_side *side, unsigned int n, long v[3])
 {
 	static char buf[128];
@@ -775,11 +796,14 @@ static bool settle(const struct seq_side *side)
 				if (line_sim[n] && irqs[n] > 0)
 					synchronize_irq((unsigned int)irqs[n]);
 		}
-		for (unsigned int i = 0; i < SEQ_BH; i++)
+		for (unsigned int i = 0; i < SEQ_BH; i++) {
 			flush_work(&works[i]);
+			flush_work(&dworks[i].work);	/* queued already; its timer's not waited */
+		}
 		for (unsigned int i = 0; i < SEQ_BH; i++) {
 			wait |= READ_ONCE(tl_state[i].pending) && !tl_state[i].off;
 			wait |= READ_ONCE(timer_short[i]) && timer_pending(&timers[i]);
+			wait |= dwork_short[i] && delayed_work_pending(&dworks[i]);
 		}
 		if (!wait)
 			return true;
@@ -883,6 +907,8 @@ static bool sleeps(const struct seq_step *s)
 		return s->arg == TM_DEL_SYNC;
 	case OP_WORK:
 		return s->arg != WK_QUEUE;
+	case OP_DWORK:
+		return s->arg == DW_CANCEL_SYNC || s->arg == DW_FLUSH;
 	default:
 		return false;
 	}
@@ -1114,6 +1140,39 @@ static const char *step(const struct seq_side *side, const struct seq_step *s, c
 		}
 		return ret ? "ret 1" : "ret 0";
 	}
+	case OP_DWORK: {
+		struct delayed_work *dw = &dworks[s->h];
+		bool ret;
+
+		switch (s->arg) {
+		case DW_SHORT:
+		case DW_LONG:
+			/* one pending already keeps its time */
+			ret = queue_delayed_work(system_wq, dw, s->arg == DW_SHORT ? 1 : 100 * HZ);
+			if (ret)
+				dwork_short[s->h] = s->arg == DW_SHORT;
+			break;
+		case DW_MOD_SHORT:
+			dwork_short[s->h] = true;
+			ret = mod_delayed_work(system_wq, dw, 1);
+			break;
+		case DW_CANCEL:
+			ret = cancel_delayed_work(dw);
+			break;
+		case DW_CANCEL_SYNC:
+			ret = cancel_delayed_work_sync(dw);
+			break;
+		default:
+			/*
+			 * Its value is the scheduler's: whether the work it
+			 * queued had run before it looked (a kworker of the
+			 * kernel's may preempt it when it turns interrupts on).
+			 */
+			(void)flush_delayed_work(dw);
+			return NULL;
+		}
+		return ret ? "ret 1" : "ret 0";
+	}
 	case OP_SPURIOUS: {
 		size_t o = 0;
 
@@ -1143,6 +1202,8 @@ static void run_start(void)
 		timer_setup(&timers[i], seq_timer, 0);
 		timer_short[i] = false;
 		INIT_WORK(&works[i], seq_work);
+		INIT_DELAYED_WORK(&dworks[i], seq_dwork);
+		dwork_short[i] = false;
 	}
 	nr_holds = 0;
 	hold_cpu = -1;
@@ -1200,6 +1261,7 @@ static void run_end(const struct seq_side *side)
 		tasklet_kill(&tasklets[i]);
 		del_timer_sync(&timers[i]);
 		cancel_work_sync(&works[i]);
+		cancel_delayed_work_sync(&dworks[i]);
 	}
 }
 

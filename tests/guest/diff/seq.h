@@ -47,6 +47,14 @@
  *                            to 100 s on, del_timer, del_timer_sync
  *   work W queue|flush|cancel_sync
  *                            work W (0-1) on system_wq
+ *   dwork D short|long|mod_short|cancel|cancel_sync|flush
+ *                            delayed work D (0-1) on system_wq: queued
+ *                            for the next jiffy or 100 s on (its value:
+ *                            whether it queued), mod_delayed_work to the
+ *                            next jiffy (whether it was pending), the
+ *                            cancels, flush_delayed_work (its value not
+ *                            recorded: whether the work had run before it
+ *                            looked is the scheduler's)
  *   defer H tasklet T|hi T|timer T|work W|none
  *                            each call of H's primary also schedules that
  *                            tasklet (tasklet_hi_schedule for hi), arms
@@ -58,18 +66,18 @@
  * The irqs, bh and lock steps nest; the one that ends a hold must end the
  * innermost.  With a hold the runner's CPU cannot sleep: a step that may
  * (request, free, disable, sync, tasklet kill, work flush and cancel_sync,
- * del_sync) is refused with "=> refused: sleeps".
+ * del_sync, dwork cancel_sync and flush) is refused with "=> refused: sleeps".
  *
  * Each step gives one record line: its number, the step, and what came of
  * it: "ret E" (a call's errno or value, 0 for success), "runs" (the
  * primary handlers that ran since the record before, in order, a run of
  * the same one written hH*N), "threads" (each handler's thread runs,
  * counted, since their order is the scheduler's), "tasklets", "timers",
- * "works" (the runs of each, counted), "ctx" (a run in the wrong context:
- * a primary outside hardirq context or on the runner's CPU while it has
- * interrupts off, a tasklet or timer outside softirq context or on that
- * CPU while bottom halves are off there, a thread or work outside task
- * context), "log" (the kernel's words about the lines: warnings, nobody
+ * "works", "dworks" (the runs of each, counted), "ctx" (a run in the
+ * wrong context: a primary outside hardirq context or on the runner's CPU
+ * while it has interrupts off, a tasklet or timer outside softirq context
+ * or on that CPU while bottom halves are off there, a thread or work
+ * outside task context), "log" (the kernel's words about the lines: warnings, nobody
  * cared, disabling, with each line's number as LN).  A step that ends
  * with a hold is not waited for (nothing there may sleep): what ran meanwhile
  * is in the record of the first step after it that ends with none.  At
