@@ -437,6 +437,28 @@ static void test_tasklet_kill_in_deterministic_mode_runs_it(void **state)
 }
 
 /*
+ * A softirq raised from process context with no hardirq to end is
+ * ksoftirqd's on Linux, which cannot run on a CPU whose thread holds a
+ * spin lock (preemption off): a delivery point inside the lock leaves it,
+ * the first one after runs it.
+ */
+static void test_process_context_softirq_waits_for_the_lock_to_go(void **state)
+{
+	static struct irqkit_spinlock lock = IRQKIT_SPINLOCK_INIT;
+	struct ttest x;
+
+	(void)state;
+	tt_init(&x, 'x');
+	irqkit_spin_lock(&lock);
+	irqkit_tasklet_schedule(&x.t);
+	irqkit_deliver_pending();
+	assert_int_equal(atomic_load(&x.runs), 0);
+	irqkit_spin_unlock(&lock);
+	irqkit_deliver_pending();
+	assert_int_equal(atomic_load(&x.runs), 1);
+}
+
+/*
  * A level line still asserted after its handler fires again at the unmask;
  * Linux's CPU takes that interrupt as soon as __do_softirq turns interrupts
  * on, before the first vector, so the handler's three runs come before the
@@ -551,6 +573,7 @@ int main(void)
 		T(test_tasklet_kill_from_itself_reports_instead_of_hanging),
 		T(test_tasklet_kill_of_disabled_scheduled_tasklet_reports),
 		T(test_level_refire_runs_before_the_softirqs_of_irq_exit),
+		T(test_process_context_softirq_waits_for_the_lock_to_go),
 #undef T
 		cmocka_unit_test_setup_teardown(test_tasklets_run_during_a_level_storm, storm_setup,
 						thr_teardown),

@@ -298,8 +298,14 @@ void irqkit__cpu_deliver(struct irqkit_task *t, struct irqkit_cpu *c)
 {
 	if (hardirq_pending(c))
 		irqkit__cpu_deliver_hardirqs(t, c);
+	/*
+	 * Softirqs left pending with no hardirq to end in irq_exit are
+	 * ksoftirqd's on Linux, which cannot run while this CPU has preemption
+	 * off (a spin lock held): they wait for a point outside it.
+	 */
 	if (irqkit__softirq_pending(c) && !(t->slot & TASK_SLOT_SOFTIRQ) &&
-	    !(t->preempt_count & IRQKIT_SOFTIRQ_MASK) && irqkit__claim_softirq(t, c, 0))
+	    !(t->preempt_count & (IRQKIT_SOFTIRQ_MASK | IRQKIT_PREEMPT_MASK)) &&
+	    irqkit__claim_softirq(t, c, 0))
 		irqkit__run_softirqs_held(t, c);
 }
 
