@@ -38,7 +38,7 @@
 
 #define FIRST_IRQ	32		/* line N is irq FIRST_IRQ + N - 1 */
 
-static unsigned int lines_up;		/* set up, as bits of N */
+static unsigned long long lines_up;	/* set up, as bits of N (1-36) */
 
 static int side_line(void *ctx, unsigned int n, int level)
 {
@@ -49,7 +49,7 @@ static int side_line(void *ctx, unsigned int n, int level)
 	(void)ctx;
 	if (ret)
 		return ret;
-	lines_up |= 1u << n;
+	lines_up |= 1ull << n;
 	return (int)irq;
 }
 
@@ -93,7 +93,7 @@ static void side_settle(void *ctx)
 		for (unsigned int n = 1; n <= SEQ_LINES; n++) {
 			unsigned int irq = FIRST_IRQ + n - 1;
 
-			if (!(lines_up & (1u << n)) || !irqkit_irq_has_action(irq) ||
+			if (!(lines_up & (1ull << n)) || !irqkit_irq_has_action(irq) ||
 			    (irqkit_irqd_state(irqkit_irq_get_irq_data(irq)) & IRQKIT_IRQD_DISABLED))
 				continue;
 			/* this CPU's delivery point, then the line's threads */
