@@ -73,9 +73,12 @@ static __always_inline void softirq_round(struct irqkit_task *t, struct irqkit_c
 {
 	unsigned int pending = a_xchg(&c->softirq_pending, 0);
 
-	if (a_load_seq(&c->pend2))
-		irqkit__cpu_deliver(t, c);	/* hardirqs only: we hold SOFTIRQ */
-	while (pending) {
+	/* a delivery point before each vector and after the last */
+	for (;;) {
+		if (a_load_seq(&c->pend2))
+			irqkit__cpu_deliver(t, c);	/* hardirqs only: we hold SOFTIRQ */
+		if (!pending)
+			break;
 		unsigned int nr = (unsigned int)__builtin_ctz(pending);
 		irqkit_softirq_fn action = READ_ONCE(irqkit__rt.softirq_vec[nr]);
 		unsigned int prev = t->preempt_count;
@@ -101,8 +104,6 @@ static __always_inline void softirq_round(struct irqkit_task *t, struct irqkit_c
 		}
 		if (unlikely(task_irqs_off(t)))
 			irqkit_local_irq_enable();
-		if (a_load_seq(&c->pend2))
-			irqkit__cpu_deliver(t, c);	/* hardirqs only: we hold SOFTIRQ */
 	}
 }
 
