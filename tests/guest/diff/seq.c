@@ -53,6 +53,8 @@ enum { TM_SHORT, TM_LONG, TM_DEL, TM_DEL_SYNC };
 enum { WK_QUEUE, WK_FLUSH, WK_CANCEL_SYNC };
 enum { LK_PLAIN, LK_BH, LK_IRQ, LK_IRQSAVE };
 enum { D_NONE, D_TASKLET, D_HI, D_TIMER, D_WORK };
+/* the side's chip (edge, level), no descriptor, the simulator's, no chip */
+enum { LINE_EDGE, LINE_LEVEL, LINE_ABSENT, LINE_SIM, LINE_NOCHIP };
 enum { DW_SHORT, DW_LONG, DW_MOD_SHORT, DW_CANCEL, DW_CANCEL_SYNC, DW_FLUSH };
 enum { BH_TASKLET, BH_TIMER, BH_WORK, BH_DWORK, BH_KINDS };	/* bottom halves, as counted */
 
@@ -81,9 +83,7 @@ enum { HOLD_IRQS, HOLD_BH, HOLD_LOCK };
 static struct seq_step steps[SEQ_STEPS];
 static struct seq_handler handlers[SEQ_HANDLERS];
 static int irqs[SEQ_LINES + 1];			/* line N's irq, 0: not set up */
-static bool line_absent[SEQ_LINES + 1];		/* line N is SEQ_ABSENT_IRQ */
-static bool line_sim[SEQ_LINES + 1];		/* line N is the interrupt simulator's */
-static bool line_nochip[SEQ_LINES + 1];		/* line N is a descriptor with no chip */
+static unsigned char line_kind[SEQ_LINES + 1];	/* LINE_*, as its "line" step said */
 static struct irq_domain *sim_domain;		/* made at the run's first sim line */
 static const struct seq_side *cur_side;		/* the run's, for the handlers */
 static unsigned int requested[SEQ_LINES + 1];	/* line N's handlers requested, as bits */
@@ -478,7 +478,7 @@ static int timer_go(unsigned int i, bool short_one)
 static void lower(int irq)
 {
 	for (unsigned int n = 1; n <= SEQ_LINES; n++)
-		if (irqs[n] == irq && !line_sim[n] && !line_absent[n] && !line_nochip[n])
+		if (irqs[n] == irq && line_kind[n] <= LINE_LEVEL)
 			(void)cur_side->set_level(cur_side->ctx, (unsigned int)irq, 0);
 }
 
@@ -488,7 +488,6 @@ static irqreturn_t seq_primary(int irq, void *dev_id)
 	unsigned long calls = h->hard++;
 	unsigned int r = h->rets[calls < h->nrets ? calls : h->nrets - 1];
 
-	(void)irq;
 	if (!in_hardirq())
 		note_text("ctx not in hardirq context:", "h", h->id);
 	else if (on_held_cpu(BLOCK_IRQ))
@@ -793,7 +792,7 @@ static bool settle(const struct seq_side *side)
 			local_bh_disable();
 			local_bh_enable();
 			for (unsigned int n = 1; n <= SEQ_LINES; n++)
-				if (line_sim[n] && irqs[n] > 0)
+				if (line_kind[n] == LINE_SIM && irqs[n] > 0)
 					synchronize_irq((unsigned int)irqs[n]);
 		}
 		for (unsigned int i = 0; i < SEQ_BH; i++) {
@@ -944,7 +943,7 @@ static void sim_remove(void)
 	if (!sim_domain)
 		return;
 	for (unsigned int n = 1; n <= SEQ_LINES; n++)
-		if (line_sim[n] && irqs[n] > 0)
+		if (line_kind[n] == LINE_SIM && irqs[n] > 0)
 			irq_dispose_mapping((unsigned int)irqs[n]);
 	irq_domain_remove_sim(sim_domain);
 	sim_domain = NULL;
@@ -962,37 +961,31 @@ static const char *step(const struct seq_side *side, const struct seq_step *s, c
 
 	/* no chip to drive, no /proc/irq to read */
 	if ((s->op == OP_RAISE || s->op == OP_LEVEL || s->op == OP_SPURIOUS) &&
-	    (line_absent[s->n] || line_nochip[s->n]))
+	    (line_kind[s->n] == LINE_ABSENT || line_kind[s->n] == LINE_NOCHIP))
 		return "refused: no such line";
 	switch (s->op) {
-	case OP_LINE:
-		line_absent[s->n] = s->arg == 2;
-		line_sim[s->n] = s->arg == 3;
-		if (line_absent[s->n]) {
+	case OP_LINE: {
+		int got;
+
+		line_kind[s->n] = (unsigned char)s->arg;
+		switch (s->arg) {
+		case LINE_ABSENT:
 			irqs[s->n] = SEQ_ABSENT_IRQ;
 			return NULL;
-		}
-		if (line_sim[s->n])
+		case LINE_SIM:
 			return sim_line(s->n, buf, size);
-		line_nochip[s->n] = s->arg == 4;
-		if (line_nochip[s->n]) {
-			int got = side->nochip(side->ctx, s->n);
-
-			if (got <= 0) {
-				line_nochip[s->n] = false;
-				return errname(got ? got : -EINVAL, buf, size);
-			}
-			irqs[s->n] = got;
-			return NULL;
+		case LINE_NOCHIP:
+			got = side->nochip(side->ctx, s->n);
+			break;
+		default:
+			got = side->line(side->ctx, s->n, s->arg == LINE_LEVEL);
+			break;
 		}
-		irqs[s->n] = side->line(side->ctx, s->n, (int)s->arg);
-		if (irqs[s->n] <= 0) {
-			int e = irqs[s->n] ? irqs[s->n] : -EINVAL;
-
-			irqs[s->n] = 0;
-			return errname(e, buf, size);
-		}
+		if (got <= 0)
+			return errname(got ? got : -EINVAL, buf, size);
+		irqs[s->n] = got;
 		return NULL;
+	}
 	case OP_HANDLER:
 		handlers[s->h].nrets = s->nrets;
 		memcpy(handlers[s->h].rets, s->rets, sizeof(s->rets));
@@ -1029,7 +1022,7 @@ static const char *step(const struct seq_side *side, const struct seq_step *s, c
 		return free_irq((unsigned int)irq, &handlers[s->h]) ? "ret name" : "ret null";
 	case OP_RAISE: {
 		/* the simulator's lines fire through the chip's pending state */
-		int e = line_sim[s->n] ? irq_set_irqchip_state((unsigned int)irq,
+		int e = line_kind[s->n] == LINE_SIM ? irq_set_irqchip_state((unsigned int)irq,
 							       IRQCHIP_STATE_PENDING, true) :
 					 side->raise(side->ctx, (unsigned int)irq);
 
@@ -1037,7 +1030,7 @@ static const char *step(const struct seq_side *side, const struct seq_step *s, c
 	}
 	case OP_LEVEL: {
 		/* the simulator has edges only */
-		int e = line_sim[s->n] ? -EINVAL :
+		int e = line_kind[s->n] == LINE_SIM ? -EINVAL :
 					 side->set_level(side->ctx, (unsigned int)irq, (int)s->arg);
 
 		return e ? errname(e, buf, size) : NULL;
@@ -1189,9 +1182,7 @@ static const char *step(const struct seq_side *side, const struct seq_step *s, c
 static void run_start(void)
 {
 	memset(irqs, 0, sizeof(irqs));
-	memset(line_absent, 0, sizeof(line_absent));
-	memset(line_sim, 0, sizeof(line_sim));
-	memset(line_nochip, 0, sizeof(line_nochip));
+	memset(line_kind, 0, sizeof(line_kind));
 	memset(requested, 0, sizeof(requested));
 	for (unsigned int h = 0; h < SEQ_HANDLERS; h++)
 		handlers[h] = (struct seq_handler){ .id = h, .nrets = 1, .rets = { R_HANDLED } };
@@ -1253,7 +1244,7 @@ static void run_end(const struct seq_side *side)
 				(void)free_irq((unsigned int)irqs[l], &handlers[h]);
 	sim_remove();
 	for (unsigned int n = 1; n <= SEQ_LINES; n++)
-		if (line_nochip[n] && irqs[n] > 0)
+		if (line_kind[n] == LINE_NOCHIP && irqs[n] > 0)
 			side->nochip_free(side->ctx, (unsigned int)irqs[n]);
 	for (unsigned int i = 0; i < SEQ_BH; i++) {
 		for (; tl_state[i].off; tl_state[i].off--)
