@@ -142,16 +142,26 @@ void test_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Whether the captured log is echoed as it is written (IRQKIT_TEST_ECHO=1). */
 bool test_log_echo(void);
 
-/* Spin until @cond holds or about @ms milliseconds pass. */
+/*
+ * Spin until @cond holds or @ms milliseconds pass.  The waits between looks
+ * start short (a yield, then sleeps growing to 100 us), so a condition that
+ * comes within microseconds is seen within microseconds.
+ */
 #define wait_until(cond, ms)						\
 	({								\
-		bool __ok = false;					\
-		for (int __i = 0; __i < (ms) * 10; __i++) {		\
-			if (cond) { __ok = true; break; }		\
-			usleep_100();					\
-		}							\
+		struct test_wait __w = test_wait_start(ms);		\
+		bool __ok;						\
+		while (!(__ok = (cond)) && test_wait_step(&__w))	\
+			;						\
 		__ok || (cond);						\
 	})
+struct test_wait {
+	uint64_t	end;		/* the host: CLOCK_MONOTONIC ns; bare metal: steps left */
+	unsigned int	steps;
+};
+struct test_wait test_wait_start(int ms);
+/* Wait a little; false once the time is up. */
+bool test_wait_step(struct test_wait *w);
 void usleep_100(void);
 
 /* Host only: threads of this process whose name starts with @prefix and lacks @without (NULL: any). */

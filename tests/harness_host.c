@@ -7,6 +7,7 @@
 #include "harness.h"
 
 #include <dirent.h>
+#include <sched.h>
 #include <sys/wait.h>
 
 #include <stdlib.h>
@@ -32,6 +33,37 @@ bool test_log_echo(void)
 void usleep_100(void)
 {
 	usleep(100);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+struct test_wait test_wait_start(int ms)
+{
+	return (struct test_wait){ .end = mono_ns() + (uint64_t)ms * 1000000u };
+}
+
+/*
+ * Eight yields, then sleeps of 10, 20, 40 and 80 us, then 100 us each: most
+ * conditions a test waits for come within a wake-up's time, and a fixed
+ * 100 us sleep made a loop of 20,000 such waits last seconds.
+ */
+bool test_wait_step(struct test_wait *w)
+{
+	unsigned int n = w->steps++;
+
+	if (mono_ns() >= w->end)
+		return false;
+	if (n < 8)
+		sched_yield();
+	else
+		usleep(n < 12 ? 10u << (n - 8) : 100);
+	return true;
 }
 
 /* IRQKIT_TEST_FILTER=pattern runs only the matching tests (cmocka's filter). */

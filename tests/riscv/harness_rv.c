@@ -30,6 +30,21 @@ void usleep_100(void)
 	usleep(100);
 }
 
+/* Here the time is counted in sleeps of 100 us: @end is the number left. */
+struct test_wait test_wait_start(int ms)
+{
+	return (struct test_wait){ .end = (uint64_t)ms * 10u };
+}
+
+bool test_wait_step(struct test_wait *w)
+{
+	if (!w->end)
+		return false;
+	w->end--;
+	usleep(100);
+	return true;
+}
+
 unsigned int test_seed(void)
 {
 	static unsigned int seed;
