@@ -124,6 +124,26 @@ IRQKIT_API void irqkit_sim_point_irq(const char *what);
 #endif
 
 /*
+ * The inline hooks of the port contract, declared with their signatures
+ * before the port's headers define them, so that a port whose definition
+ * differs fails to build ("conflicting types"); what each does and when the
+ * core calls it is src/core/include/irqkit-core/arch.h.
+ */
+static inline struct irqkit_task *irqkit_arch_current(void);
+static inline int irqkit_arch_smp_processor_id(void);
+static inline unsigned long irqkit_arch_local_irq_save(void);
+static inline void irqkit_arch_local_irq_restore(unsigned long flags);
+static inline unsigned long irqkit_arch_local_save_flags(void);
+static inline bool irqkit_arch_irqs_disabled_flags(unsigned long flags);
+static inline void irqkit_arch_irq_flag_sync(struct irqkit_task *t, bool off);
+static inline unsigned long irqkit_arch_hold_begin(void);
+static inline void irqkit_arch_hold_end(unsigned long f);
+#ifdef IRQKIT_BUILD
+static inline unsigned long irqkit_arch_lock_irq_save(void);
+static inline void irqkit_arch_lock_irq_restore(unsigned long flags);
+#endif
+
+/*
  * The port's current task and interrupt flag (Linux's <asm/current.h> and
  * <asm/irqflags.h>): the build installs its port's <irqkit/arch/...>.
  */

@@ -17,6 +17,10 @@
 /*
  * ---- 1. The current task and CPU (required, inline) --------------------------
  *
+ * The inline hooks of sections 1 and 2 are declared in <irqkit/task.h>, with
+ * the signatures given here, before the port's headers that define them:
+ * a port whose definition differs fails to build.
+ *
  * The port's <irqkit/arch/current.h>, installed with the library and
  * included by <irqkit/task.h> after struct irqkit_task (Linux's
  * <asm/current.h>):
