@@ -65,6 +65,7 @@ struct irqkit_worker {
 	struct irqkit_worker	*hash_next;	/* busy_hash chain while it runs an item (pool lock) */
 	struct irqkit_worker	*idle_next;	/* pool lock */
 	unsigned int		wake;		/* set by the waker; the worker sleeps on it */
+	unsigned int		wakers;		/* takers still to finish wake_worker() on it */
 	int			id;
 	int			tid;		/* for the watchdog's report */
 	unsigned int		duty;		/* 1: it is its CPU's timer while it sleeps (its own) */
@@ -336,7 +337,10 @@ static long wq_in_flight(struct irqkit_workqueue *wq, unsigned int color)
  * as Linux's kick_pool() picks one, and mark it woken.  Taking it here, under
  * the lock, makes a burst of queue_work calls cost one wake-up, not one per
  * item.  The caller wakes it with wake_worker(), after unlocking where it can,
- * so the worker does not wake into a held lock.  Pool lock held.
+ * so the worker does not wake into a held lock; until it has, @w counts it
+ * among its wakers, and a reaped worker is not freed while it has one (the
+ * worker may wake on its own, run, go idle, time out and be reaped before a
+ * slow waker reads it).  Pool lock held.
  */
 static struct irqkit_worker *take_idle_worker(struct irqkit_wq_pool *pool)
 {
@@ -345,6 +349,7 @@ static struct irqkit_worker *take_idle_worker(struct irqkit_wq_pool *pool)
 	spin_assert_locked(&pool->lock);
 	if (w) {
 		WRITE_ONCE(pool->idle, w->idle_next);
+		a_fetch_add(&w->wakers, 1);
 		a_store_release(&w->wake, 1);
 	}
 	return w;
@@ -363,8 +368,9 @@ static void idle_list_remove(struct irqkit_wq_pool *pool, struct irqkit_worker *
 }
 
 /*
- * Workers are freed only at stop, after they are joined: @w outlives the lock.
- * A worker that is its CPU's timer sleeps on the CPU's duty_seq, not its wake word.
+ * Wake @w, which take_idle_worker() gave the caller: the worker's memory
+ * stays until the caller lets go of it here (worker_free()).  A worker that
+ * is its CPU's timer sleeps on the CPU's duty_seq, not its wake word.
  */
 static void wake_worker(struct irqkit_worker *w)
 {
@@ -374,6 +380,15 @@ static void wake_worker(struct irqkit_worker *w)
 		irqkit__seq_wake(&irqkit__rt.cpus[w->pool->cpu].duty_seq);
 	else
 		irqkit_plat_wake(&w->wake);
+	a_fetch_sub(&w->wakers, 1);	/* the last touch of @w */
+}
+
+/* Free @w, joined or never started, once no waker still holds it.  Process context. */
+static void worker_free(struct irqkit_worker *w)
+{
+	for (unsigned int spins = 0; a_load_acquire(&w->wakers);)
+		spin_step(&spins);
+	irqkit_plat_free(w, sizeof(*w));
 }
 
 static void wake_idle_worker(struct irqkit_wq_pool *pool)
@@ -942,7 +957,7 @@ static void pool_reap(struct irqkit_wq_pool *pool)
 
 		dead = w->next;
 		irqkit_plat_thread_join(w->thread);
-		irqkit_plat_free(w, sizeof(*w));
+		worker_free(w);
 	}
 }
 
@@ -1677,7 +1692,7 @@ void irqkit__workqueue_exit(void)
 
 			pool->workers = w->next;
 			drop_at_stop(w->sched_head);
-			irqkit_plat_free(w, sizeof(*w));
+			worker_free(w);
 		}
 		drop_at_stop(pool->head);
 	}
