@@ -41,6 +41,31 @@
 #define NEVER(c)	(c)
 #endif
 
+/*
+ * Race windows (the checking build): a place between two steps of the core
+ * where another thread's work can fall, which a test may widen
+ * (irqkit__core_window_set(), IRQKIT_RACE_WINDOW) so that a race it guards
+ * against happens every run.  Nothing in other builds.
+ */
+enum irqkit__window {
+	WINDOW_WAKE_WORKER,	/* a worker taken off the idle list, not yet woken */
+	WINDOW_NR
+};
+#ifdef IRQKIT_DEBUG
+void irqkit__window_slow(enum irqkit__window which);
+extern uint64_t irqkit__window_ns[WINDOW_NR];
+static inline void irqkit__window(enum irqkit__window which)
+{
+	if (READ_ONCE(irqkit__window_ns[which]))
+		irqkit__window_slow(which);
+}
+#else
+static inline void irqkit__window(enum irqkit__window which)
+{
+	(void)which;
+}
+#endif
+
 struct irqkit_desc;
 struct irqkit_action;
 

@@ -376,6 +376,7 @@ static void wake_worker(struct irqkit_worker *w)
 {
 	if (!w)
 		return;
+	irqkit__window(WINDOW_WAKE_WORKER);
 	if (a_load_acquire(&w->duty))
 		irqkit__seq_wake(&irqkit__rt.cpus[w->pool->cpu].duty_seq);
 	else

@@ -199,6 +199,27 @@ static void test_cpu_run_errors(void **state)
 	assert_int_equal(irqkit_cpu_run(1), 0);
 }
 
+/*
+ * IRQKIT_RACE_WINDOW (the checking build's race windows): a bad entry is
+ * logged and the rest still read; a build without IRQKIT_DEBUG says the
+ * windows are not in it.
+ */
+static void test_race_windows_from_the_environment_are_checked(void **state)
+{
+	(void)state;
+	setenv("IRQKIT_RACE_WINDOW", "nosuch:5,wake_worker,wake_worker:x,wake_worker:0", 1);
+	assert_int_equal(det_setup(NULL), 0);
+	unsetenv("IRQKIT_RACE_WINDOW");
+	assert_log_contains("IRQKIT_RACE_WINDOW: nosuch: no such window");
+	assert_log_contains("IRQKIT_RACE_WINDOW: \"wake_worker\" is not NAME:MICROSECONDS");
+	assert_log_contains("IRQKIT_RACE_WINDOW: \"wake_worker:x\" is not NAME:MICROSECONDS");
+#ifdef IRQKIT_DEBUG
+	assert_int_equal(log_count("IRQKIT_RACE_WINDOW"), 3);
+#else
+	assert_log_contains("IRQKIT_RACE_WINDOW: wake_worker: race windows are in the checking build only");
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +232,7 @@ int main(void)
 		T(test_spurious_poll_runs_from_the_timer_softirq),
 		T(test_idle_runtime_does_not_spin),
 		T(test_cpu_run_errors),
+		T(test_race_windows_from_the_environment_are_checked),
 #undef T
 	};
 

@@ -283,6 +283,85 @@ static void test_every_item_runs_while_idle_workers_are_reaped(void **state)
 	irqkit_destroy_workqueue(wq);
 }
 
+#ifdef IRQKIT_DEBUG
+/*
+ * A waker takes an idle worker off the list, unlocks, and only then wakes
+ * it.  Meanwhile the worker may see that it was taken at the end of its
+ * timed sleep, run the item, go idle, time out beside another idle worker
+ * and end; the next create_worker joins it and frees it: the waker must not
+ * read freed memory when it comes to the wake.  The checking build's race
+ * window holds every waker there for 100 ms, so the interleaving happens
+ * whenever the worker that ran the item is the one reaped (tried again
+ * otherwise); under AddressSanitizer a read of the freed worker fails it.
+ */
+struct win_item {
+	struct irqkit_work	work;
+	atomic_int		runs;
+	char			thread[16];	/* who ran it */
+};
+
+static void win_fn(struct irqkit_work *work)
+{
+	struct win_item *it = container_of(work, struct win_item, work);
+
+	pthread_getname_np(pthread_self(), it->thread, sizeof(it->thread));
+	atomic_fetch_add(&it->runs, 1);
+}
+
+struct win_helper {
+	pthread_t		thread;
+	struct irqkit_workqueue	*wq;
+	struct win_item		*first, second;
+	bool			reaped;		/* the first item's worker ended before the second was queued */
+};
+
+/* Once the worker that ran the first item has ended, queue a second: its start reaps the first. */
+static void *win_queue_second(void *arg)
+{
+	struct win_helper *h = arg;
+	char name[24];
+
+	if (!wait_until(atomic_load(&h->first->runs) == 1, 5000))
+		return NULL;
+	snprintf(name, sizeof(name), "%s\n", h->first->thread);	/* comm's line: the whole name */
+	h->reaped = wait_until(nr_threads_named(name, NULL) == 0, 60);
+	irqkit_init_work(&h->second.work, win_fn);
+	irqkit_queue_work_on(1, h->wq, &h->second.work);
+	return NULL;
+}
+
+static void test_a_reaped_worker_outlives_its_waker(void **state)
+{
+	struct irqkit_workqueue *wq;
+	bool reaped = false;
+
+	(void)state;
+	irqkit_stop();
+	setenv("IRQKIT_RACE_WINDOW", "wake_worker:100000", 1);
+	assert_int_equal(start_world_cfg((struct irqkit_config){
+		.nr_irqs = 64, .nr_cpus = NCPU, .mode = IRQKIT_MODE_THREADED,
+		.worker_idle_ms = 1 }), 0);
+	unsetenv("IRQKIT_RACE_WINDOW");
+	wq = irqkit_alloc_workqueue("window", 0, 0);
+	for (int try = 0; try < 10 && !reaped; try++) {
+		struct win_item first = { 0 };
+		struct win_helper h = { .wq = wq, .first = &first };
+
+		irqkit_init_work(&first.work, win_fn);
+		usleep(5000);				/* the pool down to its last idle worker */
+		pthread_create(&h.thread, NULL, win_queue_second, &h);
+		irqkit_queue_work_on(1, wq, &first.work);	/* held 100 ms in the window */
+		pthread_join(h.thread, NULL);
+		irqkit_flush_workqueue(wq);
+		assert_int_equal(atomic_load(&first.runs), 1);
+		assert_int_equal(atomic_load(&h.second.runs), 1);
+		reaped = h.reaped;
+	}
+	irqkit_destroy_workqueue(wq);
+	assert_true(reaped);
+}
+#endif
+
 /* ---- cancel_work_sync on a self-requeueing item ---------------------------------------------- */
 
 struct self_item {
@@ -482,6 +561,9 @@ int main(void)
 		T(test_flush_workqueue_waits_for_everything_queued_before),
 		T(test_every_item_runs_without_a_flush),
 		T(test_every_item_runs_while_idle_workers_are_reaped),
+#ifdef IRQKIT_DEBUG
+		T(test_a_reaped_worker_outlives_its_waker),
+#endif
 		T(test_cancel_work_sync_stops_a_self_requeueing_item),
 		T(test_destroy_workqueue_while_others_still_queue),
 		T(test_free_irq_of_a_threaded_action_while_its_thread_runs),

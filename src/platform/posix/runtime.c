@@ -121,18 +121,50 @@ static void annotate_jiffies(void)
 }
 
 /*
+ * IRQKIT_RACE_WINDOW=NAME:US[,NAME:US...]: the checking build's race windows
+ * widened (platform.h, irqkit__core_window_set()), for tests.
+ */
+static void windows_from_env(const char *spec)
+{
+	char buf[256], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", spec);
+	for (char *e = strtok_r(buf, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(e, ':'), *end = NULL;
+		unsigned long long us = colon ? strtoull(colon + 1, &end, 10) : 0;
+		int ret;
+
+		if (!colon || end == colon + 1 || *end) {
+			irqkit_printk(IRQKIT_LOG_ERR, "IRQKIT_RACE_WINDOW: \"%s\" is not NAME:MICROSECONDS", e);
+			continue;
+		}
+		*colon = 0;
+		ret = irqkit__core_window_set(e, us * 1000ull);
+		if (ret)
+			irqkit_printk(IRQKIT_LOG_ERR, "IRQKIT_RACE_WINDOW: %s: %s", e,
+				      ret == -IRQKIT_EINVAL ? "no such window" :
+				      "race windows are in the checking build only (IRQKIT_DEBUG)");
+	}
+}
+
+/*
  * IRQKIT_FAULT_IRQ: fault injection from the environment (<irqkit/fault.h>);
- * IRQKIT_LOCKDEP=0: the lock validator off (<irqkit/spinlock.h>).
+ * IRQKIT_LOCKDEP=0: the lock validator off (<irqkit/spinlock.h>);
+ * IRQKIT_RACE_WINDOW: race windows (above).
  */
 static void settings_from_env(void)
 {
 	const char *spec = getenv("IRQKIT_FAULT_IRQ");
 	const char *ld = getenv("IRQKIT_LOCKDEP");
+	const char *windows = getenv("IRQKIT_RACE_WINDOW");
 
 	if (spec && *spec)
 		(void)irqkit_fault_parse(spec);	/* a bad entry is logged and the rest ignored */
 	if (ld && ld[0] == '0' && !ld[1])
 		irqkit_lockdep_off();
+	(void)irqkit__core_window_set(NULL, 0);	/* none left open by an earlier run */
+	if (windows && *windows)
+		windows_from_env(windows);
 }
 
 /* The end of a start that worked, in any mode: the environment's settings, then running. */

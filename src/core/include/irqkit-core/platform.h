@@ -244,6 +244,17 @@ typedef void (*irqkit__core_point_fn)(const char *what, const void *ip);
 void irqkit__core_explore_hook_set(irqkit__core_point_fn fn);
 
 /*
+ * Race windows of the checking build (IRQKIT_DEBUG): every thread that
+ * passes window @name waits @ns there (0: not at all), so that a test makes
+ * the interleaving a race needs happen every run.  Windows: "wake_worker" (a
+ * worker taken off its pool's idle list and marked woken, before its waker
+ * wakes it); a NULL @name closes them all.  Any context.  Return: 0;
+ * -EINVAL for an unknown name;
+ * -EOPNOTSUPP in a build without IRQKIT_DEBUG.
+ */
+int irqkit__core_window_set(const char *name, uint64_t ns);
+
+/*
  * The body of CPU @cpu's thread in threaded mode: deliver, sleep, until
  * irqkit__core_dispatcher_stop(@cpu).  irqkit__core_dispatcher_running_fn()
  * names what that CPU's hardirq holder runs now (for a report about a stuck
