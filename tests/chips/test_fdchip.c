@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Tests of src/chips/fdchip.c and the dispatcher's epoll wait
+ * Tests of src/chips/fd/ (the fd chip) and the dispatcher's epoll wait
  * (src/platform/posix/idle.c): lines bound to eventfd, timerfd, signalfd,
  * a pty, and test doubles that speak UIO's, VFIO's and GPIO's bytes.
  */
@@ -400,7 +400,7 @@ static void test_signalfd_delivers_the_signal_record(void **state)
 	close(fd);
 }
 
-/* ---- the host's signals routed to tasks (fdsignal.c) -------------------------------- */
+/* ---- the host's signals routed to tasks (fd/sigroute.c) ---------------------------- */
 
 static struct irqkit_wait_queue_head route_wq;
 

@@ -16,7 +16,7 @@
 
 #include <irqkit-core/atomic.h>
 
-#include "fdchip.h"
+#include "fd.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -115,7 +115,7 @@ int irqkit_route_signal(int signo)
 		pthread_mutex_unlock(&route_lock);
 		return -IRQKIT_EALREADY;
 	}
-	/* claimed before the lines are read: a bind racing this sees it (fdchip.h) */
+	/* claimed before the lines are read: a bind racing this sees it (fd.h) */
 	a_fetch_or(&routed, bit);
 	irq = irqkit__fd_signalfd_taker(signo);
 	if (irq >= 0) {

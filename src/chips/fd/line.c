@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The fd chip (Linux user space): lines whose input is a file descriptor.
+ * The fd chip (Linux user space): lines whose input is a file descriptor;
+ * this file is its common part (binding, latching, delivery, counting and
+ * the chip's operations), the kinds of source each have a file (fd.h).
  * The descriptor sits in the set of descriptors that the line's virtual CPU
  * watches while idle, a service of the host platform (platform.h, "File
  * descriptors"; posix: an epoll set per CPU), which hands each ready
@@ -37,103 +39,31 @@
  * the descriptor is the owner's again.
  */
 #define _GNU_SOURCE
-#include <irqkit/irqkit.h>
-#include <irqkit/fd.h>
-#include <irqkit-core/irqchip.h>
-
-#include "fdchip.h"
+#include "fd.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/gpio.h>
-#include <linux/vfio.h>
 #include <poll.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/eventfd.h>
-#include <sys/ioctl.h>
-#include <sys/signalfd.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
-
-enum fd_kind {
-	K_EDGE, K_LEVEL, K_EVENTFD, K_TIMERFD, K_SIGNALFD, K_UIO, K_VFIO, K_GPIO,
-	K_TTY_RX, K_TTY_TX, K_TAP,
+/* A descriptor bound as a plain edge or level line (irqkit_fd_bind): the handler reads it. */
+const struct irqkit__fd_kind irqkit__fd_kind_edge = {
+	.name = "fd", .edge = true, .et = true, .events = EPOLLIN,
 };
 
-static const struct fd_kind_desc {
-	const char	*name;
-	bool		edge;		/* edge family (else level: fasteoi, level-triggered epoll) */
-	bool		et;		/* epoll edge-triggered (the counting sources) */
-	uint32_t	events;		/* EPOLLIN, or EPOLLOUT for transmit */
-	size_t		record;		/* bytes the chip reads per arrival; 0: the handler reads */
-} kinds[] = {
-	[K_EDGE]	= { "fd",	true,  true,  EPOLLIN,  0 },
-	[K_LEVEL]	= { "fd",	false, false, EPOLLIN,  0 },
-	[K_EVENTFD]	= { "eventfd",	true,  true,  EPOLLIN,  sizeof(uint64_t) },
-	[K_TIMERFD]	= { "timerfd",	true,  true,  EPOLLIN,  sizeof(uint64_t) },
-	[K_SIGNALFD]	= { "signalfd",	true,  true,  EPOLLIN,  sizeof(struct signalfd_siginfo) },
-	[K_UIO]		= { "uio",	false, true,  EPOLLIN,  sizeof(uint32_t) },
-	[K_VFIO]	= { "vfio",	true,  true,  EPOLLIN,  sizeof(uint64_t) },
-	[K_GPIO]	= { "gpio",	true,  true,  EPOLLIN,  sizeof(struct gpio_v2_line_event) },
-	[K_TTY_RX]	= { "tty-rx",	false, false, EPOLLIN,  0 },
-	[K_TTY_TX]	= { "tty-tx",	false, false, EPOLLOUT, 0 },
-	[K_TAP]		= { "tap",	false, false, EPOLLIN,  0 },
+const struct irqkit__fd_kind irqkit__fd_kind_level = {
+	.name = "fd", .edge = false, .et = false, .events = EPOLLIN,
 };
 
-#define FL_BOUND	(1u << 0)
-#define FL_STARTED	(1u << 1)	/* requested: the descriptor is watched and may be read */
-#define FL_MASKED	(1u << 2)
-#define FL_PARKED	(1u << 3)	/* level interrupt signalled, interest off until its eoi */
-#define FL_LATCH	(1u << 4)	/* edge read and not yet delivered */
-#define FL_LEVEL	(1u << 5)	/* level interrupt signalled to the CPU */
-#define FL_DEAD		(1u << 6)	/* failed: never watched or read again */
-#define FL_INSET	(1u << 7)	/* in the epoll set of cpu */
-#define FL_SEEN		(1u << 8)	/* UIO count or GPIO seqno of a previous read is known */
-#define FL_NOCTL	(1u << 9)	/* UIO without irqcontrol: no re-enable writes */
-#define FL_OWN_FD	(1u << 10)	/* fd is our duplicate (tty transmit): closed at unbind */
-#define FL_PCICMD	(1u << 11)	/* UIO re-enabled through the PCI command register (cfg_fd) */
-#define FL_RECORD	(1u << 12)	/* what is read goes to the recording too (fdrecord.c) */
-#define FL_REPLAY	(1u << 13)	/* no descriptor: a recording is the source (fdrecord.c) */
-
-/* the largest record a descriptor gives: a signalfd_siginfo (a GPIO event is smaller) */
-enum { RECORD_MAX = sizeof(struct signalfd_siginfo) };
-
-struct fd_line {
-	unsigned int	state;		/* FL_* */
-	struct irqkit_spinlock lock;	/* serialises epoll_ctl on the descriptor */
-	int		fd;
-	int		eoi_fd;		/* UIO: fd; VFIO INTx: the unmask eventfd; else -1 */
-	int		cfg_fd;		/* UIO without irqcontrol: its PCI config space, or -1 */
-	enum fd_kind	kind;
-	bool		edge;		/* edge family (handle_edge_irq); else level (fasteoi) */
-	unsigned int	cpu;		/* whose epoll set holds fd (FL_INSET) */
-	uint32_t	interest;	/* epoll events applied now */
-	unsigned int	peer;		/* tty: the other line of the pair, or IRQKIT_FD_NO_IRQ */
-	uint32_t	last_seq;	/* UIO count, GPIO seqno, of the last read (FL_SEEN) */
-	/*
-	 * CPUs reading an arrival not yet latched or run: a count, as two can
-	 * read at once while the line moves (the CPU it leaves read before the
-	 * move, the one it joins after).
-	 */
-	unsigned int	takers;
-	uint64_t	acc_coalesced;	/* read and not yet handed to a delivery */
-	uint64_t	acc_lost;
-	uint64_t	cur_coalesced;	/* the delivery in progress */
-	uint64_t	cur_lost;
-	uint64_t	cur_ts;
-	unsigned int	cur_turns;	/* the edge flow's later turns at that hand-over */
-	uint64_t	last_ts;
-	uint64_t	tot_arrivals;
-	uint64_t	tot_coalesced;
-	uint64_t	tot_lost;
-	size_t		record_len;	/* of record[], 0: none read yet */
-	unsigned char	*record;	/* the last record read (GPIO, signalfd) */
-	uint64_t	sigs;		/* signalfd: the signals it takes, bit n - 1 for n */
+/* Every kind, for a recording's source found by name. */
+static const struct irqkit__fd_kind *const all_kinds[] = {
+	&irqkit__fd_kind_edge, &irqkit__fd_kind_level, &irqkit__fd_kind_eventfd,
+	&irqkit__fd_kind_timerfd, &irqkit__fd_kind_signalfd, &irqkit__fd_kind_uio,
+	&irqkit__fd_kind_vfio, &irqkit__fd_kind_gpio, &irqkit__fd_kind_tty_rx,
+	&irqkit__fd_kind_tty_tx, &irqkit__fd_kind_tap,
 };
 
 static struct fd_line *lines;
@@ -141,21 +71,6 @@ static unsigned int nr_lines;
 static struct irqkit_spinlock bind_lock = IRQKIT_SPINLOCK_INIT;
 
 extern struct irqkit_chip irqkit_fd_chip;
-
-static inline unsigned int ld(const unsigned int *p)
-{
-	return a_load_acquire(p);
-}
-
-static inline unsigned int set_bits(unsigned int *p, unsigned int b)
-{
-	return a_fetch_or(p, b);
-}
-
-static inline unsigned int clear_bits(unsigned int *p, unsigned int b)
-{
-	return a_fetch_and(p, ~b);
-}
 
 static inline void add64(uint64_t *p, uint64_t v)
 {
@@ -173,19 +88,25 @@ static unsigned int line_irq(const struct fd_line *l)
 	return (unsigned int)(l - lines);
 }
 
+unsigned int irqkit__fd_line_irq(const struct fd_line *l)
+{
+	return line_irq(l);
+}
+
 /* Edge family (handle_edge_irq); else level (handle_fasteoi_irq). */
 static bool line_is_edge(const struct fd_line *l)
 {
 	return l->edge;
 }
 
-/* The bound line @irq, or NULL.  Any context. */
-static struct fd_line *bound_line(unsigned int irq)
+struct fd_line *irqkit__fd_bound_line(unsigned int irq)
 {
 	if (!lines || irq >= nr_lines || !(ld(&lines[irq].state) & FL_BOUND))
 		return NULL;
 	return &lines[irq];
 }
+
+#define bound_line	irqkit__fd_bound_line
 
 /*
  * A replayed line has no descriptor and no place in an epoll set: its
@@ -204,7 +125,7 @@ static void replay_rearm(struct fd_line *l)
  */
 static void sync_interest(struct fd_line *l)
 {
-	const struct fd_kind_desc *k = &kinds[l->kind];
+	const struct irqkit__fd_kind *k = l->kind;
 	unsigned int s = ld(&l->state);
 	uint32_t want = 0;
 
@@ -225,7 +146,7 @@ static void sync_interest(struct fd_line *l)
 /* Put the descriptor in CPU @cpu's set (caller: l->lock). */
 static int set_add(struct fd_line *l, unsigned int cpu)
 {
-	const struct fd_kind_desc *k = &kinds[l->kind];
+	const struct irqkit__fd_kind *k = l->kind;
 	unsigned int s = ld(&l->state);
 	uint32_t want = 0;
 	int ret;
@@ -284,22 +205,15 @@ static void line_fail(struct fd_line *l, const char *why, int err)
 	irqkit_spin_unlock_irqrestore(&l->lock, lflags);
 	if (err)
 		irqkit_printk(IRQKIT_LOG_ERR, "irq %u: fd %d (%s): %s (%s); disabling the line",
-			      irq, l->fd, kinds[l->kind].name, why, strerror(err));
+			      irq, l->fd, l->kind->name, why, strerror(err));
 	else
 		irqkit_printk(IRQKIT_LOG_ERR, "irq %u: fd %d (%s): %s; disabling the line",
-			      irq, l->fd, kinds[l->kind].name, why);
+			      irq, l->fd, l->kind->name, why);
 	if (ld(&l->state) & FL_STARTED)
 		irqkit_disable_irq_nosync(irq);
 }
 
 /* ---- reading what an arrival left ------------------------------------------ */
-
-struct arrival {
-	uint64_t	n;		/* arrivals read (0: nothing there) */
-	uint64_t	lost;		/* of which never shown (count or sequence gaps) */
-	const char	*error;		/* the descriptor failed: why */
-	int		err;		/* and its errno, or 0 */
-};
 
 /*
  * Read the line's source: its descriptor, or for a replayed line what the
@@ -307,7 +221,7 @@ struct arrival {
  * the line is recorded, as it was read: the chip derives everything it
  * counts from these bytes, so a replay that returns them counts the same.
  */
-static ssize_t src_read(struct fd_line *l, void *buf, size_t len)
+ssize_t irqkit__fd_src_read(struct fd_line *l, void *buf, size_t len)
 {
 	unsigned int s = ld(&l->state);
 	ssize_t r;
@@ -321,7 +235,7 @@ static ssize_t src_read(struct fd_line *l, void *buf, size_t len)
 	return r;
 }
 
-static void keep_record(struct fd_line *l, const void *rec, size_t len)
+void irqkit__fd_keep_record(struct fd_line *l, const void *rec, size_t len)
 {
 	if (l->record) {
 		memcpy(l->record, rec, len);
@@ -329,15 +243,14 @@ static void keep_record(struct fd_line *l, const void *rec, size_t len)
 	}
 }
 
-/* Read a whole number of @size-byte records; count them with @each. */
-static void read_records(struct fd_line *l, struct arrival *a, size_t size,
-			 void (*each)(struct fd_line *, struct arrival *, const void *))
+void irqkit__fd_read_records(struct fd_line *l, struct fd_arrival *a, size_t size,
+			 void (*each)(struct fd_line *, struct fd_arrival *, const void *))
 {
 	unsigned char buf[16 * RECORD_MAX];
 	size_t want = (sizeof(buf) / size) * size;
 
 	for (;;) {
-		ssize_t r = src_read(l, buf, want);
+		ssize_t r = irqkit__fd_src_read(l, buf, want);
 
 		if (r < 0) {
 			if (errno != EAGAIN && errno != EINTR) {
@@ -361,81 +274,13 @@ static void read_records(struct fd_line *l, struct arrival *a, size_t size,
 	}
 }
 
-static void each_siginfo(struct fd_line *l, struct arrival *a, const void *rec)
+/* What an arrival left: the kind reads it, or each wake-up is one arrival (the handler reads). */
+static void read_arrival(struct fd_line *l, struct fd_arrival *a)
 {
-	a->n++;
-	keep_record(l, rec, sizeof(struct signalfd_siginfo));
-}
-
-static void each_gpio(struct fd_line *l, struct arrival *a, const void *rec)
-{
-	struct gpio_v2_line_event ev;
-
-	memcpy(&ev, rec, sizeof(ev));
-	if (ld(&l->state) & FL_SEEN) {
-		uint32_t gap = ev.seqno - l->last_seq - 1;
-
-		if (gap < 0x80000000u) {	/* a reordered or restarted sequence is no gap */
-			a->n += gap;
-			a->lost += gap;
-		}
-	}
-	set_bits(&l->state, FL_SEEN);
-	l->last_seq = ev.seqno;
-	l->last_ts = ev.timestamp_ns;
-	a->n++;
-	keep_record(l, rec, sizeof(ev));
-}
-
-static void read_arrival(struct fd_line *l, struct arrival *a)
-{
-	ssize_t r;
-
-	switch (l->kind) {
-	case K_EVENTFD:
-	case K_TIMERFD:
-	case K_VFIO: {
-		uint64_t v;
-
-		r = src_read(l, &v, sizeof(v));
-		if (r == (ssize_t)sizeof(v))
-			a->n = v;
-		else if (r >= 0)
-			a->error = "short read of the 8-byte counter";
-		else if (errno != EAGAIN && errno != EINTR)
-			a->error = "read failed", a->err = errno;
-		return;
-	}
-	case K_UIO: {
-		uint32_t count;
-
-		r = src_read(l, &count, sizeof(count));
-		if (r == (ssize_t)sizeof(count)) {
-			uint32_t d = count - l->last_seq;
-
-			if (!(ld(&l->state) & FL_SEEN) || d == 0 || d >= 0x80000000u)
-				d = 1;	/* the first read, or a count that did not move on */
-			set_bits(&l->state, FL_SEEN);
-			l->last_seq = count;
-			a->n = d;
-			a->lost = d - 1;
-		} else if (r >= 0) {
-			a->error = "UIO read did not return the 4-byte count";
-		} else if (errno != EAGAIN && errno != EINTR) {
-			a->error = "read failed", a->err = errno;
-		}
-		return;
-	}
-	case K_SIGNALFD:
-		read_records(l, a, sizeof(struct signalfd_siginfo), each_siginfo);
-		return;
-	case K_GPIO:
-		read_records(l, a, sizeof(struct gpio_v2_line_event), each_gpio);
-		return;
-	default:
-		a->n = 1;	/* the handler reads: each wake-up is one arrival */
-		return;
-	}
+	if (l->kind->read)
+		l->kind->read(l, a);
+	else
+		a->n = 1;
 }
 
 /*
@@ -443,7 +288,7 @@ static void read_arrival(struct fd_line *l, struct arrival *a)
  * when they start an interrupt of their own (@own), all of them when they
  * fold into one already latched; the lost ones apart.
  */
-static void account(struct fd_line *l, const struct arrival *a, bool own)
+static void account(struct fd_line *l, const struct fd_arrival *a, bool own)
 {
 	uint64_t extra = a->n - a->lost - (own ? 1 : 0);
 
@@ -487,7 +332,7 @@ static void take_back(struct fd_line *l)
  * into the one already latched.  Their figures wait in acc_* for the flow's
  * ack, which the flow calls only when the handlers are about to run.
  */
-static void edge_arrival(struct fd_line *l, unsigned int cpu, const struct arrival *a)
+static void edge_arrival(struct fd_line *l, unsigned int cpu, const struct fd_arrival *a)
 {
 	unsigned int irq = line_irq(l), old = ld(&l->state);
 
@@ -510,7 +355,7 @@ static void edge_arrival(struct fd_line *l, unsigned int cpu, const struct arriv
 }
 
 /* Level family: the descriptor is ready. */
-static void level_arrival(struct fd_line *l, unsigned int cpu, const struct arrival *a)
+static void level_arrival(struct fd_line *l, unsigned int cpu, const struct fd_arrival *a)
 {
 	unsigned int irq = line_irq(l);
 	unsigned long lflags;
@@ -538,7 +383,7 @@ static void level_arrival(struct fd_line *l, unsigned int cpu, const struct arri
 static void fdchip_event(unsigned int cpu, unsigned int irq, uint32_t revents)
 {
 	struct fd_line *l = bound_line(irq);
-	struct arrival a = { 0 };
+	struct fd_arrival a = { 0 };
 	unsigned int s;
 
 	if (!l)
@@ -551,7 +396,7 @@ static void fdchip_event(unsigned int cpu, unsigned int irq, uint32_t revents)
 	}
 	/* an arrival read is still pending until latched or run (fdl_get_state) */
 	a_fetch_add(&l->takers, 1);
-	if (revents & kinds[l->kind].events)
+	if (revents & l->kind->events)
 		read_arrival(l, &a);
 	irqkit_plat_fd_read_end(cpu);
 	if (a.n) {
@@ -591,10 +436,10 @@ static void fdl_mask(struct irqkit_irq_data *d)
  */
 static void take_masked_arrivals(struct fd_line *l)
 {
-	struct arrival a = { 0 };
+	struct fd_arrival a = { 0 };
 	unsigned int old;
 
-	if (kinds[l->kind].record) {
+	if (l->kind->record) {
 		read_arrival(l, &a);
 	} else {
 		struct pollfd p = { .fd = l->fd, .events = POLLIN };
@@ -604,7 +449,7 @@ static void take_masked_arrivals(struct fd_line *l)
 	if (a.error) {
 		set_bits(&l->state, FL_DEAD);
 		irqkit_printk(IRQKIT_LOG_ERR, "irq %u: fd %d (%s): %s; the line stays silent",
-			      line_irq(l), l->fd, kinds[l->kind].name, a.error);
+			      line_irq(l), l->fd, l->kind->name, a.error);
 		return;
 	}
 	if (!a.n)
@@ -639,104 +484,6 @@ static void fdl_ack(struct irqkit_irq_data *d)
 	hand_over(line_of_data(d));
 }
 
-#define PCI_COMMAND			4
-#define PCI_COMMAND_INTX_DISABLE	0x400
-
-/*
- * The PCI configuration space of the device behind a UIO descriptor
- * (/sys/class/uio/uioN/device/config, N the descriptor's minor), open for
- * writing, or -1 when it is no PCI device or cannot be opened.
- */
-static int uio_pci_config(int uio_fd)
-{
-	struct stat st;
-	char path[64];
-
-	if (fstat(uio_fd, &st) || !S_ISCHR(st.st_mode))
-		return -1;
-	snprintf(path, sizeof(path), "/sys/class/uio/uio%u/device/config", minor(st.st_rdev));
-	return open(path, O_RDWR | O_CLOEXEC);
-}
-
-/*
- * uio_pci_generic's re-enable: its kernel handler sets the command
- * register's INTx disable bit as it takes the interrupt, and the driver
- * clears it once the device is served.  Return: 0 or -errno.
- */
-static int pci_intx_enable(int cfg_fd)
-{
-	uint16_t cmd;
-
-	if (pread(cfg_fd, &cmd, sizeof(cmd), PCI_COMMAND) != (ssize_t)sizeof(cmd))
-		return -errno;
-	if (!(cmd & PCI_COMMAND_INTX_DISABLE))
-		return 0;
-	cmd &= (uint16_t)~PCI_COMMAND_INTX_DISABLE;
-	if (pwrite(cfg_fd, &cmd, sizeof(cmd), PCI_COMMAND) != (ssize_t)sizeof(cmd))
-		return -errno;
-	return 0;
-}
-
-/*
- * A UIO driver refused the re-enable write (no irqcontrol): re-enable
- * through the PCI command register if the device is a PCI one (as
- * uio_pci_generic's users must), else stop writing.  Return: whether the
- * command register is the way now.
- */
-static bool uio_learn_reenable(struct fd_line *l, int err)
-{
-	int cfg = uio_pci_config(l->eoi_fd), none = -1;
-
-	if (cfg >= 0 && !a_cas(&l->cfg_fd, &none, cfg))
-		close(cfg);			/* another CPU's EOI found it first */
-	if (cfg >= 0) {
-		if (!(set_bits(&l->state, FL_PCICMD) & FL_PCICMD))
-			irqkit_printk(IRQKIT_LOG_INFO,
-				      "irq %u: fd %d (uio): the driver has no irqcontrol (%s); re-enabling through the PCI command register",
-				      line_irq(l), l->fd, strerror(err));
-		return true;
-	}
-	set_bits(&l->state, FL_NOCTL);
-	irqkit_printk(IRQKIT_LOG_INFO,
-		      "irq %u: fd %d (uio): the driver has no irqcontrol (%s); no re-enable writes",
-		      line_irq(l), l->fd, strerror(err));
-	return false;
-}
-
-/* Write the re-enable of UIO (a 32-bit 1) or VFIO INTx's unmask (an eventfd add). */
-static void write_reenable(struct fd_line *l)
-{
-	ssize_t r;
-
-	if (ld(&l->state) & FL_PCICMD) {
-		int err = pci_intx_enable(a_load_acquire(&l->cfg_fd));
-
-		if (err)
-			irqkit_printk(IRQKIT_LOG_ERR,
-				      "irq %u: fd %d (uio): PCI command register write failed (%s)",
-				      line_irq(l), l->fd, strerror(-err));
-		return;
-	}
-	if (l->kind == K_UIO) {
-		int32_t one = 1;
-
-		r = write(l->eoi_fd, &one, sizeof(one));
-	} else {
-		uint64_t one = 1;
-
-		r = write(l->eoi_fd, &one, sizeof(one));
-	}
-	if (r >= 0 || errno == EAGAIN)
-		return;
-	if (l->kind == K_UIO && (errno == EIO || errno == ENOSYS || errno == EINVAL)) {
-		if (uio_learn_reenable(l, errno))
-			write_reenable(l);
-	} else {
-		irqkit_printk(IRQKIT_LOG_ERR, "irq %u: fd %d (%s): re-enable write failed (%s)",
-			      line_irq(l), l->eoi_fd, kinds[l->kind].name, strerror(errno));
-	}
-}
-
 /* Level flow's end of interrupt: re-enable the device's line; unpark. */
 static void fdl_eoi(struct irqkit_irq_data *d)
 {
@@ -745,7 +492,7 @@ static void fdl_eoi(struct irqkit_irq_data *d)
 	unsigned long lflags;
 
 	if (l->eoi_fd >= 0 && (s & FL_STARTED) && !(s & (FL_DEAD | FL_NOCTL)))
-		write_reenable(l);
+		l->kind->reenable(l);
 	if (s & FL_PARKED) {
 		lflags = irqkit_spin_lock_irqsave(&l->lock);
 		clear_bits(&l->state, FL_PARKED);
@@ -769,9 +516,9 @@ static unsigned int fdl_startup(struct irqkit_irq_data *d)
 	if (ret) {
 		set_bits(&l->state, FL_DEAD);
 		irqkit_printk(IRQKIT_LOG_ERR, "irq %u: fd %d (%s): cannot watch it (%s); the line stays silent",
-			      d->irq, l->fd, kinds[l->kind].name, strerror(-ret));
+			      d->irq, l->fd, l->kind->name, strerror(-ret));
 	} else if (l->eoi_fd >= 0 && !(ld(&l->state) & (FL_DEAD | FL_NOCTL)))
-		write_reenable(l);	/* the device may have been left disabled */
+		l->kind->reenable(l);	/* the device may have been left disabled */
 	return 0;
 }
 
@@ -811,9 +558,9 @@ static int fdl_set_type(struct irqkit_irq_data *d, unsigned int type)
 
 	if (!(type & IRQKIT_TYPE_SENSE_MASK))
 		return -IRQKIT_EINVAL;
-	if (l->kind == K_EDGE || l->kind == K_LEVEL) {
+	if (l->kind == &irqkit__fd_kind_edge || l->kind == &irqkit__fd_kind_level) {
 		lflags = irqkit_spin_lock_irqsave(&l->lock);
-		l->kind = level ? K_LEVEL : K_EDGE;
+		l->kind = level ? &irqkit__fd_kind_level : &irqkit__fd_kind_edge;
 		l->edge = !level;
 		sync_interest(l);
 		irqkit_spin_unlock_irqrestore(&l->lock, lflags);
@@ -881,7 +628,7 @@ static bool fdl_unread(const struct fd_line *l, unsigned int s)
 {
 	struct pollfd p = { .fd = l->fd, .events = POLLIN };
 
-	if (!kinds[l->kind].record || (s & (FL_DEAD | FL_STARTED)) != FL_STARTED)
+	if (!l->kind->record || (s & (FL_DEAD | FL_STARTED)) != FL_STARTED)
 		return false;
 	if (s & FL_REPLAY)
 		return irqkit__replay_unread(line_irq(l));
@@ -994,16 +741,17 @@ static int lines_init(void)
  * The kinds whose last record a handler may ask for (irqkit_fd_last_record)
  * keep a buffer for it.  Return: 0 or -ENOMEM.  Caller: bind_lock.
  */
-static int record_alloc(struct fd_line *l, enum fd_kind kind)
+static int record_alloc(struct fd_line *l, const struct irqkit__fd_kind *kind)
 {
-	if (kind != K_GPIO && kind != K_SIGNALFD)
+	if (!kind->keeps_record)
 		return 0;
 	l->record = calloc(1, RECORD_MAX);
 	return l->record ? 0 : -IRQKIT_ENOMEM;
 }
 
 /* The line takes its source (caller: bind_lock, everything checked). */
-static int bind_finish(struct fd_line *l, struct irqkit_irq_data *d, int fd, enum fd_kind kind,
+static int bind_finish(struct fd_line *l, struct irqkit_irq_data *d, int fd,
+		       const struct irqkit__fd_kind *kind,
 		       bool edge, int eoi_fd, unsigned int flags)
 {
 	unsigned int irq = d->irq;
@@ -1028,12 +776,12 @@ static int bind_finish(struct fd_line *l, struct irqkit_irq_data *d, int fd, enu
 	return irqkit_irq_set_default_type(irq, edge ? IRQKIT_TYPE_EDGE_RISING : IRQKIT_TYPE_LEVEL_HIGH);
 }
 
-/* Validate and bind; caller: bind_lock. */
-static int bind_locked(unsigned int irq, int fd, enum fd_kind kind, int eoi_fd, unsigned int flags)
+int irqkit__fd_bind_locked(unsigned int irq, int fd, const struct irqkit__fd_kind *kind, int eoi_fd,
+			   unsigned int flags)
 {
 	struct irqkit_irq_data *d;
 	struct fd_line *l;
-	bool edge = kinds[kind].edge && eoi_fd < 0;
+	bool edge = kind->edge && eoi_fd < 0;
 	int fl, ret;
 
 	if (!irqkit_started() || irq >= irqkit_nr_irqs() || !(d = irqkit_irq_get_irq_data(irq)))
@@ -1067,14 +815,24 @@ static int bind_locked(unsigned int irq, int fd, enum fd_kind kind, int eoi_fd, 
 	return bind_finish(l, d, fd, kind, edge, eoi_fd, flags);
 }
 
-static int bind_kind(unsigned int irq, int fd, enum fd_kind kind, int eoi_fd)
+int irqkit__fd_bind_kind(unsigned int irq, int fd, const struct irqkit__fd_kind *kind, int eoi_fd)
 {
 	int ret;
 
 	irqkit_spin_lock(&bind_lock);
-	ret = bind_locked(irq, fd, kind, eoi_fd, 0);
+	ret = irqkit__fd_bind_locked(irq, fd, kind, eoi_fd, 0);
 	irqkit_spin_unlock(&bind_lock);
 	return ret;
+}
+
+void irqkit__fd_bind_lock(void)
+{
+	irqkit_spin_lock(&bind_lock);
+}
+
+void irqkit__fd_bind_unlock(void)
+{
+	irqkit_spin_unlock(&bind_lock);
 }
 
 int irqkit_fd_bind(unsigned int irq, int fd, unsigned int type)
@@ -1082,93 +840,11 @@ int irqkit_fd_bind(unsigned int irq, int fd, unsigned int type)
 	if ((type & ~IRQKIT_TYPE_SENSE_MASK) || !(type & IRQKIT_TYPE_SENSE_MASK) ||
 	    ((type & IRQKIT_TYPE_LEVEL_MASK) && (type & IRQKIT_TYPE_EDGE_BOTH)))
 		return -IRQKIT_EINVAL;
-	return bind_kind(irq, fd, (type & IRQKIT_TYPE_LEVEL_MASK) ? K_LEVEL : K_EDGE, -1);
+	return irqkit__fd_bind_kind(irq, fd, (type & IRQKIT_TYPE_LEVEL_MASK) ? &irqkit__fd_kind_level :
+									 &irqkit__fd_kind_edge, -1);
 }
 
-int irqkit_fd_bind_eventfd(unsigned int irq, int efd)
-{
-	return bind_kind(irq, efd, K_EVENTFD, -1);
-}
-
-int irqkit_fd_bind_timerfd(unsigned int irq, int tfd)
-{
-	return bind_kind(irq, tfd, K_TIMERFD, -1);
-}
-
-/* The signals a signalfd takes: its mask, as /proc/self/fdinfo shows it ("sigmask:"). */
-static uint64_t signalfd_signals(int fd)
-{
-	char path[64], line[128];
-	unsigned long long mask = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "sigmask: %llx", &mask) == 1)
-			break;
-	fclose(f);
-	return mask;
-}
-
-int irqkit_fd_bind_signalfd(unsigned int irq, int sfd)
-{
-	uint64_t sigs = sfd >= 0 ? signalfd_signals(sfd) : 0;
-	uint64_t both;
-	int ret;
-
-	irqkit_spin_lock(&bind_lock);
-	both = sigs & irqkit__fd_routed_signals();
-	ret = both ? -IRQKIT_EBUSY : bind_locked(irq, sfd, K_SIGNALFD, -1, 0);
-	if (!ret)
-		lines[irq].sigs = sigs;
-	irqkit_spin_unlock(&bind_lock);
-	if (both)
-		irqkit_printk(IRQKIT_LOG_ERR,
-			      "irqkit_fd_bind_signalfd(%u): signal %d is routed to tasks (irqkit_route_signal); a signal goes to a line or to tasks, not both",
-			      irq, __builtin_ctzll(both) + 1);
-	return ret;
-}
-
-int irqkit__fd_signalfd_taker(int sig)
-{
-	int irq = -1;
-
-	irqkit_spin_lock(&bind_lock);
-	for (unsigned int i = 0; lines && i < nr_lines && irq < 0; i++)
-		if ((ld(&lines[i].state) & FL_BOUND) && lines[i].kind == K_SIGNALFD &&
-		    (lines[i].sigs & (1ull << (sig - 1))))
-			irq = (int)i;
-	irqkit_spin_unlock(&bind_lock);
-	return irq;
-}
-
-int irqkit_fd_bind_uio(unsigned int irq, int uio_fd)
-{
-	return bind_kind(irq, uio_fd, K_UIO, uio_fd);
-}
-
-int irqkit_fd_bind_vfio(unsigned int irq, int trigger_fd, int unmask_fd)
-{
-	if (unmask_fd < -1 || (unmask_fd >= 0 && fcntl(unmask_fd, F_GETFL) < 0))
-		return -IRQKIT_EBADF;
-	return bind_kind(irq, trigger_fd, K_VFIO, unmask_fd);
-}
-
-int irqkit_fd_bind_gpio(unsigned int irq, int request_fd)
-{
-	return bind_kind(irq, request_fd, K_GPIO, -1);
-}
-
-int irqkit_fd_bind_tap(unsigned int irq, int tap_fd)
-{
-	return bind_kind(irq, tap_fd, K_TAP, -1);
-}
-
-/* Take line @l off its descriptor (no handler left); caller: bind_lock. */
-static void unbind_locked(struct fd_line *l)
+void irqkit__fd_unbind_locked(struct fd_line *l)
 {
 	unsigned int irq = line_irq(l);
 	unsigned long lflags;
@@ -1194,32 +870,6 @@ static void unbind_locked(struct fd_line *l)
 	a_store_release(&l->state, 0);
 }
 
-int irqkit_fd_bind_tty(unsigned int rx_irq, unsigned int tx_irq, int tty_fd)
-{
-	int ret, dup_fd = -1;
-
-	if (rx_irq == tx_irq)
-		return -IRQKIT_EINVAL;
-	irqkit_spin_lock(&bind_lock);
-	ret = bind_locked(rx_irq, tty_fd, K_TTY_RX, -1, 0);
-	if (ret || tx_irq == IRQKIT_FD_NO_IRQ)
-		goto out;
-	/* epoll keys on the descriptor: transmit watches a duplicate of it */
-	dup_fd = fcntl(tty_fd, F_DUPFD_CLOEXEC, 0);
-	ret = dup_fd < 0 ? -IRQKIT_EMFILE : bind_locked(tx_irq, dup_fd, K_TTY_TX, -1, FL_OWN_FD);
-	if (ret) {
-		if (dup_fd >= 0)
-			close(dup_fd);
-		unbind_locked(&lines[rx_irq]);
-		goto out;
-	}
-	lines[rx_irq].peer = tx_irq;
-	lines[tx_irq].peer = rx_irq;
-out:
-	irqkit_spin_unlock(&bind_lock);
-	return ret;
-}
-
 int irqkit_fd_unbind(unsigned int irq)
 {
 	struct fd_line *l;
@@ -1234,8 +884,8 @@ int irqkit_fd_unbind(unsigned int irq)
 		ret = -IRQKIT_EBUSY;
 	} else {
 		if (l->peer != IRQKIT_FD_NO_IRQ)
-			unbind_locked(&lines[l->peer]);
-		unbind_locked(l);
+			irqkit__fd_unbind_locked(&lines[l->peer]);
+		irqkit__fd_unbind_locked(l);
 	}
 	irqkit_spin_unlock(&bind_lock);
 	return ret;
@@ -1258,16 +908,16 @@ int irqkit_fd_last_record(unsigned int irq, void *buf, size_t len)
 	return (int)l->record_len;
 }
 
-/* ---- recording and replay (fdrecord.c) ----------------------------------------- */
+/* ---- recording and replay (record.c) ----------------------------------------- */
 
 /*
  * A source whose arrivals the chip reads (a counter, records) can be
  * recorded and replayed; a descriptor its handler reads itself cannot: what
  * the handler read is not the chip's to keep.
  */
-static bool replayable(enum fd_kind k)
+static bool replayable(const struct irqkit__fd_kind *k)
 {
-	return kinds[k].record != 0;
+	return k->record != 0;
 }
 
 int irqkit__fd_record(unsigned int irq, bool on, struct irqkit__fd_source *src)
@@ -1283,7 +933,7 @@ int irqkit__fd_record(unsigned int irq, bool on, struct irqkit__fd_source *src)
 		ret = -IRQKIT_EOPNOTSUPP;
 	} else {
 		if (src) {
-			src->kind = kinds[l->kind].name;
+			src->kind = l->kind->name;
 			src->edge = l->edge;
 			src->seen = ld(&l->state) & FL_SEEN;
 			src->last_seq = READ_ONCE(l->last_seq);
@@ -1301,13 +951,13 @@ int irqkit__fd_bind_replay(unsigned int irq, const struct irqkit__fd_source *src
 {
 	struct irqkit_irq_data *d;
 	struct fd_line *l;
-	enum fd_kind kind = K_EDGE;
+	const struct irqkit__fd_kind *kind = &irqkit__fd_kind_edge;
 	enum irqkit_mode mode = irqkit_mode();
 	int ret;
 
-	for (unsigned int k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
-		if (replayable((enum fd_kind)k) && !strcmp(kinds[k].name, src->kind))
-			kind = (enum fd_kind)k;
+	for (size_t k = 0; k < sizeof(all_kinds) / sizeof(all_kinds[0]); k++)
+		if (replayable(all_kinds[k]) && !strcmp(all_kinds[k]->name, src->kind))
+			kind = all_kinds[k];
 	if (!replayable(kind))
 		return -IRQKIT_EINVAL;
 	if (!irqkit_started() || irq >= irqkit_nr_irqs() || !(d = irqkit_irq_get_irq_data(irq)))
@@ -1339,64 +989,6 @@ void irqkit__fd_replay_ready(unsigned int irq)
 
 	if (l && (ld(&l->state) & FL_REPLAY) && READ_ONCE(l->interest))
 		irqkit_plat_fd_post(ld(&l->cpu), irq);
-}
-
-int irqkit_vfio_set_irqs(int device_fd, unsigned int index, unsigned int count, int *trigger_fds,
-			 int *unmask_fd)
-{
-	size_t size = sizeof(struct vfio_irq_set) + sizeof(int32_t) * (count ? count : 1);
-	struct vfio_irq_set *set;
-	int ret = 0;
-
-	if (!count || !trigger_fds || count > 2048 ||
-	    (index == VFIO_PCI_INTX_IRQ_INDEX && (count != 1 || !unmask_fd)))
-		return -IRQKIT_EINVAL;
-	set = calloc(1, size);
-	if (!set)
-		return -IRQKIT_ENOMEM;
-	for (unsigned int i = 0; i < count; i++)
-		trigger_fds[i] = -1;
-	if (unmask_fd)
-		*unmask_fd = -1;
-	for (unsigned int i = 0; i < count; i++) {
-		trigger_fds[i] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-		if (trigger_fds[i] < 0) {
-			ret = -IRQKIT_EMFILE;
-			goto fail;
-		}
-	}
-	*set = (struct vfio_irq_set){ .argsz = (uint32_t)size,
-				      .flags = VFIO_IRQ_SET_DATA_EVENTFD | VFIO_IRQ_SET_ACTION_TRIGGER,
-				      .index = index, .start = 0, .count = count };
-	memcpy(set->data, trigger_fds, sizeof(int32_t) * count);
-	if (ioctl(device_fd, VFIO_DEVICE_SET_IRQS, set)) {
-		ret = -errno;
-		goto fail;
-	}
-	if (index == VFIO_PCI_INTX_IRQ_INDEX) {
-		*unmask_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-		if (*unmask_fd < 0) {
-			ret = -IRQKIT_EMFILE;
-			goto fail;
-		}
-		set->flags = VFIO_IRQ_SET_DATA_EVENTFD | VFIO_IRQ_SET_ACTION_UNMASK;
-		set->count = 1;
-		memcpy(set->data, unmask_fd, sizeof(int32_t));
-		if (ioctl(device_fd, VFIO_DEVICE_SET_IRQS, set)) {
-			ret = -errno;
-			goto fail;
-		}
-	}
-	free(set);
-	return 0;
-fail:
-	for (unsigned int i = 0; i < count; i++)
-		if (trigger_fds[i] >= 0)
-			close(trigger_fds[i]);
-	if (unmask_fd && *unmask_fd >= 0)
-		close(*unmask_fd);
-	free(set);
-	return ret;
 }
 
 /*

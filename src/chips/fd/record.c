@@ -3,7 +3,7 @@
  * Recording what the fd chip reads from its sources, and replaying it
  * (<irqkit/record.h>).
  *
- * The recorder sits where the chip reads (fdchip.c, src_read): each read
+ * The recorder sits where the chip reads (line.c, irqkit__fd_src_read): each read
  * that returned bytes on a recorded line is appended, with its time, to a
  * 64 KiB buffer under one mutex, and the buffer goes to the file when full.
  * The mutex is a host mutex, not an irqkit lock: a read happens on a CPU's
@@ -26,7 +26,7 @@
 #include <irqkit/record.h>
 #include <irqkit-core/irqchip.h>
 
-#include "fdchip.h"
+#include "fd.h"
 
 #include <errno.h>
 #include <fcntl.h>
