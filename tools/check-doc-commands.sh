@@ -18,6 +18,9 @@ table=$(cat <<'EOF'
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DIRQKIT_BUILD_TESTS=OFF -DIRQKIT_BUILD_BENCH=OFF -DIRQKIT_BUILD_EXAMPLES=OFF|tools/run-demo.sh|-DCMAKE_BUILD_TYPE=Release
 cmake --build build|tools/run-demo.sh|cmake --build
 sudo cmake --install build|tools/check-install.sh|cmake --install "$build" --prefix
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release|tools/run-tests.sh|configure_build_test gcc-release -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Release
+(cd build && cpack -G DEB)|tools/check-packages.sh|cpack -G DEB
+sudo dpkg -i build/*.deb|tools/check-packages.sh|dpkg -i
 sudo ldconfig|-|changes the machine; tools/check-install.sh installs to a scratch prefix and sets LD_LIBRARY_PATH instead
 cc -std=c11 quickstart.c $(pkg-config --cflags --libs irqkit) -o quickstart|tools/check-install.sh|$(pkg-config --cflags --libs irqkit)
 tools/run-riscv.sh|tools/run-tests.sh|tools/run-riscv.sh

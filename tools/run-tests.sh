@@ -10,7 +10,8 @@
 # each running the whole ctest suite (unit, stress, compile tests, the
 # freestanding build of src/core/, exported symbols, the replay of the fuzz
 # corpus and of every input that ever failed), then the install check
-# (pkg-config and find_package), the static analyzers (clang-tidy's
+# (pkg-config and find_package), the Debian packages (built, installed, the
+# quick start built against them, purged), the static analyzers (clang-tidy's
 # clang-analyzer checks and cppcheck, no finding), a minute of the API fuzzer (libFuzzer with
 # ASan+UBSan and its reference model), the bare-metal RISC-V images under QEMU
 # (tools/run-riscv.sh), the Linux guest's tests (tests/guest/run.sh: Debian's
@@ -66,6 +67,9 @@ step "API reference: man pages and HTML from the headers, no warnings"
 
 step "install check"
 "$top/tools/check-install.sh" "$root/gcc-release"
+
+step "Debian packages: built, installed, the quick start built against them, purged"
+"$top/tools/check-packages.sh" "$root/gcc-release"
 
 step "demo: the README's first command (its own Release build, build/demo)"
 IRQKIT_SKIP_SETUP=1 "$top/tools/run-demo.sh" >/dev/null
