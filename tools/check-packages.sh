@@ -56,26 +56,13 @@ cc -std=c11 "$top/examples/quickstart.c" $(pkg-config --cflags --libs irqkit) -o
 cc -std=gnu11 "$top/examples/shared_line.c" $(pkg-config --cflags --libs irqkit-linux) \
 	-o "$work/shared_line"
 "$work/shared_line" >/dev/null || fail "shared_line built with irqkit-linux did not run"
-mkdir -p "$work/consumer"
-cp "$top/tools/install-check/timer26.c" "$top/examples/shared_line.c" \
-	"$top/examples/kunit_driver_test.c" "$work/consumer/"
-cat >"$work/consumer/CMakeLists.txt" <<'EOF'
-cmake_minimum_required(VERSION 3.16)
-project(packaged C)
-find_package(irqkit REQUIRED)
-add_executable(consumer shared_line.c)
-target_link_libraries(consumer PRIVATE irqkit::irqkit)
-add_executable(timer26 timer26.c)
-target_link_libraries(timer26 PRIVATE irqkit::linux)
-irqkit_linux_version(timer26 2.6.10)
-add_executable(kunit_driver_test kunit_driver_test.c)
-target_link_libraries(kunit_driver_test PRIVATE irqkit::kunit)
-EOF
-cmake -S "$work/consumer" -B "$work/consumer/build" -G Ninja >/dev/null ||
+# tools/install-check, the project check-install.sh builds, with no prefix path: /usr
+cmake -S "$top/tools/install-check" -B "$work/consumer" -G Ninja >/dev/null ||
 	fail "find_package(irqkit) against the packages failed"
-cmake --build "$work/consumer/build" >/dev/null || fail "the find_package consumer did not build"
-"$work/consumer/build/consumer" >/dev/null || fail "the find_package consumer did not run"
-"$work/consumer/build/kunit_driver_test" | grep -q "^ok 1 myuart" ||
+cmake --build "$work/consumer" >/dev/null || fail "the find_package consumer did not build"
+"$work/consumer/consumer" >/dev/null || fail "the find_package consumer did not run"
+"$work/consumer/timer26" || fail "the 2.6 consumer built against the packages did not run"
+"$work/consumer/kunit_driver_test" | grep -q "^ok 1 myuart" ||
 	fail "the KUnit example built against the packages did not pass"
 irqkit-top --help 2>&1 | grep -q "usage: irqkit-top" || fail "irqkit-top from irqkit-tools does not run"
 irqkit-demo >/dev/null || fail "irqkit-demo from irqkit-tools did not run"
