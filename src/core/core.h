@@ -51,9 +51,11 @@ enum irqkit__window {
 	WINDOW_WAKE_WORKER,	/* a worker taken off the idle list, not yet woken */
 	WINDOW_NR
 };
+/* Close every window: each run starts with none widened (irqkit__core_init). */
+HIDDEN void irqkit__windows_close(void);
 #ifdef IRQKIT_DEBUG
-void irqkit__window_slow(enum irqkit__window which);
-extern uint64_t irqkit__window_ns[WINDOW_NR];
+HIDDEN void irqkit__window_slow(enum irqkit__window which);
+HIDDEN extern uint64_t irqkit__window_ns[WINDOW_NR];
 static inline void irqkit__window(enum irqkit__window which)
 {
 	if (READ_ONCE(irqkit__window_ns[which]))

@@ -104,6 +104,7 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 	irqkit__resend_init();
 	irqkit__spurious_init();
 	irqkit__cpuhp_init();
+	irqkit__windows_close();	/* none left open by an earlier run */
 	irqkit__watchdog_config(&c);
 	ret = irqkit__softirq_init();
 	if (ret)

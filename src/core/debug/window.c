@@ -32,15 +32,16 @@ static bool same_name(const char *a, const char *b)
 	return *a == *b;
 }
 
-int irqkit__core_window_set(const char *name, uint64_t ns)
+void irqkit__windows_close(void)
 {
 #ifdef IRQKIT_DEBUG
-	if (!name) {
-		for (unsigned int i = 0; i < WINDOW_NR; i++)
-			WRITE_ONCE(irqkit__window_ns[i], 0);
-		return 0;
-	}
+	for (unsigned int i = 0; i < WINDOW_NR; i++)
+		WRITE_ONCE(irqkit__window_ns[i], 0);
 #endif
+}
+
+int irqkit__core_window_set(const char *name, uint64_t ns)
+{
 	for (unsigned int i = 0; i < WINDOW_NR; i++) {
 		if (!name || !same_name(name, window_names[i]))
 			continue;

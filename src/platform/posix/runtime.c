@@ -162,7 +162,6 @@ static void settings_from_env(void)
 		(void)irqkit_fault_parse(spec);	/* a bad entry is logged and the rest ignored */
 	if (ld && ld[0] == '0' && !ld[1])
 		irqkit_lockdep_off();
-	(void)irqkit__core_window_set(NULL, 0);	/* none left open by an earlier run */
 	if (windows && *windows)
 		windows_from_env(windows);
 }

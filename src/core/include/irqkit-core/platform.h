@@ -248,9 +248,9 @@ void irqkit__core_explore_hook_set(irqkit__core_point_fn fn);
  * passes window @name waits @ns there (0: not at all), so that a test makes
  * the interleaving a race needs happen every run.  Windows: "wake_worker" (a
  * worker taken off its pool's idle list and marked woken, before its waker
- * wakes it); a NULL @name closes them all.  Any context.  Return: 0;
- * -EINVAL for an unknown name;
- * -EOPNOTSUPP in a build without IRQKIT_DEBUG.
+ * wakes it).  Each run starts with every window closed.  Any context.
+ * Return: 0; -EINVAL for an unknown name; -EOPNOTSUPP in a build without
+ * IRQKIT_DEBUG.
  */
 int irqkit__core_window_set(const char *name, uint64_t ns);
 
