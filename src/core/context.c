@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* Per-thread interrupt context: the local interrupt flag and bottom halves of bound threads, might_sleep. */
 #include "core.h"
+#include "cpu.h"
+#include "bh/bh.h"
+#include "time/time.h"
 
 /*
  * Join the holders of CPU @c that keep interrupt context out (@one is

@@ -11,6 +11,10 @@
  * callbacks and the steps take (descriptor locks, the timer lock).
  */
 #include "core.h"
+#include "cpu.h"
+#include "bh/bh.h"
+#include "time/time.h"
+#include "irq/internals.h"
 #include <irqkit/cpu.h>
 #include <irqkit/workqueue.h>
 

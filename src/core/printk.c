@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Kernel-style log output: a small freestanding printf, printk, WARN and dump_stack. */
 #include "core.h"
+#include "time/time.h"
 #include <irqkit/kernel.h>
 
 struct out {

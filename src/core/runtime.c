@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* The runtime's state, its set-up and tear-down (the platform starts and stops threads around these). */
 #include "core.h"
+#include "cpu.h"
+#include "bh/bh.h"
+#include "time/time.h"
+#include "sched/sched.h"
+#include "debug/debug.h"
+#include "irq/internals.h"
 
 struct irqkit__runtime irqkit__rt;
 unsigned int irqkit__run;

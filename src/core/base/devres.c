@@ -8,6 +8,7 @@
  * runs with no lock held, in process context.
  */
 #include "core.h"
+#include "base.h"
 
 #include <irqkit/device.h>
 #include <irqkit/kernel.h>

@@ -15,6 +15,8 @@
  * times, then interval, then probability.
  */
 #include "core.h"
+#include "cpu.h"
+#include "debug.h"
 #include "irq/internals.h"
 #include <irqkit/fault.h>
 

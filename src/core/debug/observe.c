@@ -11,6 +11,10 @@
  * until the runtime stops.
  */
 #include "core.h"
+#include "cpu.h"
+#include "bh/bh.h"
+#include "time/time.h"
+#include "debug.h"
 #include "irq/internals.h"
 #include <irqkit/observe.h>
 #include <irqkit/workqueue.h>

@@ -20,6 +20,8 @@
  * the point returns, as a real one arriving there would be.
  */
 #include "core.h"
+#include "cpu.h"
+#include "debug.h"
 
 #include <irqkit/explore.h>
 
@@ -56,7 +58,7 @@ void irqkit__point_slow(const char *what, const void *ip)
  * way there, so that it does not run beside a context of that CPU that
  * cannot be preempted (a thread's CPU is known only once it runs).
  */
-void irqkit__sim_switch(const char *what, const void *ip)
+void irqkit__point_switch(const char *what, const void *ip)
 {
 	irqkit__core_point_fn fn = READ_ONCE(irqkit__point_hook);
 

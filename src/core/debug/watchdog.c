@@ -16,6 +16,10 @@
  * The thread sleeps on a word, so stop wakes it at once.
  */
 #include "core.h"
+#include "cpu.h"
+#include "bh/bh.h"
+#include "sched/sched.h"
+#include "debug.h"
 #include "irq/internals.h"
 #include <irqkit/workqueue.h>
 

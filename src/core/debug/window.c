@@ -6,6 +6,7 @@
  * waits there, in real or virtual time, on a word nobody wakes.
  */
 #include "core.h"
+#include "debug.h"
 
 static const char *const window_names[WINDOW_NR] = {
 	[WINDOW_WAKE_WORKER] = "wake_worker",

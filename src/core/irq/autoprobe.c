@@ -7,6 +7,7 @@
  * probe_irq_off reports the one line that fired.
  */
 #include "internals.h"
+#include "locking/locking.h"
 
 static unsigned int probing_active;	/* a sleeping mutex: one probe at a time */
 

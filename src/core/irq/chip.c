@@ -8,6 +8,7 @@
  * handlers, which take it themselves and drop it while actions run.
  */
 #include "handle.h"
+#include "sched/sched.h"
 
 #include <irqkit/percpu.h>
 

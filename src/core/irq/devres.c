@@ -6,6 +6,7 @@
  * released, before anything the driver set up earlier goes.
  */
 #include "core.h"
+#include "base/base.h"
 
 #include <irqkit/device.h>
 #include <irqkit/kernel.h>

@@ -11,6 +11,10 @@
  * is pending that nobody keeps out.
  */
 #include "handle.h"
+#include "bh/bh.h"
+#include "time/time.h"
+#include "sched/sched.h"
+#include "debug/debug.h"
 
 static inline unsigned int ctz64(uint64_t w)
 {
@@ -582,7 +586,7 @@ int irqkit_thread_bind(unsigned int cpu)
 	WRITE_ONCE(t->tid, irqkit_plat_thread_id());
 	t->irqflags |= IRQKIT_TASK_BOUND;
 	irqkit_arch_task_bound(t);
-	irqkit__sim_switch("bind", __builtin_return_address(0));
+	irqkit__point_switch("bind", __builtin_return_address(0));
 	return 0;
 }
 
@@ -656,7 +660,7 @@ int irqkit_cpu_run(unsigned int cpu)
 	t->nodeliver = false;
 	t->irqflags |= IRQKIT_TASK_BOUND;
 	irqkit_arch_task_bound(t);
-	irqkit__sim_switch("bind", __builtin_return_address(0));
+	irqkit__point_switch("bind", __builtin_return_address(0));
 	irqkit__cpu_deliver(t, t->cpu);
 	t->cpu = saved;
 	t->cpu_id = saved_id;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Running a line's action chain (Linux's kernel/irq/handle.c). */
 #include "handle.h"
+#include "sched/sched.h"
 
 /* Linux's warn_no_thread(): a handler asked for a thread it does not have; once per action. */
 void irqkit__warn_no_thread(unsigned int irq, struct irqkit_action *action)

@@ -9,6 +9,7 @@
 #define IRQKIT_CORE_HANDLE_H
 
 #include "internals.h"
+#include "debug/debug.h"
 
 HIDDEN void irqkit__handler_left_state(unsigned int irq, unsigned int pc);
 HIDDEN void irqkit__warn_no_thread(unsigned int irq, struct irqkit_action *action);

@@ -9,8 +9,51 @@
 #define IRQKIT_CORE_IRQ_INTERNALS_H
 
 #include "core.h"
+#include "cpu.h"
 #include <irqkit/irqdesc.h>
 #include <irqkit/irqdomain.h>
+
+/* ---- what the rest of the core calls ------------------------------------- */
+
+/*
+ * kstat_incr_irqs_this_cpu: count a handled interrupt on the caller's CPU (an
+ * unbound caller, as the poll, counts on CPU 0).  Only the CPU's holder writes.
+ */
+static inline void irqkit__kstat_incr_on(struct irqkit_cpu *c, unsigned int irq)
+{
+	a_inc_single(&c->kstat[irq]);
+}
+
+/* irq_enter / irq_exit: the hardirq part of preempt_count, inline on the dispatch path. */
+static inline void irqkit__irq_enter(struct irqkit_task *t)
+{
+	t->preempt_count += IRQKIT_HARDIRQ_OFFSET;
+}
+static inline void irqkit__irq_exit(struct irqkit_task *t)
+{
+	t->preempt_count -= IRQKIT_HARDIRQ_OFFSET;
+}
+
+/*
+ * irq/: the generic interrupt layer's life cycle, for the runtime (its own
+ * structures are in irq/internals.h): the descriptors, the resend and
+ * spurious machinery, every action freed and every irq thread reaped at
+ * stop.
+ */
+HIDDEN int irqkit__descs_init(void);
+HIDDEN void irqkit__descs_exit(void);
+HIDDEN void irqkit__resend_init(void);
+HIDDEN void irqkit__spurious_init(void);
+HIDDEN void irqkit__free_all(void);
+HIDDEN void irqkit__reap_irq_threads(void);
+
+/* irq/irqdomain.c: the run's lines are gone from every domain's map */
+HIDDEN void irqkit__domains_exit(void);
+
+/* irq/cpuhotplug.c: a CPU's lines move off it; what was pending for it, after its dispatcher */
+HIDDEN void irqkit__irq_migrate_all_off_cpu(unsigned int cpu);
+HIDDEN void irqkit__irq_resignal_off_cpu(unsigned int cpu);
+HIDDEN void irqkit__irq_affinity_online_cpu(unsigned int cpu);
 
 /* ---- descriptor state ---------------------------------------------------- */
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* The descriptor table (Linux's kernel/irq/irqdesc.c): one descriptor per line, O(1) lookup, counts. */
 #include "internals.h"
+#include "locking/locking.h"
+#include "debug/debug.h"
 
 /* desc_set_defaults(): no chip, the bad flow, disabled and masked, depth 1. */
 static void desc_set_defaults(struct irqkit_desc *desc, unsigned int irq)

@@ -16,6 +16,7 @@
  * is freed (irqkit__domains_exit).
  */
 #include "internals.h"
+#include "locking/locking.h"
 
 #include <irqkit/irqdomain.h>
 

@@ -9,6 +9,10 @@
  * request_mutex -> descriptor lock -> resend lock / timer lock.
  */
 #include "internals.h"
+#include "time/time.h"
+#include "sched/sched.h"
+#include "locking/locking.h"
+#include "debug/debug.h"
 
 /* ---- synchronisation ------------------------------------------------------- */
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* The /proc/interrupts table in Linux's format (kernel/irq/proc.c). */
 #include "internals.h"
+#include "bh/bh.h"
+#include "debug/debug.h"
 #include <irqkit/proc.h>
 #include <irqkit/observe.h>
 #include <irqkit/fault.h>

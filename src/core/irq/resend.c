@@ -5,6 +5,7 @@
  * queues the line and a tasklet runs its flow handler (the software resend).
  */
 #include "internals.h"
+#include "debug/debug.h"
 
 static struct irqkit_tasklet resend_tasklet;
 

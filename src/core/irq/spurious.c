@@ -11,6 +11,7 @@
  * by reports with READ_ONCE.
  */
 #include "internals.h"
+#include "time/time.h"
 #include <irqkit/proc.h>
 
 /* note_interrupt's window: SPURIOUS_WINDOW interrupts (irq/internals.h) ... */

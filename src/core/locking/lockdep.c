@@ -30,6 +30,8 @@
 /* the validator's own lock is not checked by itself */
 #undef IRQKIT_LOCKDEP
 #include "core.h"
+#include "locking.h"
+#include "debug/debug.h"
 
 #define MAX_CLASSES	512
 #define MAX_LOCKS	16384		/* lock -> class map, open addressing */

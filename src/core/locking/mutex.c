@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The sleeping mutex of the core (request_mutex, flush and list mutexes): a futex word. */
 #include "core.h"
+#include "locking.h"
 
 /*
  * A sleeping mutex on a word (Drepper's "futexes are tricky", mutex 2):

@@ -10,6 +10,9 @@
  */
 #undef IRQKIT_LOCKDEP
 #include "core.h"
+#include "sched/sched.h"
+#include "locking.h"
+#include "debug/debug.h"
 
 struct sem_waiter {
 	struct irqkit_list_head	list;

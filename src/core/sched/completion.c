@@ -5,6 +5,8 @@
  * to "always".
  */
 #include "core.h"
+#include "sched.h"
+#include "debug/debug.h"
 
 #define COMPLETE_ALL	(~0u)
 

@@ -11,6 +11,9 @@
  * second kthread_stop() has an answer.
  */
 #include "core.h"
+#include "cpu.h"
+#include "sched.h"
+#include "debug/debug.h"
 #include <irqkit/kthread.h>
 #include <irqkit/proc.h>
 #include <irqkit/cpu.h>

@@ -10,6 +10,10 @@
  * return at once: none is lost.
  */
 #include "core.h"
+#include "cpu.h"
+#include "time/time.h"
+#include "sched.h"
+#include "debug/debug.h"
 #include <irqkit/sched.h>
 #include <irqkit/signal.h>
 

@@ -15,6 +15,7 @@
  * sees the other.
  */
 #include "core.h"
+#include "sched.h"
 #include <irqkit/signal.h>
 
 static struct irqkit_spinlock task_lock = IRQKIT_SPINLOCK_INIT;

@@ -6,6 +6,8 @@
  * context on the same CPU is adding itself to.
  */
 #include "core.h"
+#include "sched.h"
+#include "debug/debug.h"
 
 /* A head that was never initialised (all zero) is reported once and set up. */
 static void head_check(struct irqkit_wait_queue_head *wq_head, const char *what)

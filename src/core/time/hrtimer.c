@@ -19,6 +19,10 @@
  * nothing and takes timer.c's lock only after being let go.
  */
 #include "core.h"
+#include "cpu.h"
+#include "bh/bh.h"
+#include "time.h"
+#include "debug/debug.h"
 #include "pheap.h"
 
 #include <irqkit/hrtimer.h>

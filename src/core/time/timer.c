@@ -15,6 +15,11 @@
  * held by the code that handler interrupted.
  */
 #include "core.h"
+#include "cpu.h"
+#include "bh/bh.h"
+#include "time.h"
+#include "sched/sched.h"
+#include "debug/debug.h"
 #include "pheap.h"
 
 #define NSEC_PER_SEC	1000000000ull

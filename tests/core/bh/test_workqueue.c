@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * Tests of src/core/workqueue.c.  Workers are real threads in every mode; the
+ * Tests of src/core/bh/workqueue.c.  Workers are real threads in every mode; the
  * tests use the deterministic world (its virtual clock drives delayed work)
  * and synchronise with the workers through gates, never through sleeps.
  */
 #define _GNU_SOURCE
-#include "../harness.h"
+#include "../../harness.h"
 
 #include <unistd.h>
 

@@ -12,7 +12,7 @@
  * queued on another CPU while it runs may run there at the same time, as in
  * Linux: only PENDING keeps a queueing out).
  */
-#include "../harness.h"
+#include "../../harness.h"
 
 #include <linux/irq_work.h>
 #include <linux/interrupt.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* Tests of src/core/softirq.c: softirq vectors, where they run, the restart limit, tasklets. */
+/* Tests of src/core/bh/softirq.c: softirq vectors, where they run, the restart limit, tasklets. */
 #define _GNU_SOURCE
-#include "../harness.h"
+#include "../../harness.h"
 
 #include <unistd.h>
 

@@ -32,6 +32,11 @@
  * scheduled (Linux's tail-append order).
  */
 #include "core.h"
+#include "cpu.h"
+#include "bh.h"
+#include "time/time.h"
+#include "sched/sched.h"
+#include "debug/debug.h"
 
 /* MAX_SOFTIRQ_RESTART and MAX_SOFTIRQ_TIME. */
 #define MAX_SOFTIRQ_RESTART	10

@@ -10,6 +10,9 @@
  * is a no-op.
  */
 #include "core.h"
+#include "cpu.h"
+#include "bh.h"
+#include "debug/debug.h"
 
 #include <irqkit/irq_work.h>
 

@@ -30,6 +30,12 @@
  * through requests, not through the item.
  */
 #include "core.h"
+#include "cpu.h"
+#include "bh.h"
+#include "time/time.h"
+#include "sched/sched.h"
+#include "locking/locking.h"
+#include "debug/debug.h"
 #include <irqkit/workqueue.h>
 
 #define WORKERS_MAX	32	/* per pool; Linux has no fixed cap, memory is the cap */
