@@ -49,4 +49,10 @@ HIDDEN void irqkit__timers_init(void);
 HIDDEN void irqkit__timers_exit(void);
 #define time_after(a, b)	irqkit_time_after(a, b)
 
+/* timer.c: timer duty, an idle kworker as its CPU's timer (bh/worker.c) */
+HIDDEN struct irqkit_cpu *irqkit__timer_duty_take(unsigned int cpu);
+HIDDEN void irqkit__timer_duty_release(struct irqkit_cpu *c);
+HIDDEN uint64_t irqkit__timer_duty_due(struct irqkit_cpu *c);
+HIDDEN void irqkit__timer_duty_run(struct irqkit_cpu *c);
+
 #endif /* IRQKIT_CORE_TIME_TIME_H */

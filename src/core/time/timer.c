@@ -418,9 +418,62 @@ static void timer_armed(struct irqkit_cpu *c)
 		return;
 	a_fence();		/* the new base->next, then who times (Dekker with both sleepers) */
 	if (a_load_seq(&c->timer_duty))
-		irqkit__seq_wake(&c->duty_seq);	/* an idle kworker is the CPU's timer (workqueue.c) */
+		irqkit__seq_wake(&c->duty_seq);	/* an idle kworker is the CPU's timer (timer duty) */
 	else if (a_load_seq(&c->ksoftirqd_idle))
 		irqkit__wakeup_softirqd(c);
+}
+
+/*
+ * Timer duty.  In threaded mode an idle kworker of a CPU's normal pool is
+ * that CPU's timer while it sleeps: it sleeps until the CPU's earliest timer
+ * and runs TIMER_SOFTIRQ itself, so the item a delayed work's timer queues
+ * is taken by the thread that woke for the timer: one wake-up, as a timerfd
+ * wait takes, where ksoftirqd and then a worker took two.  ksoftirqd sleeps
+ * untimed while a worker has the duty (a timer armed as the new earliest
+ * wakes the worker instead), and is the timer again when the worker leaves
+ * its sleep (woken for work, reaped, stopping): the worker wakes it then if a
+ * timer is armed.  Any worker of the pool may have it, one at a time.
+ */
+struct irqkit_cpu *irqkit__timer_duty_take(unsigned int cpu)
+{
+	struct irqkit_cpu *c = &irqkit__rt.cpus[cpu];
+
+	if (!mode_timer_duty() || a_load_seq(&c->timer_duty))
+		return NULL;	/* another worker of the pool has it: its lock orders takers */
+	a_store_seq(&c->timer_duty, 1);
+	return c;
+}
+
+/* The duty ends: ksoftirqd is the timer again (Dekker with timer_armed and ksoftirqd's sleep). */
+void irqkit__timer_duty_release(struct irqkit_cpu *c)
+{
+	a_store_seq(&c->timer_duty, 0);
+	if (a_load_seq(&c->timers.armed))
+		irqkit__wakeup_softirqd(c);
+}
+
+/*
+ * The time until @c's earliest timer (UINT64_MAX: none), or 0 when one is
+ * due, TIMER_SOFTIRQ raised; the caller then runs irqkit__timer_duty_run().
+ */
+uint64_t irqkit__timer_duty_due(struct irqkit_cpu *c)
+{
+	if (READ_ONCE(irqkit__rt.stopping))
+		return UINT64_MAX;	/* no timers once stop has begun: it wakes the worker */
+	return irqkit__timers_sleep(c);
+}
+
+/*
+ * Run TIMER_SOFTIRQ here, with what else is pending then, as any
+ * local_bh_enable does; a softirq raised while no timer is due stays
+ * ksoftirqd's.  Process context.
+ */
+void irqkit__timer_duty_run(struct irqkit_cpu *c)
+{
+	irqkit_local_bh_disable();
+	irqkit_local_bh_enable();	/* runs what is pending, if it can take the CPU */
+	if (irqkit__softirq_pending(c))
+		irqkit__wakeup_softirqd(c);	/* it could not: as a raise from process context */
 }
 
 /* TIMER_SOFTIRQ: run this CPU's expired timers, one at a time, lock dropped. */
