@@ -22,6 +22,10 @@ cmake --build "$dir"
 # the core, compiled for the target as it is built there, needs only the contract
 sh "$top/tools/check-freestanding.sh" riscv64-unknown-elf-gcc "$dir/include" \
 	"$top/src/platform/riscv/include"
+# the layers call each other only as the picture says (docs/DESIGN.md)
+objs() { find "$dir/CMakeFiles/irqkit_$1.dir" -name '*.obj' | tr '\n' ':' | sed 's/:$//'; }
+NM=riscv64-unknown-elf-nm sh "$top/tools/check-layers.sh" core="$(objs core)" \
+	chips="$(objs chips)" platform="$(objs platform_riscv)"
 mkdir -p "$dir/logs"
 
 failed=0

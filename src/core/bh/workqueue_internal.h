@@ -166,7 +166,7 @@ static inline void list_append(struct irqkit_work ***tail, struct irqkit_work *w
 
 /* Unlink @work from the list at @head/@tail.  Return: whether it was there. */
 static inline bool list_remove(struct irqkit_work **head, struct irqkit_work ***tail,
-			struct irqkit_work *work)
+			       struct irqkit_work *work)
 {
 	struct irqkit_work **pp = head;
 

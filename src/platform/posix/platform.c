@@ -152,6 +152,11 @@ static inline const struct irqkit__posix_sched *sched(void)
 	return __atomic_load_n(&sched_cur, __ATOMIC_RELAXED);
 }
 
+const struct irqkit__posix_sched *irqkit__posix_sched_current(void)
+{
+	return __atomic_load_n(&sched_cur, __ATOMIC_ACQUIRE);
+}
+
 void irqkit__posix_sched_install(const struct irqkit__posix_sched *s)
 {
 	__atomic_store_n(&sched_cur, s ? s : &irqkit__posix_host, __ATOMIC_RELEASE);
@@ -256,7 +261,7 @@ int irqkit_plat_backtrace(void **frames, int max)
 	return backtrace(frames, max);
 }
 
-/* In the simulator a thread's number in the run, so that reports repeat with the seed. */
+/* Under a stacked scheduler a thread's number in the run, so that reports repeat with the seed. */
 int irqkit_plat_thread_id(void)
 {
 	return sched()->thread_id();
@@ -473,7 +478,7 @@ int irqkit_plat_thread_join_timeout(struct irqkit_plat_thread *th, uint64_t ns)
 	uint64_t at;
 
 	if (sched_runs(th)) {
-		/* no limit in virtual time: a thread that never ends is the simulator's deadlock */
+		/* no limit in virtual time: a thread that never ends is the scheduler's deadlock */
 		irqkit_plat_thread_join(th);
 		return 0;
 	}

@@ -14,7 +14,7 @@ void irqkit__posix_timer_stop(void);
 /* platform.c: fault injection for tests; see irqkit_plat_alloc(). */
 extern int irqkit__plat_alloc_fail;
 extern unsigned int irqkit__plat_alloc_delay_us;
-/* platform.c: "@who: message" on stderr, one line (the simulator's and exploration's reports). */
+/* platform.c: "@who: message" on stderr, one line (the reports of a layer stacked on this one). */
 void irqkit__posix_say(const char *who, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* symbols.c: drop the symbol cache. */
@@ -39,17 +39,23 @@ void irqkit__posix_observe_stop(void);
 /*
  * The scheduler the platform's threads run under (platform.c).  The host's
  * own, irqkit__posix_host (futexes, CLOCK_MONOTONIC, the kernel's
- * scheduler), unless a platform stacked on this one takes over for a run:
- * the simulator (src/platform/sim/, IRQKIT_MODE_SIM) runs the same threads
- * one at a time, in virtual time, in an order a seed decides.  The
- * platform's hooks call the scheduler in use and never ask which it is.  A
- * stacked scheduler passes a thread it does not run (a program's thread it
- * did not make) to the host's operations.
+ * scheduler), unless a scheduler stacked on this platform takes over for a
+ * run of the mode it serves (one that runs the same threads one at a time,
+ * in virtual time, say).  The platform's hooks call the scheduler in use
+ * and never ask which it is.  A stacked scheduler passes a thread it does
+ * not run (a program's thread it did not make) to the host's operations.
  */
 struct irqkit_config;
 struct sched_thread;
 struct irqkit__posix_sched {
 	const char	*name;
+	unsigned int	mode;		/* the run mode it serves (enum irqkit_mode) */
+	/*
+	 * Its threads run in virtual time, one at a time: nothing of the run
+	 * may run beside them in real time (the publisher's thread), and the
+	 * thread that starts the run plays CPU 0, as in deterministic mode.
+	 */
+	bool		virtual_time;
 	/*
 	 * A run starts, on the thread that calls irqkit_start() and before the
 	 * core makes a thread (it installs the scheduler), and ends, every
@@ -78,41 +84,17 @@ struct irqkit__posix_sched {
 	void		(*thread_join)(struct sched_thread *t, const void *ip);
 };
 extern const struct irqkit__posix_sched irqkit__posix_host;
-/* The schedulers stacked on this platform. */
-extern const struct irqkit__posix_sched irqkit__sim_sched;
+/*
+ * The schedulers stacked on this platform, NULL-terminated: defined by the
+ * layer that stacks them, as a board defines the hooks its architecture
+ * calls.  irqkit_start() begins the one whose mode the run asks for.
+ */
+extern const struct irqkit__posix_sched *const irqkit__posix_stacked[];
+/* The scheduler in use (the host's between runs). */
+const struct irqkit__posix_sched *irqkit__posix_sched_current(void);
 /* Install @s for the run (NULL: the host's again); the scheduler's begin and end call it. */
 void irqkit__posix_sched_install(const struct irqkit__posix_sched *s);
 /* The run ends: the scheduler in use ends it (the host's: nothing to do). */
 void irqkit__posix_sched_end(void);
-
-/* A switch from one thread to another, as the simulator keeps the last ones. */
-struct irqkit__sim_switch {
-	uint64_t	step, now;
-	char		from[16], to[16];
-	const char	*what;		/* the switch point: a string of the program or library */
-	const void	*ip;		/* its caller */
-};
-#define IRQKIT__SIM_TAIL	12
-struct irqkit__sim_tail {
-	bool				active;		/* a simulated run began */
-	uint64_t			seed;		/* its seed */
-	uint64_t			switches;	/* entry i is switch i mod IRQKIT__SIM_TAIL */
-	struct irqkit__sim_switch	e[IRQKIT__SIM_TAIL];
-};
-/* "step 12 at 1.000002000: main: spin_unlock from f+0x1c -> vcpu/0" */
-void irqkit__sim_switch_text(char *buf, size_t len, const struct irqkit__sim_switch *e);
-
-/* What an exploration (explore.c) sets for the simulated run of its child. */
-struct irqkit__sim_plan {
-	bool		set;
-	uint64_t	seed;
-	unsigned int	depth;
-	uint64_t	steps;		/* PCT's estimate of the run's length */
-	bool		verbose;	/* each switch to stderr (a replay) */
-	struct irqkit__sim_tail *tail;	/* where to keep the last switches (shared with the parent) */
-	/* the run cannot go on: called with why, before abort() */
-	void		(*fail)(const char *why);
-};
-extern struct irqkit__sim_plan irqkit__sim_plan;
 
 #endif /* IRQKIT_POSIX_H */

@@ -172,11 +172,12 @@ static void started(void)
 	settings_from_env();
 	irqkit__posix_observe_start();
 	irqkit__core_started();
-	/* the publisher reads the tables on a thread of its own, in real time: not in the simulator */
-	if (irqkit_mode() != IRQKIT_MODE_SIM)
+	/* the publisher reads the tables on a thread of its own, in real time: not in virtual time */
+	if (!irqkit__posix_sched_current()->virtual_time)
 		irqkit__posix_publish_start(irqkit__core_flags() & IRQKIT_CFG_PUBLISH);
 	else if (irqkit__core_flags() & IRQKIT_CFG_PUBLISH)
-		irqkit_printk(IRQKIT_LOG_WARNING, "irqkit_start: IRQKIT_CFG_PUBLISH is not available in simulator mode");
+		irqkit_printk(IRQKIT_LOG_WARNING, "irqkit_start: IRQKIT_CFG_PUBLISH is not available in %s mode",
+			      irqkit__posix_sched_current()->name);
 }
 
 /* IRQKIT_IRQFIXUP=1, IRQKIT_IRQPOLL=1: Linux's boot options, added to the config's flags. */
@@ -190,6 +191,15 @@ static unsigned int flags_from_env(void)
 	if (poll && *poll && strcmp(poll, "0"))
 		flags |= IRQKIT_CFG_IRQPOLL;
 	return flags;
+}
+
+/* The scheduler stacked on this platform for run mode @mode, or NULL: the host's. */
+static const struct irqkit__posix_sched *stacked_for(unsigned int mode)
+{
+	for (const struct irqkit__posix_sched *const *s = irqkit__posix_stacked; *s; s++)
+		if ((*s)->mode == mode)
+			return *s;
+	return NULL;
 }
 
 int irqkit_start(const struct irqkit_config *cfg)
@@ -208,9 +218,11 @@ int irqkit_start(const struct irqkit_config *cfg)
 		with_env.flags |= flags_from_env();
 		cfg = &with_env;
 	}
-	if (cfg && cfg->mode == IRQKIT_MODE_SIM) {
-		/* before the core makes its threads: each is the simulator's */
-		ret = irqkit__sim_sched.begin(cfg);
+	if (cfg) {
+		const struct irqkit__posix_sched *s = stacked_for(cfg->mode);
+
+		/* before the core makes its threads: each is the stacked scheduler's */
+		ret = s ? s->begin(cfg) : 0;
 		if (ret)
 			return ret;
 	}
@@ -255,8 +267,8 @@ int irqkit_start(const struct irqkit_config *cfg)
 	ret = irqkit__posix_timer_start();
 	if (ret)
 		goto fail_threads;
-	/* the simulator's starting thread is CPU 0's first task, as deterministic mode's */
-	if (irqkit_mode() == IRQKIT_MODE_SIM) {
+	/* in virtual time the starting thread is CPU 0's first task, as deterministic mode's */
+	if (irqkit__posix_sched_current()->virtual_time) {
 		ret = irqkit_thread_bind(0);
 		if (ret)
 			goto fail_timer;

@@ -9,7 +9,7 @@
  * timer that much late.
  *
  * It waits with the platform's own futex waits on a sequence word that each
- * programming bumps, so that in the simulator it is one of the simulated
+ * programming bumps, so that under a stacked scheduler it is one of its
  * threads and sleeps in virtual time like the others.
  */
 #define _GNU_SOURCE

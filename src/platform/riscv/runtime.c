@@ -173,7 +173,8 @@ int irqkit_start(const struct irqkit_config *cfg)
 	}
 	if (c.mode != IRQKIT_MODE_THREADED && c.mode != IRQKIT_MODE_DETERMINISTIC) {
 		irqkit_printk(IRQKIT_LOG_ERR,
-			      "irqkit_start: the simulator runs on the posix platform's threads, not on bare metal");
+			      "irqkit_start: mode %u runs on the posix platform's threads, not on bare metal",
+			      (unsigned int)c.mode);
 		return -IRQKIT_EOPNOTSUPP;
 	}
 	if (c.loop_cpus) {

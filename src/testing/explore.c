@@ -26,7 +26,7 @@
 #include <irqkit/swchip.h>
 
 #include <irqkit-core/platform.h>
-#include "posix.h"
+#include "testing.h"
 
 #define SIM_RUNS_DEFAULT	100	/* schedules tried for a simulated body */
 
@@ -43,7 +43,7 @@ struct shared {
 	struct hit		hit[IRQKIT_EXPLORE_MAX_DEPTH];
 	char			why[96];
 	uint64_t		steps;		/* a simulated body's switch points */
-	struct irqkit__sim_tail	tail;		/* its seed and last switches */
+	struct irqkit__det_tail	tail;		/* its seed and last switches */
 };
 
 /* The plan of the run in progress (the child's copy is the one that acts). */
@@ -54,7 +54,7 @@ static struct {
 	unsigned int			nr_targets;
 	unsigned int			next;
 	unsigned long			run;
-	bool				sim;		/* the body runs the simulator */
+	bool				det;		/* the body runs the simulator */
 	uint64_t			steps;		/* its switch points in run 0 */
 	bool				verbose;	/* a replay: say where each interrupt comes */
 } plan;
@@ -107,13 +107,13 @@ static uint64_t splitmix64(uint64_t *x)
 }
 
 /* The simulator ends the run (a deadlock, a livelock): say why before it aborts. */
-static void sim_fail(const char *why)
+static void det_fail(const char *why)
 {
 	snprintf(plan.sh->why, sizeof(plan.sh->why), "%s", why);
 }
 
 /* The seed of simulated run @run. */
-static uint64_t sim_seed_of(unsigned long run)
+static uint64_t det_seed_of(unsigned long run)
 {
 	uint64_t x = plan.cfg->seed ^ ((uint64_t)run * 0xd6e8feb86659fd93ull);
 
@@ -127,10 +127,10 @@ static int run_here(int (*body)(void *), void *arg)
 	int rc;
 
 	/* a body that starts the simulator runs the schedule of this run's seed */
-	irqkit__sim_plan = (struct irqkit__sim_plan){
-		.set = true, .seed = sim_seed_of(plan.run), .depth = plan.cfg->depth,
+	irqkit__det_plan = (struct irqkit__det_plan){
+		.set = true, .seed = det_seed_of(plan.run), .depth = plan.cfg->depth,
 		.steps = plan.steps, .verbose = plan.verbose, .tail = &plan.sh->tail,
-		.fail = sim_fail,
+		.fail = det_fail,
 	};
 	irqkit__core_explore_hook_set(point_hook);
 	rc = body(arg);
@@ -143,7 +143,7 @@ static int run_here(int (*body)(void *), void *arg)
 		if (!irqkit_sim_stats(&st))
 			plan.sh->steps = st.steps;
 	}
-	irqkit__sim_plan = (struct irqkit__sim_plan){ 0 };
+	irqkit__det_plan = (struct irqkit__det_plan){ 0 };
 	if (rc) {
 		snprintf(plan.sh->why, sizeof(plan.sh->why), "the body returned %d", rc);
 		return 1;
@@ -172,7 +172,7 @@ static void plan_run(const struct irqkit_explore_cfg *cfg, unsigned long run,
 	plan.run = run;
 	plan.next = 0;
 	plan.nr_targets = 0;
-	if (run == 0 || plan.sim)
+	if (run == 0 || plan.det)
 		return;
 	if (run <= systematic) {
 		plan.target[plan.nr_targets++] = run - 1;
@@ -301,14 +301,14 @@ static void schedule_text(char *buf, size_t len, const struct shared *sh)
 
 	buf[0] = '\0';
 	if (sh->tail.active) {
-		const struct irqkit__sim_tail *tl = &sh->tail;
+		const struct irqkit__det_tail *tl = &sh->tail;
 		uint64_t from = tl->switches > 4 ? tl->switches - 4 : 0;
 
 		/* the seed, and the last switches (the whole schedule: IRQKIT_SIM_LOG) */
 		n = (size_t)snprintf(buf, len, "seed %" PRIu64 ", %" PRIu64 " switches, the last:",
 				     tl->seed, tl->switches);
 		for (uint64_t s = from; s < tl->switches && n < len; s++) {
-			const struct irqkit__sim_switch *e = &tl->e[s % IRQKIT__SIM_TAIL];
+			const struct irqkit__det_switch *e = &tl->e[s % IRQKIT__DET_TAIL];
 
 			n += (size_t)snprintf(buf + n, len - n, " %s%s -> %s at %s", s > from ? "; " : "",
 					      e->from, e->to, e->what ? e->what : "start");
@@ -368,7 +368,7 @@ int irqkit_explore(const struct irqkit_explore_cfg *cfg, int (*body)(void *arg),
 	}
 	plan.cfg = cfg;
 	plan.verbose = false;
-	plan.sim = false;
+	plan.det = false;
 	plan.steps = 0;
 
 	/* run 0: the body undisturbed, counting the points */
@@ -376,9 +376,9 @@ int irqkit_explore(const struct irqkit_explore_cfg *cfg, int (*body)(void *arg),
 	rc = run_child(cfg, body, arg);
 	res->runs = 1;
 	res->points = plan.sh->points;
-	plan.sim = plan.sh->tail.active;
+	plan.det = plan.sh->tail.active;
 	plan.steps = plan.sh->steps;
-	if (plan.sim) {
+	if (plan.det) {
 		/* a simulated body: each run after the first is the schedule of a seed */
 		res->points = plan.steps;
 		systematic = 0;

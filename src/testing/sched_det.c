@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The simulator (IRQKIT_MODE_SIM): the threads of threaded mode, run one at
+ * The deterministic scheduler, stacked on the posix platform for
+ * IRQKIT_MODE_SIM (the simulator): the threads of threaded mode, run one at
  * a time in an order a seed decides.
  *
  * Every thread of a simulated run is the simulator's: the one that called
@@ -54,7 +55,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "posix.h"
+#include "testing.h"
 
 #define SPIN_NS		1000ull			/* virtual time of one spin step (cpu_relax) */
 #define YIELD_NS	100000ull		/* of a long spin's step (irqkit_plat_yield) */
@@ -67,14 +68,14 @@
 #define STEPS_DEFAULT	2000			/* PCT's estimate of a run's steps */
 #define BT_MAX		10
 
-enum sim_state { ST_RUN, ST_SPIN, ST_WAIT, ST_JOIN, ST_DEAD };
+enum det_state { ST_RUN, ST_SPIN, ST_WAIT, ST_JOIN, ST_DEAD };
 
 struct sched_thread {
 	unsigned int		id;		/* 1..: its thread id in the run */
 	char			name[16];
 	bool			hw;		/* a dispatcher or the timer: never held back */
 	bool			tick;		/* the timer */
-	enum sim_state		state;
+	enum det_state		state;
 	struct irqkit_task	*task;		/* its irqkit_task_self, once it ran */
 	const unsigned int	*addr;		/* ST_WAIT: while *addr == val */
 	unsigned int		val;
@@ -104,13 +105,13 @@ static struct {
 	FILE			*log;
 	bool			verbose;
 	uint64_t		hash;
-	struct irqkit__sim_tail	own_tail;
-	struct irqkit__sim_tail	*tail;		/* own_tail, or an exploration's */
+	struct irqkit__det_tail	own_tail;
+	struct irqkit__det_tail	*tail;		/* own_tail, or an exploration's */
 	bool			foreign_told;
-} sim;
+} det;
 
 static bool active;			/* a run is on: this scheduler is installed */
-struct irqkit__sim_plan irqkit__sim_plan;
+struct irqkit__det_plan irqkit__det_plan;
 static struct irqkit_sim_stats last;
 static _Thread_local struct sched_thread *self;
 
@@ -126,7 +127,7 @@ static void futex_wake(unsigned int *w)
 
 static uint64_t next_rand(void)
 {
-	uint64_t z = (sim.rng += 0x9e3779b97f4a7c15ull);
+	uint64_t z = (det.rng += 0x9e3779b97f4a7c15ull);
 
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
@@ -138,7 +139,7 @@ static void hash_bytes(const void *p, size_t n)
 	const unsigned char *b = p;
 
 	for (size_t i = 0; i < n; i++)
-		sim.hash = (sim.hash ^ b[i]) * 0x100000001b3ull;
+		det.hash = (det.hash ^ b[i]) * 0x100000001b3ull;
 }
 
 /* ---- the threads ------------------------------------------------------------- */
@@ -149,18 +150,18 @@ static struct sched_thread *thread_new(const char *name)
 
 	if (!t)
 		return NULL;
-	if (sim.nr == sim.cap) {
-		unsigned int cap = sim.cap ? 2 * sim.cap : 16;
-		struct sched_thread **n = realloc(sim.t, cap * sizeof(*n));
+	if (det.nr == det.cap) {
+		unsigned int cap = det.cap ? 2 * det.cap : 16;
+		struct sched_thread **n = realloc(det.t, cap * sizeof(*n));
 
 		if (!n) {
 			free(t);
 			return NULL;
 		}
-		sim.t = n;
-		sim.cap = cap;
+		det.t = n;
+		det.cap = cap;
 	}
-	t->id = sim.nr + 1;
+	t->id = det.nr + 1;
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	t->tick = !strcmp(name, "ktimerd");
 	t->hw = t->tick || !strncmp(name, "vcpu/", 5);
@@ -168,7 +169,7 @@ static struct sched_thread *thread_new(const char *name)
 	t->deadline = UINT64_MAX;
 	/* PCT: a random priority above every one a change point gives */
 	t->prio = (int64_t)(1ull << 40) + (int64_t)(next_rand() >> 24);
-	sim.t[sim.nr++] = t;
+	det.t[det.nr++] = t;
 	return t;
 }
 
@@ -181,7 +182,7 @@ static bool ready(const struct sched_thread *t)
 		return true;
 	case ST_WAIT:
 		return t->woken || (t->addr && __atomic_load_n(t->addr, __ATOMIC_RELAXED) != t->val) ||
-		       sim.now >= t->deadline;
+		       det.now >= t->deadline;
 	case ST_JOIN:
 		return t->target->state == ST_DEAD;
 	case ST_DEAD:
@@ -214,8 +215,8 @@ static bool eligible(const struct sched_thread *t)
 		return false;
 	if (t->hw || !t->task || !(t->task->irqflags & IRQKIT_TASK_BOUND))
 		return true;
-	for (unsigned int i = 0; i < sim.nr; i++)
-		if (sim.t[i] != t && holds_cpu(sim.t[i], t->task->cpu_id))
+	for (unsigned int i = 0; i < det.nr; i++)
+		if (det.t[i] != t && holds_cpu(det.t[i], t->task->cpu_id))
 			return false;
 	return true;
 }
@@ -225,9 +226,9 @@ static uint64_t earliest_deadline(void)
 {
 	uint64_t d = UINT64_MAX;
 
-	for (unsigned int i = 0; i < sim.nr; i++)
-		if (sim.t[i]->state == ST_WAIT && sim.t[i]->deadline < d)
-			d = sim.t[i]->deadline;
+	for (unsigned int i = 0; i < det.nr; i++)
+		if (det.t[i]->state == ST_WAIT && det.t[i]->deadline < d)
+			d = det.t[i]->deadline;
 	return d;
 }
 
@@ -276,7 +277,7 @@ static void where_text(char *buf, size_t len, const void *ip)
 		snprintf(buf, len, "%p", ip);
 }
 
-void irqkit__sim_switch_text(char *buf, size_t len, const struct irqkit__sim_switch *e)
+void irqkit__det_switch_text(char *buf, size_t len, const struct irqkit__det_switch *e)
 {
 	char w[128];
 
@@ -296,12 +297,12 @@ void irqkit__sim_switch_text(char *buf, size_t len, const struct irqkit__sim_swi
 static void __attribute__((noreturn)) fail(const char *what, bool spin)
 {
 	char why[160], line[256], ctx[96];
-	const struct irqkit__sim_tail *tl = sim.tail;
+	const struct irqkit__det_tail *tl = det.tail;
 	size_t n = (size_t)snprintf(why, sizeof(why), "%s (", what);
 	bool any = false;
 
-	for (unsigned int i = 0; i < sim.nr && n < sizeof(why); i++) {
-		const struct sched_thread *t = sim.t[i];
+	for (unsigned int i = 0; i < det.nr && n < sizeof(why); i++) {
+		const struct sched_thread *t = det.t[i];
 
 		/* spinners, any; waiters, the program's own */
 		if (spin ? t->state != ST_SPIN
@@ -316,9 +317,9 @@ static void __attribute__((noreturn)) fail(const char *what, bool spin)
 							     : (spin ? "the runtime's threads spin" : "the runtime's threads wait"));
 
 	say("%s (seed %" PRIu64 ", step %" PRIu64 ", virtual time %" PRIu64 ".%09" PRIu64 " s)",
-	    why, sim.seed, sim.step, sim.now / NSEC, sim.now % NSEC);
-	for (unsigned int i = 0; i < sim.nr; i++) {
-		struct sched_thread *t = sim.t[i];
+	    why, det.seed, det.step, det.now / NSEC, det.now % NSEC);
+	for (unsigned int i = 0; i < det.nr; i++) {
+		struct sched_thread *t = det.t[i];
 
 		if (t->state == ST_DEAD)
 			continue;
@@ -331,15 +332,15 @@ static void __attribute__((noreturn)) fail(const char *what, bool spin)
 		}
 	}
 	say("the last switches:");
-	for (uint64_t s = tl->switches > IRQKIT__SIM_TAIL ? tl->switches - IRQKIT__SIM_TAIL : 0;
+	for (uint64_t s = tl->switches > IRQKIT__DET_TAIL ? tl->switches - IRQKIT__DET_TAIL : 0;
 	     s < tl->switches; s++) {
-		irqkit__sim_switch_text(line, sizeof(line), &tl->e[s % IRQKIT__SIM_TAIL]);
+		irqkit__det_switch_text(line, sizeof(line), &tl->e[s % IRQKIT__DET_TAIL]);
 		say("  %s", line);
 	}
-	if (sim.log)
-		fflush(sim.log);
-	if (irqkit__sim_plan.fail)
-		irqkit__sim_plan.fail(why);
+	if (det.log)
+		fflush(det.log);
+	if (irqkit__det_plan.fail)
+		irqkit__det_plan.fail(why);
 	abort();
 }
 
@@ -354,7 +355,7 @@ static void park(struct sched_thread *me)
 
 static void hand_to(struct sched_thread *next)
 {
-	sim.cur = next;
+	det.cur = next;
 	__atomic_store_n(&next->go, 1, __ATOMIC_RELEASE);
 	futex_wake(&next->go);
 }
@@ -362,27 +363,27 @@ static void hand_to(struct sched_thread *next)
 /* The switch from @me to @next: counted, hashed, logged. */
 static void record(struct sched_thread *me, struct sched_thread *next)
 {
-	struct irqkit__sim_switch *e = &sim.tail->e[sim.switches % IRQKIT__SIM_TAIL];
+	struct irqkit__det_switch *e = &det.tail->e[det.switches % IRQKIT__DET_TAIL];
 
-	*e = (struct irqkit__sim_switch){ .step = sim.step, .now = sim.now, .what = me->what,
+	*e = (struct irqkit__det_switch){ .step = det.step, .now = det.now, .what = me->what,
 					  .ip = me->ip };
 	memcpy(e->from, me->name, sizeof(e->from));
 	memcpy(e->to, next->name, sizeof(e->to));
-	sim.switches++;
-	sim.tail->switches = sim.switches;
+	det.switches++;
+	det.tail->switches = det.switches;
 	hash_bytes(&e->step, sizeof(e->step));
 	hash_bytes(&e->now, sizeof(e->now));
 	hash_bytes(&me->id, sizeof(me->id));
 	hash_bytes(&next->id, sizeof(next->id));
 	if (e->what)
 		hash_bytes(e->what, strlen(e->what));
-	if (sim.log || sim.verbose) {
+	if (det.log || det.verbose) {
 		char line[320];
 
-		irqkit__sim_switch_text(line, sizeof(line), e);
-		if (sim.log)
-			fprintf(sim.log, "%s\n", line);
-		if (sim.verbose)
+		irqkit__det_switch_text(line, sizeof(line), e);
+		if (det.log)
+			fprintf(det.log, "%s\n", line);
+		if (det.verbose)
 			say("%s", line);
 	}
 }
@@ -398,8 +399,8 @@ static struct sched_thread *pick(void)
 		bool others = false, soon;
 		uint64_t d;
 
-		for (unsigned int i = 0; i < sim.nr; i++) {
-			struct sched_thread *t = sim.t[i];
+		for (unsigned int i = 0; i < det.nr; i++) {
+			struct sched_thread *t = det.t[i];
 
 			if (!eligible(t))
 				continue;
@@ -415,32 +416,32 @@ static struct sched_thread *pick(void)
 		if (others) {
 			/* the timer's ticks are no progress for a spinner */
 			if (!best->tick)
-				sim.spin_since = 0;
-			sim.spin_steps = 0;
+				det.spin_since = 0;
+			det.spin_steps = 0;
 			return best;
 		}
 		d = earliest_deadline();
-		soon = d != UINT64_MAX && d > sim.now && d <= sim.now + STALL_NS;
+		soon = d != UINT64_MAX && d > det.now && d <= det.now + STALL_NS;
 		if (spinner) {
-			if (!sim.spin_since)
-				sim.spin_since = sim.now;
-			else if (sim.now - sim.spin_since >= LIVELOCK_NS)
+			if (!det.spin_since)
+				det.spin_since = det.now;
+			else if (det.now - det.spin_since >= LIVELOCK_NS)
 				fail("livelock: only spinning threads can run", true);
 			/*
 			 * Spinners go on (a spin costs SPIN_NS), and a yield
 			 * comes straight back; after a long spin, the clock
 			 * jumps to the next timed wait.
 			 */
-			if (sim.spin_steps >= SPIN_JUMP && soon) {
-				sim.now = d;
-				sim.spin_steps = 0;
+			if (det.spin_steps >= SPIN_JUMP && soon) {
+				det.now = d;
+				det.spin_steps = 0;
 				continue;
 			}
 			return spinner;
 		}
 		/* a timed wait that ends soon: the clock jumps there */
 		if (soon) {
-			sim.now = d;
+			det.now = d;
 			continue;
 		}
 		fail("deadlock: no thread can run", false);
@@ -453,11 +454,11 @@ static void switch_from(struct sched_thread *me)
 	struct sched_thread *next;
 	bool dead;
 
-	sim.step++;
-	if (sim.next_change < sim.nr_change && sim.step >= sim.change[sim.next_change]) {
+	det.step++;
+	if (det.next_change < det.nr_change && det.step >= det.change[det.next_change]) {
 		/* a PCT change point: the running thread drops below every other */
-		me->prio = (int64_t)(sim.nr_change - sim.next_change);
-		sim.next_change++;
+		me->prio = (int64_t)(det.nr_change - det.next_change);
+		det.next_change++;
 	}
 	next = pick();
 	if (next->state == ST_WAIT || next->state == ST_JOIN) {
@@ -485,7 +486,7 @@ static struct sched_thread *holder(void)
 {
 	struct sched_thread *me = self;
 
-	if (!me && !__atomic_exchange_n(&sim.foreign_told, true, __ATOMIC_RELAXED))
+	if (!me && !__atomic_exchange_n(&det.foreign_told, true, __ATOMIC_RELAXED))
 		irqkit_printk(IRQKIT_LOG_ERR,
 			      "irqkit sim: thread %d is not the simulator's: its calls are not serialised (start threads with irqkit_thread_start())",
 			      (int)syscall(SYS_gettid));
@@ -505,7 +506,7 @@ static void point_hook(const char *what, const void *ip)
 	switch_from(me);
 }
 
-static void sim_spin(bool yield, const void *ip)
+static void det_spin(bool yield, const void *ip)
 {
 	struct sched_thread *me = holder();
 
@@ -519,14 +520,14 @@ static void sim_spin(bool yield, const void *ip)
 		me->ip = ip;
 	}
 	me->state = ST_SPIN;
-	me->prio = --sim.low;	/* a spinner gives way: below every thread that did not */
-	sim.now += yield ? YIELD_NS : SPIN_NS;
-	sim.spin_steps++;
+	me->prio = --det.low;	/* a spinner gives way: below every thread that did not */
+	det.now += yield ? YIELD_NS : SPIN_NS;
+	det.spin_steps++;
 	switch_from(me);
 	me->state = ST_RUN;
 }
 
-static void sim_wait(const unsigned int *addr, unsigned int val, uint64_t ns, const void *ip)
+static void det_wait(const unsigned int *addr, unsigned int val, uint64_t ns, const void *ip)
 {
 	struct sched_thread *me = holder();
 
@@ -543,14 +544,14 @@ static void sim_wait(const unsigned int *addr, unsigned int val, uint64_t ns, co
 	me->addr = addr;
 	me->val = val;
 	me->woken = false;
-	me->deadline = ns == UINT64_MAX || ns > UINT64_MAX - sim.now ? UINT64_MAX : sim.now + ns;
+	me->deadline = ns == UINT64_MAX || ns > UINT64_MAX - det.now ? UINT64_MAX : det.now + ns;
 	switch_from(me);
 	me->state = ST_RUN;
 	me->addr = NULL;
 	me->deadline = UINT64_MAX;
 }
 
-static void sim_wake(const unsigned int *addr, const void *ip)
+static void det_wake(const unsigned int *addr, const void *ip)
 {
 	struct sched_thread *me = holder();
 
@@ -558,9 +559,9 @@ static void sim_wake(const unsigned int *addr, const void *ip)
 		irqkit__posix_host.wake(addr, ip);
 		return;
 	}
-	for (unsigned int i = 0; i < sim.nr; i++)
-		if (sim.t[i]->state == ST_WAIT && sim.t[i]->addr == addr)
-			sim.t[i]->woken = true;
+	for (unsigned int i = 0; i < det.nr; i++)
+		if (det.t[i]->state == ST_WAIT && det.t[i]->addr == addr)
+			det.t[i]->woken = true;
 	/*
 	 * Not a switch inside a section that cannot be preempted: the runtime
 	 * wakes its threads under its own locks, which a handler of this CPU may
@@ -574,12 +575,12 @@ static void sim_wake(const unsigned int *addr, const void *ip)
 	switch_from(me);
 }
 
-static uint64_t sim_now(void)
+static uint64_t det_now(void)
 {
-	return __atomic_load_n(&sim.now, __ATOMIC_RELAXED);
+	return __atomic_load_n(&det.now, __ATOMIC_RELAXED);
 }
 
-static int sim_thread_id(void)
+static int det_thread_id(void)
 {
 	return self ? (int)self->id : irqkit__posix_host.thread_id();
 }
@@ -587,14 +588,14 @@ static int sim_thread_id(void)
 /* ---- threads: made, started, ended, joined ----------------------------------- */
 
 /* Made by a thread of the run only: the order of the run is the simulator's. */
-static int sim_thread_new(struct sched_thread **out, const char *name)
+static int det_thread_new(struct sched_thread **out, const char *name)
 {
 	*out = holder() ? thread_new(name) : NULL;
 	return *out ? 0 : -IRQKIT_ENOMEM;
 }
 
 /* First thing in a new thread: wait for the baton. */
-static void sim_thread_enter(struct sched_thread *t)
+static void det_thread_enter(struct sched_thread *t)
 {
 	self = t;
 	park(t);
@@ -602,7 +603,7 @@ static void sim_thread_enter(struct sched_thread *t)
 }
 
 /* Last thing in a thread: it ends, and the baton goes on. */
-static void sim_thread_exit(struct sched_thread *t)
+static void det_thread_exit(struct sched_thread *t)
 {
 	t->what = "exit";
 	t->ip = NULL;
@@ -612,12 +613,12 @@ static void sim_thread_exit(struct sched_thread *t)
 	self = NULL;
 }
 
-static void sim_thread_abandon(struct sched_thread *t)
+static void det_thread_abandon(struct sched_thread *t)
 {
 	t->state = ST_DEAD;
 }
 
-static void sim_thread_join(struct sched_thread *t, const void *ip)
+static void det_thread_join(struct sched_thread *t, const void *ip)
 {
 	struct sched_thread *me = holder();
 
@@ -642,80 +643,80 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int sim_begin(const struct irqkit_config *cfg)
+static int det_begin(const struct irqkit_config *cfg)
 {
 	const char *env = getenv("IRQKIT_SIM_SEED");
 	const char *path = getenv("IRQKIT_SIM_LOG");
-	struct irqkit__sim_plan *plan = &irqkit__sim_plan;
+	struct irqkit__det_plan *plan = &irqkit__det_plan;
 	uint64_t steps = STEPS_DEFAULT;
 	unsigned int depth;
 	char name[16] = "main";
 
-	memset(&sim, 0, sizeof(sim));
-	sim.seed = cfg->sim_seed;
+	memset(&det, 0, sizeof(det));
+	det.seed = cfg->sim_seed;
 	depth = cfg->sim_depth ? cfg->sim_depth : DEPTH_DEFAULT;
 	if (env && *env) {
 		char *end;
 
 		errno = 0;
-		sim.seed = strtoull(env, &end, 0);
+		det.seed = strtoull(env, &end, 0);
 		if (errno || *end) {
 			irqkit_printk(IRQKIT_LOG_ERR, "irqkit_start: IRQKIT_SIM_SEED=%s is not a number", env);
 			return -IRQKIT_EINVAL;
 		}
 	}
-	sim.tail = &sim.own_tail;
+	det.tail = &det.own_tail;
 	if (plan->set) {
-		sim.seed = plan->seed;
+		det.seed = plan->seed;
 		depth = plan->depth ? plan->depth : depth;
 		steps = plan->steps ? plan->steps : steps;
-		sim.verbose = plan->verbose;
+		det.verbose = plan->verbose;
 		if (plan->tail)
-			sim.tail = plan->tail;
+			det.tail = plan->tail;
 	}
-	sim.tail->active = true;
-	sim.tail->seed = sim.seed;
+	det.tail->active = true;
+	det.tail->seed = det.seed;
 	if (depth > IRQKIT_EXPLORE_MAX_DEPTH) {
 		irqkit_printk(IRQKIT_LOG_ERR, "irqkit_start: sim_depth %u is above %d", depth,
 			      IRQKIT_EXPLORE_MAX_DEPTH);
 		return -IRQKIT_EINVAL;
 	}
-	sim.rng = sim.seed;
-	sim.hash = 0xcbf29ce484222325ull;
-	sim.now = START_NS;
-	sim.nr_change = depth;
+	det.rng = det.seed;
+	det.hash = 0xcbf29ce484222325ull;
+	det.now = START_NS;
+	det.nr_change = depth;
 	for (unsigned int i = 0; i < depth; i++)
-		sim.change[i] = 1 + next_rand() % steps;
-	qsort(sim.change, depth, sizeof(sim.change[0]), cmp_u64);
+		det.change[i] = 1 + next_rand() % steps;
+	qsort(det.change, depth, sizeof(det.change[0]), cmp_u64);
 	if (path && *path) {
-		sim.log = fopen(path, "w");
-		if (!sim.log)
+		det.log = fopen(path, "w");
+		if (!det.log)
 			irqkit_printk(IRQKIT_LOG_WARNING, "irqkit_start: IRQKIT_SIM_LOG=%s: %s", path,
 				      strerror(errno));
 	}
 	pthread_getname_np(pthread_self(), name, sizeof(name));
 	self = thread_new(name);
 	if (!self) {
-		if (sim.log)
-			fclose(sim.log);
+		if (det.log)
+			fclose(det.log);
 		return -IRQKIT_ENOMEM;
 	}
 	self->task = irqkit_arch_current();
-	sim.cur = self;
+	det.cur = self;
 	irqkit__core_explore_hook_set(point_hook);
 	__atomic_store_n(&active, true, __ATOMIC_RELEASE);
-	irqkit__posix_sched_install(&irqkit__sim_sched);
-	if (sim.log)
-		fprintf(sim.log, "seed %" PRIu64 " depth %u\n", sim.seed, depth);
+	irqkit__posix_sched_install(&irqkit__sched_det);
+	if (det.log)
+		fprintf(det.log, "seed %" PRIu64 " depth %u\n", det.seed, depth);
 	return 0;
 }
 
 /* The run in progress, as irqkit_sim_stats() reports it. */
 static struct irqkit_sim_stats stats_now(void)
 {
-	return (struct irqkit_sim_stats){ .seed = sim.seed, .steps = sim.step,
-					  .switches = sim.switches, .virtual_ns = sim.now - START_NS,
-					  .hash = sim.hash, .threads = sim.nr };
+	return (struct irqkit_sim_stats){ .seed = det.seed, .steps = det.step,
+					  .switches = det.switches, .virtual_ns = det.now - START_NS,
+					  .hash = det.hash, .threads = det.nr };
 }
 
 /*
@@ -723,7 +724,7 @@ static struct irqkit_sim_stats stats_now(void)
  * began it, every thread of the runtime joined.  A program's thread still
  * there is reported and let go, unserialised.
  */
-static void sim_end(void)
+static void det_end(void)
 {
 	if (!__atomic_load_n(&active, __ATOMIC_ACQUIRE))
 		return;
@@ -731,8 +732,8 @@ static void sim_end(void)
 	irqkit__core_explore_hook_set(NULL);
 	__atomic_store_n(&active, false, __ATOMIC_RELEASE);
 	irqkit__posix_sched_install(NULL);
-	for (unsigned int i = 0; i < sim.nr; i++) {
-		struct sched_thread *t = sim.t[i];
+	for (unsigned int i = 0; i < det.nr; i++) {
+		struct sched_thread *t = det.t[i];
 
 		if (t == self || t->state == ST_DEAD)
 			continue;
@@ -741,18 +742,18 @@ static void sim_end(void)
 			      t->name);
 		hand_to(t);
 	}
-	if (sim.log) {
-		fprintf(sim.log, "end: %" PRIu64 " steps, %" PRIu64 " switches, %" PRIu64 " ns, hash %016" PRIx64 "\n",
+	if (det.log) {
+		fprintf(det.log, "end: %" PRIu64 " steps, %" PRIu64 " switches, %" PRIu64 " ns, hash %016" PRIx64 "\n",
 			last.steps, last.switches, last.virtual_ns, last.hash);
-		fclose(sim.log);
+		fclose(det.log);
 	}
 	/* records of threads still running stay: they may read theirs */
-	for (unsigned int i = 0; i < sim.nr; i++)
-		if (sim.t[i]->state == ST_DEAD || sim.t[i] == self)
-			free(sim.t[i]);
-	free(sim.t);
+	for (unsigned int i = 0; i < det.nr; i++)
+		if (det.t[i]->state == ST_DEAD || det.t[i] == self)
+			free(det.t[i]);
+	free(det.t);
 	self = NULL;
-	memset(&sim, 0, sizeof(sim));
+	memset(&det, 0, sizeof(det));
 }
 
 int irqkit_sim_stats(struct irqkit_sim_stats *out)
@@ -771,18 +772,23 @@ int irqkit_sim_stats(struct irqkit_sim_stats *out)
 	return 0;
 }
 
-const struct irqkit__posix_sched irqkit__sim_sched = {
+const struct irqkit__posix_sched irqkit__sched_det = {
 	.name		= "sim",
-	.begin		= sim_begin,
-	.end		= sim_end,
-	.now_ns		= sim_now,
-	.spin		= sim_spin,
-	.wait		= sim_wait,
-	.wake		= sim_wake,
-	.thread_id	= sim_thread_id,
-	.thread_new	= sim_thread_new,
-	.thread_enter	= sim_thread_enter,
-	.thread_exit	= sim_thread_exit,
-	.thread_abandon	= sim_thread_abandon,
-	.thread_join	= sim_thread_join,
+	.mode		= IRQKIT_MODE_SIM,
+	.virtual_time	= true,
+	.begin		= det_begin,
+	.end		= det_end,
+	.now_ns		= det_now,
+	.spin		= det_spin,
+	.wait		= det_wait,
+	.wake		= det_wake,
+	.thread_id	= det_thread_id,
+	.thread_new	= det_thread_new,
+	.thread_enter	= det_thread_enter,
+	.thread_exit	= det_thread_exit,
+	.thread_abandon	= det_thread_abandon,
+	.thread_join	= det_thread_join,
 };
+
+/* What this layer stacks on the posix platform. */
+const struct irqkit__posix_sched *const irqkit__posix_stacked[] = { &irqkit__sched_det, NULL };
