@@ -270,9 +270,16 @@ HIDDEN void irqkit__free_deferred(struct irqkit_desc *desc);
 
 /* manage.c */
 HIDDEN void irqkit__enable_irq_locked(struct irqkit_desc *desc);
+/* handle.c */
 HIDDEN void irqkit__irq_wake_thread(struct irqkit_desc *desc, struct irqkit_action *action);
+/* thread.c: the irq threads, for manage.c's request and free */
 HIDDEN enum irqkit_irqreturn irqkit__default_primary_handler(int irq, void *dev_id);
 HIDDEN void irqkit__reap_action(struct irqkit_action *action);
+HIDDEN enum irqkit_irqreturn irqkit__nested_primary_handler(int irq, void *dev_id);
+HIDDEN int irqkit__setup_irq_thread(struct irqkit_action *action, unsigned int irq);
+HIDDEN void irqkit__stop_irq_thread(struct irqkit_action *action);
+HIDDEN void irqkit__irq_setup_forced_threading(struct irqkit_action *new);
+HIDDEN void irqkit__reap_thread_later(struct irqkit_plat_thread *thread);
 
 /* spurious.c; the window: 100,000 interrupts, as Linux's note_interrupt counts them */
 #define SPURIOUS_WINDOW		100000u

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Threaded handlers (Linux keeps them in kernel/irq/manage.c): the
+ * irq/N-name thread of an action with a thread_fn, its wake-up, the oneshot
+ * unmask when it is done, forced threading (threadirqs), and the joining of
+ * threads whose action was freed where they could not be joined.
+ */
+#include "internals.h"
+#include "time/time.h"
+#include "sched/sched.h"
+#include "debug/debug.h"
+
+/* irq_default_primary_handler: a request without a primary handler gets this one. */
+enum irqkit_irqreturn irqkit__default_primary_handler(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	return IRQKIT_WAKE_THREAD;
+}
+
+/* irq_nested_primary_handler: a nested line's actions run from the parent's thread. */
+enum irqkit_irqreturn irqkit__nested_primary_handler(int irq, void *dev_id)
+{
+	(void)dev_id;
+	WARN(1, "Primary handler called for nested irq %d", irq);
+	return IRQKIT_NONE;
+}
+
+void irqkit_irq_wake_thread(unsigned int irq, void *dev_id)
+{
+	struct irqkit_desc *desc = irq_to_desc(irq);
+	unsigned long flags;
+
+	if (!desc)
+		return;
+	flags = desc_lock_irqsave(desc);
+	for (struct irqkit_action *a = desc->action; a; a = a->next) {
+		if (a->dev_id == dev_id) {
+			if (a->thread_fn)
+				irqkit__irq_wake_thread(desc, a);
+			break;
+		}
+	}
+	desc_unlock_irqrestore(desc, flags);
+}
+
+/*
+ * irq_finalize_oneshot (1.12): the thread is done.  Wait while a hardirq of
+ * the line is in flight; if RUNTHREAD came again, keep the bit and run again;
+ * otherwise drop the bit and, when no ONESHOT thread is left, unmask.
+ */
+static void irq_finalize_oneshot(struct irqkit_desc *desc, struct irqkit_action *action)
+{
+	unsigned long flags;
+
+	if (!(istate_get(desc) & IRQS_ONESHOT))
+		return;
+	for (;;) {
+		unsigned int spins = 0;
+
+		flags = desc_lock_irqsave(desc);
+		if (!irqd_irq_inprogress(&desc->irq_data))
+			break;
+		desc_unlock_irqrestore(desc, flags);
+		spin_step(&spins);
+	}
+	if (!(a_load_seq(&action->thread_flags) & IRQTF_RUNTHREAD)) {
+		unsigned long left = a_fetch_and(&desc->threads_oneshot, ~action->thread_mask) &
+				     ~action->thread_mask;
+		struct irqkit_chip *chip = desc->irq_data.chip;
+
+		if (!left && !irqd_irq_disabled(&desc->irq_data) && irqd_irq_masked(&desc->irq_data)) {
+			if ((chip->flags & IRQKIT_CHIP_EOI_THREADED) && chip->irq_eoi)
+				chip->irq_eoi(&desc->irq_data);
+			irqkit__unmask_irq(desc);
+		}
+	}
+	desc_unlock_irqrestore(desc, flags);
+}
+
+/* wake_threads_waitq: one run finished; the last one wakes synchronize_irq. */
+static void wake_threads_waitq(struct irqkit_desc *desc)
+{
+	if (a_fetch_sub(&desc->threads_active, 1) == 1) {
+		irqkit__seq_wake(&desc->wait_for_threads);
+	}
+}
+
+/*
+ * Threads of freed actions that could not be joined where they were freed:
+ * actions freed from their own hardirq handler (joined, then freed), and
+ * threads whose action was freed from its own thread_fn (the thread frees
+ * the action itself).  Joined later in process context.
+ */
+static struct irqkit_spinlock reap_lock = IRQKIT_SPINLOCK_INIT;
+static struct irqkit_action *reap_actions;	/* linked by deferred_next */
+static struct reaped {
+	struct irqkit_plat_thread	*thread;
+	struct reaped			*next;
+} *reap_list;
+
+/* An action with a thread, freed from its own handler: join and free it later.  Any context. */
+void irqkit__reap_action(struct irqkit_action *action)
+{
+	irqkit_spin_lock(&reap_lock);
+	action->deferred_next = reap_actions;
+	reap_actions = action;
+	irqkit_spin_unlock(&reap_lock);
+}
+
+/* A thread whose action its own thread_fn freed: joined later.  Process context. */
+void irqkit__reap_thread_later(struct irqkit_plat_thread *thread)
+{
+	struct reaped *r = irqkit_plat_alloc(sizeof(*r));
+
+	if (!r)
+		return;
+	r->thread = thread;
+	irqkit_spin_lock(&reap_lock);
+	r->next = reap_list;
+	reap_list = r;
+	irqkit_spin_unlock(&reap_lock);
+}
+
+/* The irq/N-name thread (1.11), bound to the line's CPU. */
+static void irq_thread_main(void *arg)
+{
+	struct irqkit_action *action = arg;
+	struct irqkit_desc *desc = irq_to_desc(action->irq);
+	struct irqkit_task *t = irqkit_arch_current();
+	int cpu = -1;
+
+	t->irq_thread_desc = desc;
+	t->irq_thread_action = action;
+	t->kthread = true;
+	for (;;) {
+		unsigned int seq = a_load_seq(&action->thread_seq);
+		unsigned int tf = a_load_seq(&action->thread_flags);
+		enum irqkit_irqreturn ret;
+		uint64_t start;		/* 1 + the run's start, 0 when not observed */
+		int want;
+
+		if (!(tf & IRQTF_RUNTHREAD)) {
+			if (tf & IRQTF_STOP)
+				break;
+			irqkit_plat_wait(&action->thread_seq, seq);
+			continue;
+		}
+		a_fetch_and(&action->thread_flags, ~IRQTF_RUNTHREAD);
+		irqkit__jiffies_touch();	/* the jiffies objects, once per run */
+		want = (int)READ_ONCE(desc->irq_data.cpu);	/* follow the line (IRQTF_AFFINITY) */
+		if (want != cpu && !irqkit__kthread_bind(want))
+			cpu = want;
+		start = unlikely(irqkit__observing()) ? irqkit__now_ns() + 1 : 0;
+		if (tf & IRQTF_FORCED) {
+			/* 1.13: a forced thread runs with bottom halves and interrupts off */
+			irqkit_local_bh_disable();
+			irqkit_local_irq_disable();
+			ret = action->thread_fn((int)action->irq, action->dev_id);
+			irqkit_local_irq_enable();
+			irqkit_local_bh_enable();
+		} else {
+			ret = action->thread_fn((int)action->irq, action->dev_id);
+		}
+		if (start)
+			irqkit__obs_slice(IRQKIT__TEV_THREAD_FN, action->name, start - 1, action->irq);
+		if (ret == IRQKIT_HANDLED)
+			a_fetch_add(&desc->threads_handled, 1);
+		irq_finalize_oneshot(desc, action);
+		wake_threads_waitq(desc);
+	}
+	t->irq_thread_desc = NULL;
+	t->irq_thread_action = NULL;
+	if (t->cpu)
+		irqkit_thread_unbind();
+	/* freed from its own thread_fn: nobody else holds it any more */
+	if (a_load_seq(&action->thread_flags) & IRQTF_SELF_FREE)
+		irqkit_plat_free(action, sizeof(*action));
+}
+
+/* irqkit__setup_irq_thread: start irq/N-name.  Process context. */
+int irqkit__setup_irq_thread(struct irqkit_action *action, unsigned int irq)
+{
+	char name[32];
+
+	irqkit__snprintf(name, sizeof(name), "irq/%u-%s", irq, action->name ? action->name : "");
+	return irqkit_plat_thread_create(&action->thread, name, irq_thread_main, action);
+}
+
+/* kthread_stop: the thread has nothing left to run (synchronised); end and join it. */
+void irqkit__stop_irq_thread(struct irqkit_action *action)
+{
+	if (!action->thread)
+		return;
+	a_fetch_or(&action->thread_flags, IRQTF_STOP);
+	irqkit__seq_wake(&action->thread_seq);
+	irqkit_plat_thread_join(action->thread);
+	action->thread = NULL;
+}
+
+/* Join the threads left for later.  Process context. */
+void irqkit__reap_irq_threads(void)
+{
+	assert_process_context();
+	for (;;) {
+		struct irqkit_action *action;
+		struct reaped *r;
+
+		irqkit_spin_lock(&reap_lock);
+		r = reap_list;
+		if (r)
+			reap_list = r->next;
+		action = r ? NULL : reap_actions;
+		if (action)
+			reap_actions = action->deferred_next;
+		irqkit_spin_unlock(&reap_lock);
+		if (r) {
+			irqkit_plat_thread_join(r->thread);
+			irqkit_plat_free(r, sizeof(*r));
+		} else if (action) {
+			irqkit__stop_irq_thread(action);
+			irqkit_plat_free(action, sizeof(*action));
+		} else {
+			break;
+		}
+	}
+}
+
+/*
+ * irqkit__irq_setup_forced_threading (1.13): with threadirqs, a plain handler moves
+ * into a thread behind the default primary handler, and the action becomes
+ * ONESHOT.  Actions that bring their own thread_fn keep their form (Linux
+ * would add a secondary thread; irqkit does not).
+ */
+void irqkit__irq_setup_forced_threading(struct irqkit_action *new)
+{
+	if (!(irqkit__rt.flags & IRQKIT_CFG_THREADIRQS))
+		return;
+	if (new->flags & (IRQKIT_F_NO_THREAD | IRQKIT_F_PERCPU | IRQKIT_F_ONESHOT))
+		return;
+	if (new->handler == irqkit__default_primary_handler || new->thread_fn || !new->handler)
+		return;
+	new->flags |= IRQKIT_F_ONESHOT;
+	new->thread_fn = new->handler;
+	new->handler = irqkit__default_primary_handler;
+	new->thread_flags |= IRQTF_FORCED;
+}
