@@ -49,6 +49,11 @@ struct irqkit_work {
 #define IRQKIT_WORK_PENDING	(1ul << 0)
 #define IRQKIT_WORK_DELAYED	(1ul << 1)	/* the work of a struct irqkit_delayed_work */
 #define IRQKIT_WORK_CANCELING	(1ul << 2)
+/* the disable count of disable_work (Linux 6.10: 16 bits, WORK_OFFQ_DISABLE_BITS) */
+#define IRQKIT_WORK_DISABLE_SHIFT	16
+#define IRQKIT_WORK_DISABLE_MAX		0xfffful
+#define IRQKIT_WORK_DISABLE_ONE		(1ul << IRQKIT_WORK_DISABLE_SHIFT)
+#define IRQKIT_WORK_DISABLE_MASK	(IRQKIT_WORK_DISABLE_MAX << IRQKIT_WORK_DISABLE_SHIFT)
 
 #define IRQKIT_WORK_INIT(f)		{ .func = (f) }
 #define IRQKIT_WORK_INIT_26(f, d)	{ .func26 = (f), .data26 = (d) }
@@ -82,7 +87,7 @@ IRQKIT_API void irqkit_delayed_work_timer_fn(struct irqkit_timer_list *timer);
 	.cpu = -1 }
 
 /* alloc_workqueue flags: Linux's WQ_* values (include/linux/workqueue.h). */
-#define IRQKIT_WQ_BH			(1u << 0)	/* not supported: -EINVAL */
+#define IRQKIT_WQ_BH			(1u << 0)	/* items run in softirq context (6.9) */
 #define IRQKIT_WQ_UNBOUND		(1u << 1)
 #define IRQKIT_WQ_FREEZABLE		(1u << 2)	/* accepted; nothing freezes here */
 #define IRQKIT_WQ_MEM_RECLAIM		(1u << 3)	/* accepted; no memory pressure here */
@@ -90,8 +95,11 @@ IRQKIT_API void irqkit_delayed_work_timer_fn(struct irqkit_timer_list *timer);
 #define IRQKIT_WQ_CPU_INTENSIVE		(1u << 5)	/* accepted */
 #define IRQKIT_WQ_SYSFS			(1u << 6)	/* accepted */
 #define IRQKIT_WQ_POWER_EFFICIENT	(1u << 7)	/* accepted */
+#define IRQKIT_WQ_PERCPU		(1u << 8)	/* bound to a CPU: what a queue is without UNBOUND */
 #define IRQKIT__WQ_ORDERED		(1u << 17)
 #define IRQKIT__WQ_LEGACY		(1u << 18)
+/* what a WQ_BH queue may add (Linux's __WQ_BH_ALLOWS) */
+#define IRQKIT__WQ_BH_ALLOWS		(IRQKIT_WQ_BH | IRQKIT_WQ_HIGHPRI | IRQKIT_WQ_PERCPU)
 
 #define IRQKIT_WQ_MAX_ACTIVE		512	/* Linux's WQ_MAX_ACTIVE */
 #define IRQKIT_WQ_DFL_ACTIVE		256
@@ -103,7 +111,13 @@ IRQKIT_API void irqkit_delayed_work_timer_fn(struct irqkit_timer_list *timer);
  * @flags: IRQKIT_WQ_*
  * @max_active: items of this queue running at once per CPU (per pool for an
  *              unbound queue); 0 means 256; clamped to 1..512 with a warning
- * Context: process context.  Return: the queue, or NULL (-ENOMEM, WQ_BH).
+ *
+ * A WQ_BH queue (Linux 6.9) runs its items in the softirq context of the
+ * CPU that queued them, in queueing order: the TASKLET vector, HI with
+ * WQ_HIGHPRI.  They must not sleep.  WQ_HIGHPRI and WQ_PERCPU are the only
+ * flags it takes, and @max_active must be 0: anything else is refused with
+ * Linux's warning (NULL).
+ * Context: process context.  Return: the queue, or NULL.
  */
 IRQKIT_API struct irqkit_workqueue *irqkit_alloc_workqueue(const char *fmt, unsigned int flags,
 							   int max_active, ...)
@@ -121,10 +135,15 @@ IRQKIT_API struct irqkit_workqueue *irqkit_alloc_ordered_workqueue(const char *f
  */
 IRQKIT_API void irqkit_destroy_workqueue(struct irqkit_workqueue *wq);
 
-/* The system queues: "events", "events_highpri", "events_unbound". */
+/*
+ * The system queues: "events", "events_highpri", "events_unbound", and the
+ * BH ones (Linux 6.9), "events_bh" and "events_bh_highpri".
+ */
 IRQKIT_API struct irqkit_workqueue *irqkit_system_wq(void);
 IRQKIT_API struct irqkit_workqueue *irqkit_system_highpri_wq(void);
 IRQKIT_API struct irqkit_workqueue *irqkit_system_unbound_wq(void);
+IRQKIT_API struct irqkit_workqueue *irqkit_system_bh_wq(void);
+IRQKIT_API struct irqkit_workqueue *irqkit_system_bh_highpri_wq(void);
 
 /**
  * irqkit_queue_work_on - queue @work on @wq, on @cpu's pool (or the caller's
@@ -180,6 +199,37 @@ IRQKIT_API bool irqkit_cancel_work_sync(struct irqkit_work *work);
 /** irqkit_cancel_delayed_work - drop a pending instance, no wait.  Context: any.  Return: true if it was pending. */
 IRQKIT_API bool irqkit_cancel_delayed_work(struct irqkit_delayed_work *dwork);
 IRQKIT_API bool irqkit_cancel_delayed_work_sync(struct irqkit_delayed_work *dwork);
+
+/**
+ * irqkit_disable_work - disable @work and cancel a pending instance (Linux 6.10)
+ *
+ * Disabling nests (a count, at most 65,535; more is a warning): while it is
+ * above zero, queue_work and queue_delayed_work of the item return false.
+ * A running instance is not waited for.  Context: any.
+ * Return: true if an instance was pending.
+ */
+IRQKIT_API bool irqkit_disable_work(struct irqkit_work *work);
+/**
+ * irqkit_disable_work_sync - the same, then wait for a running instance
+ *
+ * Context: process context; any but hardirq when @work last ran on a BH
+ * queue (it then waits by spinning, as Linux does).  Return: as above.
+ */
+IRQKIT_API bool irqkit_disable_work_sync(struct irqkit_work *work);
+/**
+ * irqkit_enable_work - undo one disable; below zero is a warning
+ * Context: any.  Return: true if the count reached zero (it may be queued).
+ */
+IRQKIT_API bool irqkit_enable_work(struct irqkit_work *work);
+/** The same for delayed work: a disable also stops its timer. */
+IRQKIT_API bool irqkit_disable_delayed_work(struct irqkit_delayed_work *dwork);
+IRQKIT_API bool irqkit_disable_delayed_work_sync(struct irqkit_delayed_work *dwork);
+IRQKIT_API bool irqkit_enable_delayed_work(struct irqkit_delayed_work *dwork);
+/**
+ * irqkit_enable_and_queue_work - enable @work and, if that made the count
+ * zero, queue it on @wq.  Context: any.  Return: whether it queued.
+ */
+IRQKIT_API bool irqkit_enable_and_queue_work(struct irqkit_workqueue *wq, struct irqkit_work *work);
 
 static inline bool irqkit_work_pending(const struct irqkit_work *work)
 {

@@ -213,13 +213,14 @@ void irqkit__core_exit(void)
 {
 	/* the watchdog watches stop too, until the threads it could wait for are gone */
 	irqkit__watchdog_quiesce();
-	irqkit__workqueue_exit();
+	irqkit__workqueue_stop();	/* the kworkers, while softirqs still run */
 	irqkit__softirq_exit();
 	irqkit__watchdog_exit();
 	irqkit__hrtimers_exit();
 	irqkit__irq_work_exit();
 	irqkit__timers_exit();
 	irqkit__tasklets_exit();
+	irqkit__workqueue_exit();	/* the BH pools' tasklets are off the CPUs' lists now */
 	irqkit__free_all();
 	irqkit__reap_irq_threads();
 	/* the recorder's rings: after every thread that writes them has ended */

@@ -79,6 +79,16 @@ int use(void)
 	(void)request_percpu_irq(1, (irqreturn_t (*)(int, void *))0, "x", (void *)0);
 #elif defined(CASE_sleep_on_now)
 	interruptible_sleep_on(&q);
+#elif defined(CASE_system_bh_wq_in_6_1)
+	(void)queue_work(system_bh_wq, &w);
+#elif defined(CASE_wq_bh_in_6_1)
+	(void)alloc_workqueue("x", WQ_BH, 0);
+#elif defined(CASE_from_work_in_6_1)
+	(void)from_work((struct work_struct *)0, &w, entry);
+#elif defined(CASE_disable_work_in_6_9)
+	(void)disable_work_sync(&w);
+#elif defined(CASE_wq_percpu_in_6_9)
+	(void)alloc_workqueue("x", WQ_PERCPU, 0);
 #elif defined(CASE_init_mutex_now)
 	{
 		struct semaphore s;

@@ -303,6 +303,86 @@ static void test_declared_disabled_tasklets_wait_for_enable(void **state)
 	tasklet_disable(&off_old);
 }
 
+/*
+ * ---- a driver converted from a tasklet to a BH work item ------------------------------
+ *
+ * As drivers carry it since Linux 6.9: the same source builds for either
+ * era, the bottom half a work item on system_bh_wq where the kernel has
+ * one, a tasklet before.  Built here in the current era, its bottom half
+ * runs in softirq context on the CPU whose handler queued it.
+ */
+struct conv_dev {
+	atomic_int	status;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	struct work_struct	bh;
+#else
+	struct tasklet_struct	bh;
+#endif
+	int		bh_runs, bh_cpu, irq_cpu;
+	bool		bh_in_softirq;
+};
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+static void conv_bh(struct work_struct *w)
+{
+	struct conv_dev *d = from_work(d, w, bh);
+#else
+static void conv_bh(struct tasklet_struct *t)
+{
+	struct conv_dev *d = from_tasklet(d, t, bh);
+#endif
+	d->bh_in_softirq = in_serving_softirq();
+	d->bh_cpu = smp_processor_id();
+	d->bh_runs++;
+}
+
+static irqreturn_t conv_interrupt(int irq, void *dev_id)
+{
+	struct conv_dev *d = dev_id;
+
+	(void)irq;
+	if (!atomic_exchange(&d->status, 0))
+		return IRQ_NONE;
+	d->irq_cpu = smp_processor_id();
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	queue_work(system_bh_wq, &d->bh);
+#else
+	tasklet_schedule(&d->bh);
+#endif
+	return IRQ_HANDLED;
+}
+
+static void test_driver_converted_to_bh_work_runs_its_bottom_half_in_softirq(void **state)
+{
+	static struct conv_dev d;
+	int irq = T_EDGE(4);
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	INIT_WORK(&d.bh, conv_bh);
+#else
+	tasklet_setup(&d.bh, conv_bh);
+#endif
+	assert_int_equal(request_irq(irq, conv_interrupt, 0, "convdev", &d), 0);
+	for (int i = 1; i <= 3; i++) {
+		atomic_store(&d.status, 1);
+		irqkit_sw_raise((unsigned int)irq);	/* the bottom half runs at irq exit */
+		synchronize_irq(irq);
+		flush_work(&d.bh);
+		assert_int_equal(d.bh_runs, i);
+		assert_true(d.bh_in_softirq);
+		assert_int_equal(d.bh_cpu, d.irq_cpu);
+	}
+	/* close and open, as rtl8152 does since its conversion: the bottom half off, then on */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+	disable_work_sync(&d.bh);
+	assert_false(queue_work(system_bh_wq, &d.bh));
+	assert_true(enable_work(&d.bh));
+#endif
+	free_irq(irq, &d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +390,7 @@ int main(void)
 		T(test_26_tasklet_and_work_forms_build_and_run),
 		T(test_current_forms_build_and_run),
 		T(test_declared_disabled_tasklets_wait_for_enable),
+		T(test_driver_converted_to_bh_work_runs_its_bottom_half_in_softirq),
 #undef T
 	};
 

@@ -4,6 +4,7 @@
  * runs on the CPU that scheduled it, never concurrently with itself, N
  * schedules give one run), the bottom-half part of guarantee 3, ksoftirqd
  * taking over, tasklet_kill, and del_timer_sync against a running callback.
+ * BH work items queued, disabled, cancelled and flushed at once.
  * IRQKIT_STRESS_SCALE multiplies the iteration counts.
  */
 #define _GNU_SOURCE
@@ -655,6 +656,117 @@ static void test_hardirq_never_overlaps_its_cpus_softirq_on_another_thread(void 
 	assert_int_equal(atomic_load(&violations), 0);
 }
 
+/*
+ * ---- BH work items under load -------------------------------------------------------------
+ *
+ * A thread per CPU queues its own items on system_bh_wq (and the highpri
+ * queue) again and again, while another thread disables, enables, cancels
+ * and flushes them: every run is in softirq context on the queueing CPU,
+ * an item never runs while disabled-and-synced, never twice at once, and
+ * every queue that returned true ends in exactly one run or one cancel.
+ */
+#define BHW_ITEMS	4
+
+struct bhw {
+	struct irqkit_work	work;
+	int			cpu;		/* the only CPU that queues it */
+	atomic_int		in;
+	atomic_long		runs, queued, cancelled;
+	atomic_int		synced_off;	/* disable_work_sync returned, enable not yet */
+};
+
+static struct bhw bhw[NCPU][BHW_ITEMS];
+
+static void bhw_fn(struct irqkit_work *work)
+{
+	struct bhw *b = container_of(work, struct bhw, work);
+
+	if (atomic_fetch_add(&b->in, 1) != 0 || !irqkit_in_serving_softirq() ||
+	    irqkit_smp_processor_id() != b->cpu || atomic_load(&b->synced_off))
+		atomic_fetch_add(&violations, 1);
+	stress_burn(500);
+	atomic_fetch_sub(&b->in, 1);
+	atomic_fetch_add(&b->runs, 1);
+}
+
+static void *bhw_queuer(void *arg)
+{
+	int cpu = (int)(intptr_t)arg;
+	int iters = stress_scale(4000);
+
+	assert_int_equal(irqkit_thread_bind((unsigned int)cpu), 0);
+	for (int i = 0; i < iters; i++) {
+		struct bhw *b = &bhw[cpu][i % BHW_ITEMS];
+		struct irqkit_workqueue *wq = (i & 1) ? irqkit_system_bh_highpri_wq() :
+							irqkit_system_bh_wq();
+
+		if (irqkit_queue_work(wq, &b->work))
+			atomic_fetch_add(&b->queued, 1);
+		if (i % 64 == 63)
+			usleep(50);
+	}
+	irqkit_thread_unbind();
+	return NULL;
+}
+
+static void *bhw_meddler(void *arg)
+{
+	(void)arg;
+	for (int i = 0; !atomic_load(&stop_flag); i++) {
+		struct bhw *b = &bhw[i % NCPU][(i / NCPU) % BHW_ITEMS];
+
+		switch (i % 3) {
+		case 0:
+			if (irqkit_disable_work_sync(&b->work))
+				atomic_fetch_add(&b->cancelled, 1);
+			atomic_store(&b->synced_off, 1);
+			stress_burn(2000);
+			atomic_store(&b->synced_off, 0);
+			irqkit_enable_work(&b->work);
+			break;
+		case 1:
+			if (irqkit_cancel_work_sync(&b->work))
+				atomic_fetch_add(&b->cancelled, 1);
+			break;
+		default:
+			irqkit_flush_work(&b->work);
+			break;
+		}
+	}
+	return NULL;
+}
+
+static void test_bh_work_under_queue_disable_cancel_flush(void **state)
+{
+	pthread_t q[NCPU], m;
+
+	(void)state;
+	for (int c = 0; c < NCPU; c++) {
+		for (int i = 0; i < BHW_ITEMS; i++) {
+			memset(&bhw[c][i], 0, sizeof(bhw[c][i]));
+			bhw[c][i].cpu = c;
+			irqkit_init_work(&bhw[c][i].work, bhw_fn);
+		}
+	}
+	assert_int_equal(pthread_create(&m, NULL, bhw_meddler, NULL), 0);
+	for (int c = 0; c < NCPU; c++)
+		assert_int_equal(pthread_create(&q[c], NULL, bhw_queuer, (void *)(intptr_t)c), 0);
+	for (int c = 0; c < NCPU; c++)
+		pthread_join(q[c], NULL);
+	atomic_store(&stop_flag, true);
+	pthread_join(m, NULL);
+	for (int c = 0; c < NCPU; c++) {
+		for (int i = 0; i < BHW_ITEMS; i++) {
+			struct bhw *b = &bhw[c][i];
+
+			irqkit_flush_work(&b->work);
+			assert_int_equal(atomic_load(&b->queued),
+					 atomic_load(&b->runs) + atomic_load(&b->cancelled));
+		}
+	}
+	assert_int_equal(atomic_load(&violations), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -670,6 +782,7 @@ int main(void)
 		T(test_del_timer_sync_waits_for_a_running_callback),
 		T(test_softirqs_do_not_run_during_their_cpus_hardirq),
 		T(test_hardirq_never_overlaps_its_cpus_softirq_on_another_thread),
+		T(test_bh_work_under_queue_disable_cancel_flush),
 #undef T
 	};
 

@@ -30,6 +30,11 @@ HIDDEN void irqkit__handle_softirqs(struct irqkit_task *t, struct irqkit_cpu *c)
 HIDDEN void irqkit__raise_softirq_observed(struct irqkit_cpu *c, unsigned int nr);
 HIDDEN void irqkit__wakeup_softirqd(struct irqkit_cpu *c);
 HIDDEN void irqkit__tasklets_exit(void);
+struct irqkit_tasklet;
+HIDDEN void irqkit__tasklet_schedule_quiet(struct irqkit_tasklet *t, bool hi);
+/* softirq.c: deterministic mode's player, waiting for a bottom half, runs the softirqs itself */
+HIDDEN bool irqkit__det_player(void);
+HIDDEN bool irqkit__det_run_softirqs(void);
 
 /* Let go of the softirq hold (a full barrier), waking whoever waits for the CPU. */
 static inline void irqkit__release_softirq(struct irqkit_task *t, struct irqkit_cpu *c)
@@ -79,6 +84,7 @@ HIDDEN const char *irqkit__softirq_name(unsigned int nr);
 
 /* workqueue.c */
 HIDDEN int irqkit__workqueue_init(void);
+HIDDEN void irqkit__workqueue_stop(void);
 HIDDEN void irqkit__workqueue_exit(void);
 HIDDEN void irqkit__delayed_work_dropped(struct irqkit_timer_list *timer);
 HIDDEN void irqkit__workqueue_watchdog(uint64_t now, uint64_t thresh);

@@ -464,6 +464,19 @@ static void tasklet_hi_action(void)
 	tasklet_action_common(1, IRQKIT_HI_SOFTIRQ);
 }
 
+/*
+ * tasklet_schedule or tasklet_hi_schedule (@hi) for the core's own tasklets
+ * (a BH pool's), not an interrupt point of an exploration: the call that
+ * made it (queue_work) was one.
+ */
+void irqkit__tasklet_schedule_quiet(struct irqkit_tasklet *t, bool hi)
+{
+	if (hi)
+		tasklet_schedule_common(t, 1, IRQKIT_HI_SOFTIRQ);
+	else
+		tasklet_schedule_common(t, 0, IRQKIT_TASKLET_SOFTIRQ);
+}
+
 /* The depth in state first: that is what the softirq's take tests. */
 void irqkit_tasklet_disable_nosync(struct irqkit_tasklet *t)
 {
@@ -511,26 +524,44 @@ void irqkit_tasklet_enable(struct irqkit_tasklet *t)
 
 /*
  * Deterministic mode has no ksoftirqd: the thread that plays the CPUs runs
- * their softirqs itself while it waits in tasklet_kill(), as ksoftirqd would
- * run them while Linux's caller yields.  Other threads wait for it.
- * Return: whether softirqs could be run here.
+ * their softirqs itself while it waits for a bottom half (tasklet_kill, a
+ * flush or cancel of a BH work item), as ksoftirqd would run them while
+ * Linux's caller sleeps.  Other threads wait for it.
  */
-static bool det_player(void)
+bool irqkit__det_player(void)
 {
 	const struct irqkit_task *t = irqkit_arch_current();
 
 	return mode_player_delivers() && t->cpu && !t->nodeliver;
 }
 
-static bool det_run_softirqs(void)
+/* Runs of softirq vectors so far, every CPU's: what a player's wait counts as progress. */
+static unsigned long softirq_runs(void)
 {
-	bool ran = false;
+	unsigned long n = 0;
 
-	if (!det_player())
-		return false;
 	for (unsigned int cpu = 0; cpu < irqkit__rt.nr_cpus; cpu++)
-		ran |= !irqkit_cpu_run(cpu);
-	return ran;
+		for (unsigned int nr = 0; nr < IRQKIT_NR_SOFTIRQS; nr++)
+			n += READ_ONCE(irqkit__rt.cpus[cpu].softirq_count[nr]);
+	return n;
+}
+
+/*
+ * The player runs every CPU's pending interrupts and softirqs once.
+ * Return: whether a softirq ran: false when nothing could (interrupts or
+ * bottom halves off, a lock held, nothing pending), so that the wait, which
+ * nothing else can end, reports and returns instead of spinning for ever.
+ */
+bool irqkit__det_run_softirqs(void)
+{
+	unsigned long before;
+
+	if (!irqkit__det_player())
+		return false;
+	before = softirq_runs();
+	for (unsigned int cpu = 0; cpu < irqkit__rt.nr_cpus; cpu++)
+		(void)irqkit_cpu_run(cpu);
+	return softirq_runs() != before;
 }
 
 void irqkit_tasklet_kill(struct irqkit_tasklet *t)
@@ -554,9 +585,9 @@ void irqkit_tasklet_kill(struct irqkit_tasklet *t)
 			irqkit__wait_end(&w);
 			return;
 		}
-		if (det_run_softirqs())
+		if (irqkit__det_run_softirqs())
 			continue;
-		if (det_player()) {
+		if (irqkit__det_player()) {
 			irqkit__warn(__FILE__, __LINE__,
 				     "tasklet_kill() in deterministic mode from a section that keeps softirqs out: nothing would run the tasklet; not waiting");
 			irqkit__wait_end(&w);

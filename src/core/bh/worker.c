@@ -197,10 +197,17 @@ void irqkit__incoming_splice(struct irqkit_wq_pool *pool)
  * before it sleeps (worker_main publishes itself idle, then looks: one of the
  * two sees the other).  Any context.
  */
+static void bh_pool_kick(struct irqkit_wq_pool *pool);
+
 void irqkit__queue_work_wake(struct irqkit_wq_pool *pool)
 {
 	struct irqkit_worker *woken;
 	unsigned long flags;
+
+	if (pool->bh) {
+		bh_pool_kick(pool);
+		return;
+	}
 
 	/*
 	 * The push (a seq_cst compare-and-swap) before the look: a seq_cst load
@@ -705,6 +712,128 @@ struct irqkit_wq_pool *irqkit__unbound_pool(bool highpri)
 	return &irqkit__wq.pools[irqkit__rt.nr_cpus * 2 + (highpri ? 1 : 0)];
 }
 
+struct irqkit_wq_pool *irqkit__bh_pool(unsigned int cpu, bool highpri)
+{
+	return &irqkit__wq.pools[irqkit__rt.nr_cpus * 2 + 2 + cpu * 2 + (highpri ? 1 : 0)];
+}
+
+/* ---- BH pools ------------------------------------------------------------------------------- */
+
+/*
+ * A BH pool's items run in its CPU's softirq (Linux 6.9's BH workqueues):
+ * the TASKLET vector, or HI for the high-priority pool, one pool per CPU and
+ * priority with one pseudo worker, the CPU's one softirq context, so no
+ * concurrency to manage and no max_active.  The pool runs from a tasklet of
+ * its own on the vector, which the first item pushed on an empty incoming
+ * list schedules: on the pool's CPU directly, from another CPU through an
+ * irq_work there (as Linux's kick_bh_pool).  A run takes at most ten items
+ * or two jiffies (Linux's BH_WORKER_RESTARTS and BH_WORKER_JIFFIES, so that
+ * the softirq is not held long) and schedules itself again for the rest.
+ * When the CPU goes offline its tasklets move to a live CPU, this one too:
+ * its items then run there, in softirq context, as Linux drains a dead
+ * CPU's BH pools from a live one.  Unlike Linux, which runs the BH items of
+ * a round before its tasklets, they run in the order the two were
+ * scheduled (the pool's tasklet is one of them): the tasklet path pays
+ * nothing for BH work.
+ */
+#define BH_WORKER_RESTARTS	10
+#define BH_WORKER_MS		2
+
+/* Run @w's current item in softirq context, pool lock dropped. */
+static void bh_worker_run(struct irqkit_worker *w, struct irqkit_work *work)
+{
+	struct irqkit_task *t = irqkit_arch_current();
+	const void *outer = t->running_bh;	/* a kworker's item its local_bh_enable interrupted */
+	unsigned int count = t->preempt_count;
+	irqkit_work_fn fn = work->func;
+
+	t->running_bh = work;
+	irqkit_trace(workqueue_execute_start, work, irqkit__work_fn(work));
+	call_work(work);		/* @work may be freed from here on */
+	irqkit_trace(workqueue_execute_end, work, (const void *)fn);
+	if (unlikely(w->obs_start)) {
+		irqkit__obs_work_end(w->obs_fn, w->current_pwq->wq->hist, w->obs_start - 1,
+				     w->obs_flow);
+		w->obs_start = 0;
+	}
+	t->running_bh = outer;
+	if (unlikely(t->preempt_count != count || task_irqs_off(t))) {
+		pr_err("BUG: workqueue leaked lock or atomic: bh%s/0x%08x",
+		       w->pool->highpri ? "-hi" : "", t->preempt_count);
+		pr_err("    last function: %ps", (void *)fn);
+		irqkit__dump_stack();
+		t->preempt_count = count;
+		if (task_irqs_off(t))
+			irqkit_local_irq_enable();
+	}
+}
+
+/* The pool's tasklet: Linux's bh_worker.  Softirq context, on any CPU that has the tasklet. */
+static void bh_worker(struct irqkit_tasklet *tasklet)
+{
+	struct irqkit_wq_pool *pool = container_of(tasklet, struct irqkit_wq_pool, bh_tasklet);
+	struct irqkit_worker *w = pool->workers;
+	unsigned long end = irqkit_jiffies() + irqkit_msecs_to_jiffies(BH_WORKER_MS);
+	int left = BH_WORKER_RESTARTS;
+	bool more;
+
+	irqkit_spin_lock_irq(&pool->lock);
+	for (;;) {
+		struct irqkit_work *work;
+
+		irqkit__incoming_splice(pool);
+		work = worker_take(w);
+		if (!work)
+			break;
+		irqkit_spin_unlock_irq(&pool->lock);
+		bh_worker_run(w, work);
+		irqkit_spin_lock_irq(&pool->lock);
+		worker_finish(w, work);
+		if (!--left || time_after(irqkit_jiffies(), end))
+			break;
+	}
+	more = worker_has_work(w) || READ_ONCE(pool->incoming);
+	irqkit_spin_unlock_irq(&pool->lock);
+	if (more)
+		irqkit__tasklet_schedule_quiet(tasklet, pool->highpri);
+}
+
+/* bh_kick on the pool's CPU: schedule its tasklet there.  Hardirq context. */
+static void bh_kick_fn(struct irqkit_irq_work *kick)
+{
+	struct irqkit_wq_pool *pool = container_of(kick, struct irqkit_wq_pool, bh_kick);
+
+	irqkit__tasklet_schedule_quiet(&pool->bh_tasklet, pool->highpri);
+}
+
+/* An item reached @pool's empty incoming list: its CPU's softirq must run it.  Any context. */
+static void bh_pool_kick(struct irqkit_wq_pool *pool)
+{
+	const struct irqkit_cpu *c = irqkit__this_cpu();
+
+	if (c && (int)c->id == pool->cpu)
+		irqkit__tasklet_schedule_quiet(&pool->bh_tasklet, pool->highpri);
+	else
+		(void)irqkit_irq_work_queue_on(&pool->bh_kick, (unsigned int)pool->cpu);
+}
+
+static int bh_pool_init(struct irqkit_wq_pool *pool, unsigned int cpu)
+{
+	struct irqkit_worker *w = irqkit_plat_alloc(sizeof(*w));
+
+	if (!w)
+		return -IRQKIT_ENOMEM;
+	pool->cpu = (int)cpu;
+	pool->bh = true;
+	irqkit_tasklet_setup(&pool->bh_tasklet, bh_worker);
+	irqkit_init_irq_work(&pool->bh_kick, bh_kick_fn);
+	w->pool = pool;
+	w->sched_tail = &w->sched_head;
+	pool->workers = w;
+	pool->nr_workers = 1;	/* never a thread to start */
+	return 0;
+}
+
 /* ---- start and stop ------------------------------------------------------------------------- */
 
 /* Join @w at stop; an item that does not return is a wait the watchdog reports. */
@@ -724,10 +853,14 @@ static void join_at_stop(struct irqkit_worker *w)
 	irqkit__wait_end(&wait);
 }
 
-/* The pools of a run: per CPU a normal and a high-priority one, then two unbound. */
+/*
+ * The pools of a run: per CPU a normal and a high-priority one, two unbound,
+ * then per CPU a normal and a high-priority BH pool, each with the one
+ * pseudo worker that stands for its CPU's softirq (no thread).
+ */
 int irqkit__pools_init(void)
 {
-	unsigned int n = irqkit__rt.nr_cpus * 2 + 2;
+	unsigned int nr = irqkit__rt.nr_cpus, n = nr * 4 + 2;
 
 	irqkit__wq.pools = irqkit_plat_alloc(sizeof(*irqkit__wq.pools) * n);
 	if (!irqkit__wq.pools)
@@ -736,17 +869,26 @@ int irqkit__pools_init(void)
 	for (unsigned int i = 0; i < n; i++) {
 		struct irqkit_wq_pool *pool = &irqkit__wq.pools[i];
 
-		pool->cpu = i < irqkit__rt.nr_cpus * 2 ? (int)(i / 2) : -1;
-		pool->highpri = i % 2;
 		pool->id = (int)i;
+		pool->highpri = i % 2;
 		pool->tail = &pool->head;
+		if (i < nr * 2)
+			pool->cpu = (int)(i / 2);
+		else if (i < nr * 2 + 2)
+			pool->cpu = -1;
+		else if (bh_pool_init(pool, (i - nr * 2 - 2) / 2)) {
+			irqkit__pools_free();
+			irqkit__wq.pools = NULL;
+			return -IRQKIT_ENOMEM;
+		}
 	}
 	return 0;
 }
 
 /*
- * Stop every worker (each finishes the item it runs; a worker being started
- * is waited for and joined too), then drop what is still on the pools' lists.
+ * Stop every worker: each finishes the item it runs; a worker being started
+ * is waited for and joined too.  The BH pools have no thread: their items
+ * run until the softirqs stop, and what is left is dropped with the rest.
  */
 void irqkit__pools_stop(void)
 {
@@ -764,9 +906,21 @@ void irqkit__pools_stop(void)
 		while (pool->idle)
 			wake_idle_worker(pool);
 		irqkit_spin_unlock_irq(&pool->lock);
-		for (struct irqkit_worker *w = pool->workers; w; w = w->next)
-			if (w->thread)
+		for (struct irqkit_worker *w = pool->workers; w; w = w->next) {
+			if (w->thread) {
 				join_at_stop(w);
+				w->thread = NULL;
+			}
+		}
+	}
+}
+
+/* Drop what is still on the pools' lists, free the workers and the pools.  No softirq runs. */
+void irqkit__pools_free(void)
+{
+	for (unsigned int i = 0; i < irqkit__wq.nr_pools; i++) {
+		struct irqkit_wq_pool *pool = &irqkit__wq.pools[i];
+
 		irqkit_spin_lock_irq(&pool->lock);
 		irqkit__incoming_splice(pool);		/* onto the lists dropped below */
 		irqkit_spin_unlock_irq(&pool->lock);
@@ -779,10 +933,6 @@ void irqkit__pools_stop(void)
 		}
 		irqkit__drop_at_stop(pool->head);
 	}
-}
-
-void irqkit__pools_free(void)
-{
 	irqkit_plat_free(irqkit__wq.pools, sizeof(*irqkit__wq.pools) * irqkit__wq.nr_pools);
 }
 

@@ -109,12 +109,52 @@ static void add_req(struct flush_req *req)
 }
 
 /* Sleep until @req is done; the watchdog knows it as @what waiting for the item. */
-static void wait_req(struct flush_req *req, const char *what)
+/* Take @req off the list if it is still there (a wait given up).  Pool lock not held. */
+static void del_req(struct flush_req *req)
+{
+	irqkit_spin_lock(&irqkit__wq.flush_lock);
+	for (struct flush_req **pp = &irqkit__wq.reqs; *pp; pp = &(*pp)->next) {
+		if (*pp == req) {
+			*pp = req->next;
+			a_fetch_sub(&irqkit__wq.nr_reqs, 1);
+			break;
+		}
+	}
+	irqkit_spin_unlock(&irqkit__wq.flush_lock);
+}
+
+/*
+ * Deterministic mode: nothing but the player runs a CPU's softirqs, so the
+ * player that waits for a BH item runs them itself; when none can run (its
+ * interrupts or bottom halves off, a lock held), the wait could never end:
+ * reported, not waited.  Return: whether @cond came true.
+ */
+#define player_waits_for_bh(cond, what) ({						\
+	bool __ok = true;								\
+	while (!(cond)) {								\
+		if (irqkit__det_run_softirqs())						\
+			continue;							\
+		irqkit__warn(__FILE__, __LINE__,					\
+			     "%s() in deterministic mode from a section that keeps softirqs out: nothing would run the BH work; not waiting", \
+			     (what));							\
+		__ok = false;								\
+		break;									\
+	}										\
+	__ok;										\
+})
+
+/* Sleep until @req is done (@bh: its item is a BH queue's); the watchdog knows it as @what. */
+static void wait_req(struct flush_req *req, const char *what, bool bh)
 {
 	struct irqkit__wait w;
 
 	if (a_load_seq(&req->done))
 		return;
+	if (bh && irqkit__det_player()) {
+		if (!player_waits_for_bh(a_load_seq(&req->done), what))
+			del_req(req);
+		return;
+	}
 	irqkit__wait_init(&w);
 	irqkit__wait_begin(&w, what, WAIT_WORK, req->work, 0);
 	while (!a_load_seq(&req->done))
@@ -230,7 +270,7 @@ static __always_inline bool queue_work_at(int cpu, struct irqkit_workqueue *wq,
 {
 	irqkit__point("queue_work", ip);
 	if (!wq || !work || work_has_no_function(work, "queue_work") ||
-	    test_and_set_pending(work))
+	    test_and_set_pending(work) || clear_pending_if_disabled(work))
 		return false;
 	if (unlikely(irqkit__observing()))
 		irqkit__obs_work_queued(work, false, 0);
@@ -285,7 +325,7 @@ bool irqkit_queue_delayed_work_on(int cpu, struct irqkit_workqueue *wq,
 				  struct irqkit_delayed_work *dwork, unsigned long delay)
 {
 	if (!wq || !dwork || work_has_no_function(&dwork->work, "queue_delayed_work") ||
-	    test_and_set_pending(&dwork->work))
+	    test_and_set_pending(&dwork->work) || clear_pending_if_disabled(&dwork->work))
 		return false;
 	return __queue_delayed_work(cpu, wq, dwork, delay);
 }
@@ -363,24 +403,33 @@ static bool grab_pending(struct irqkit_work *work, struct irqkit_delayed_work *d
  * Wait until no worker runs @work (the running instance finishes).  Process
  * context.  Return: whether it waited.
  */
-static bool wait_running(struct irqkit_work *work)
+static bool wait_running(struct irqkit_work *work, const char *what)
 {
 	struct irqkit_pwq *pwq = work_pwq(work);
 	struct flush_req req = { .work = work };
 	struct irqkit_worker *w;
+	unsigned long flags;
+	bool bh;
 
 	if (!pwq)
 		return false;
-	irqkit_spin_lock_irq(&pwq->pool->lock);
+	bh = pwq->pool->bh;
+	flags = irqkit_spin_lock_irqsave(&pwq->pool->lock);
 	w = irqkit__find_worker_executing(pwq->pool, work);
 	if (w) {
 		req.target = w->current_seq;
 		add_req(&req);
 	}
-	irqkit_spin_unlock_irq(&pwq->pool->lock);
+	irqkit_spin_unlock_irqrestore(&pwq->pool->lock, flags);
 	if (!w)
 		return false;
-	wait_req(&req, "cancel_work_sync");
+	if (bh && (irqkit_in_atomic() || irqkit_irqs_disabled())) {
+		/* a BH item runs in a softirq of its own CPU: wait by spinning, as Linux */
+		for (unsigned int spins = 0; !a_load_seq(&req.done);)
+			spin_step(&spins);
+		return true;
+	}
+	wait_req(&req, what, bh);
 	return true;
 }
 
@@ -395,14 +444,20 @@ static bool waits_for_itself(const struct irqkit_work *work, const char *what)
 	return true;
 }
 
+static bool work_is_bh(const struct irqkit_work *work);
+
 static bool __cancel_work_sync(struct irqkit_work *work, struct irqkit_delayed_work *dwork)
 {
 	bool ret;
 
-	might_sleep();
+	/* a BH item's may be waited for from atomic context, not from hardirq (Linux 6.10) */
+	if (work_is_bh(work))
+		WARN_ON_ONCE(irqkit_in_hardirq());
+	else
+		might_sleep();
 	ret = grab_pending(work, dwork);		/* now ours: new queueing fails */
 	if (!waits_for_itself(work, dwork ? "cancel_delayed_work_sync" : "cancel_work_sync"))
-		wait_running(work);
+		wait_running(work, "cancel_work_sync");
 	clear_pending(work);
 	return ret;
 }
@@ -437,7 +492,8 @@ bool irqkit_mod_delayed_work_on(int cpu, struct irqkit_workqueue *wq,
 	if (!wq || !dwork || work_has_no_function(&dwork->work, "mod_delayed_work"))
 		return false;
 	ret = grab_pending(&dwork->work, dwork);	/* PENDING is ours either way */
-	__queue_delayed_work(cpu, wq, dwork, delay);
+	if (!clear_pending_if_disabled(&dwork->work))
+		__queue_delayed_work(cpu, wq, dwork, delay);
 	return ret;
 }
 
@@ -445,6 +501,102 @@ bool irqkit_mod_delayed_work(struct irqkit_workqueue *wq, struct irqkit_delayed_
 			     unsigned long delay)
 {
 	return irqkit_mod_delayed_work_on(IRQKIT_WORK_CPU_UNBOUND, wq, dwork, delay);
+}
+
+/* ---- disabling (Linux 6.10) ------------------------------------------------------------------ */
+
+/*
+ * Cancel a pending instance and move the disable count by @delta (+1, -1),
+ * PENDING held meanwhile, so that a queue_work that takes PENDING after
+ * sees the new count.  Any context.  Return: whether an instance was
+ * pending; *@count the count after.
+ */
+static bool cancel_and_count(struct irqkit_work *work, struct irqkit_delayed_work *dwork,
+			     int delta, unsigned long *count)
+{
+	bool ret = grab_pending(work, dwork);
+	unsigned long n = (work_data(work) & IRQKIT_WORK_DISABLE_MASK) >> IRQKIT_WORK_DISABLE_SHIFT;
+
+	if (delta > 0 && !WARN_ONCE(n == IRQKIT_WORK_DISABLE_MAX,
+				    "workqueue: work disable count overflowed")) {
+		a_fetch_add(&work->data, IRQKIT_WORK_DISABLE_ONE);
+		n++;
+	} else if (delta < 0 && !WARN_ONCE(n == 0, "workqueue: work disable count underflowed")) {
+		a_fetch_sub(&work->data, IRQKIT_WORK_DISABLE_ONE);
+		n--;
+	}
+	clear_pending(work);
+	*count = n;
+	return ret;
+}
+
+/* Did @work last run, or is it queued, on a BH queue (in this run)? */
+static bool work_is_bh(const struct irqkit_work *work)
+{
+	const struct irqkit_pwq *pwq = work_pwq(work);
+
+	return pwq && pwq->pool->bh;
+}
+
+static bool disable_sync(struct irqkit_work *work, struct irqkit_delayed_work *dwork,
+			 const char *what)
+{
+	unsigned long count;
+	bool ret;
+
+	if (work_is_bh(work))
+		WARN_ON_ONCE(irqkit_in_hardirq());
+	else
+		might_sleep();
+	ret = cancel_and_count(work, dwork, 1, &count);
+	if (!waits_for_itself(work, what))
+		wait_running(work, what);
+	return ret;
+}
+
+bool irqkit_disable_work(struct irqkit_work *work)
+{
+	unsigned long count;
+
+	return cancel_and_count(work, NULL, 1, &count);
+}
+
+bool irqkit_disable_work_sync(struct irqkit_work *work)
+{
+	return disable_sync(work, NULL, "disable_work_sync");
+}
+
+bool irqkit_enable_work(struct irqkit_work *work)
+{
+	unsigned long count;
+
+	(void)cancel_and_count(work, NULL, -1, &count);
+	return count == 0;
+}
+
+bool irqkit_disable_delayed_work(struct irqkit_delayed_work *dwork)
+{
+	unsigned long count;
+
+	return cancel_and_count(&dwork->work, dwork, 1, &count);
+}
+
+bool irqkit_disable_delayed_work_sync(struct irqkit_delayed_work *dwork)
+{
+	return disable_sync(&dwork->work, dwork, "disable_delayed_work_sync");
+}
+
+bool irqkit_enable_delayed_work(struct irqkit_delayed_work *dwork)
+{
+	return irqkit_enable_work(&dwork->work);
+}
+
+bool irqkit_enable_and_queue_work(struct irqkit_workqueue *wq, struct irqkit_work *work)
+{
+	if (!irqkit_enable_work(work))
+		return false;
+	(void)queue_work_at(IRQKIT_WORK_CPU_UNBOUND, wq, work, __builtin_return_address(0));
+	return true;
 }
 
 /* ---- flushing ---------------------------------------------------------------------------------- */
@@ -480,7 +632,7 @@ bool irqkit_flush_work(struct irqkit_work *work)
 		irqkit_spin_unlock_irq(&pwq->pool->lock);
 		if (!queued && !w)
 			return false;
-		wait_req(&req, "flush_work");
+		wait_req(&req, "flush_work", pwq->pool->bh);
 		return true;
 	}
 }
@@ -492,14 +644,15 @@ bool irqkit_flush_delayed_work(struct irqkit_delayed_work *dwork)
 	return irqkit_flush_work(&dwork->work);
 }
 
-void irqkit_flush_workqueue(struct irqkit_workqueue *wq)
+/* flush_workqueue.  Return: false if it gave up (a BH queue the player cannot run). */
+static bool flush_wq(struct irqkit_workqueue *wq)
 {
 	unsigned int old;
-	bool self;
+	bool self, done = true;
 
 	might_sleep();
 	if (!wq)
-		return;
+		return true;
 	/*
 	 * From one of the queue's own items, Linux waits for that item too and
 	 * never returns.  irqkit reports it; on an ordered queue nothing else can
@@ -512,7 +665,7 @@ void irqkit_flush_workqueue(struct irqkit_workqueue *wq)
 			     wq->name, (wq->flags & IRQKIT__WQ_ORDERED) ? "not waiting" :
 			     "waiting for the others only");
 		if (wq->flags & IRQKIT__WQ_ORDERED)
-			return;
+			return true;
 	}
 	irqkit__mutex_lock(&wq->flush_mutex);
 	/* items queued before this call take the old colour, then the flip */
@@ -520,13 +673,24 @@ void irqkit_flush_workqueue(struct irqkit_workqueue *wq)
 	old = a_load_seq(&wq->color);
 	a_store_seq(&wq->flushing, 1);
 	a_store_seq(&wq->color, old ^ 1);
-	/* the caller's own item, of the old colour, is not waited for */
-	irqkit__seq_wait_event(&wq->flush_seq,
-			       wq_in_flight(wq, old) -
-			       (self && current_wq_worker()->current->color == old) <= 0,
-			       "flush_workqueue", WAIT_WORKQUEUE, wq->name, 0);
+	if ((wq->flags & IRQKIT_WQ_BH) && irqkit__det_player()) {
+		/* a BH queue's items, in deterministic mode: the player runs them */
+		done = player_waits_for_bh(wq_in_flight(wq, old) <= 0, "flush_workqueue");
+	} else {
+		/* the caller's own item, of the old colour, is not waited for */
+		irqkit__seq_wait_event(&wq->flush_seq,
+				       wq_in_flight(wq, old) -
+				       (self && current_wq_worker()->current->color == old) <= 0,
+				       "flush_workqueue", WAIT_WORKQUEUE, wq->name, 0);
+	}
 	a_store_seq(&wq->flushing, 0);
 	irqkit__mutex_unlock(&wq->flush_mutex);
+	return done;
+}
+
+void irqkit_flush_workqueue(struct irqkit_workqueue *wq)
+{
+	(void)flush_wq(wq);
 }
 
 void irqkit_drain_workqueue(struct irqkit_workqueue *wq)
@@ -538,7 +702,8 @@ void irqkit_drain_workqueue(struct irqkit_workqueue *wq)
 		return;
 	WRITE_ONCE(wq->draining, true);
 	for (;;) {
-		irqkit_flush_workqueue(wq);
+		if (!flush_wq(wq))
+			break;		/* reported: nothing can run its BH items */
 		if (!wq_in_flight(wq, 0) && !wq_in_flight(wq, 1))
 			break;
 		if (++tries % 10 == 0)
@@ -575,19 +740,17 @@ static struct irqkit_workqueue *alloc_wq(const char *name, unsigned int flags, i
 	struct irqkit_workqueue *wq;
 	bool unbound = flags & IRQKIT_WQ_UNBOUND;
 	bool highpri = flags & IRQKIT_WQ_HIGHPRI;
+	bool bh = flags & IRQKIT_WQ_BH;
 
 	if (!irqkit__wq.pools)
 		return NULL;
-	if (flags & IRQKIT_WQ_BH) {
-		pr_warn("workqueue: %s: WQ_BH is not supported by irqkit; use a tasklet", name);
-		return NULL;
-	}
 	wq = irqkit_plat_alloc(sizeof(*wq));
 	if (!wq)
 		return NULL;
 	irqkit__snprintf(wq->name, sizeof(wq->name), "%s", name);
 	wq->flags = flags;
-	wq->max_active = clamp_max_active(max_active, wq->name);
+	/* a BH queue shares its CPU's one softirq context: no max_active to keep */
+	wq->max_active = bh ? __INT_MAX__ : clamp_max_active(max_active, wq->name);
 	wq->nr_pwqs = unbound ? 1 : irqkit__rt.nr_cpus;
 	wq->pwqs = irqkit_plat_alloc(sizeof(*wq->pwqs) * wq->nr_pwqs);
 	if (!wq->pwqs) {
@@ -597,7 +760,8 @@ static struct irqkit_workqueue *alloc_wq(const char *name, unsigned int flags, i
 	for (unsigned int i = 0; i < wq->nr_pwqs; i++) {
 		struct irqkit_pwq *pwq = &wq->pwqs[i];
 
-		pwq->pool = unbound ? irqkit__unbound_pool(highpri) : irqkit__cpu_pool(i, highpri);
+		pwq->pool = unbound ? irqkit__unbound_pool(highpri) :
+			    bh ? irqkit__bh_pool(i, highpri) : irqkit__cpu_pool(i, highpri);
 		pwq->wq = wq;
 		pwq->max_active = wq->max_active;
 		pwq->inactive_tail = &pwq->inactive_head;
@@ -625,6 +789,13 @@ struct irqkit_workqueue *irqkit_alloc_workqueue(const char *fmt, unsigned int fl
 		pr_warn("workqueue: alloc_workqueue() with no name: refused");
 		return NULL;
 	}
+	/* Linux's rules for WQ_BH, with its warnings */
+	if (flags & IRQKIT_WQ_BH) {
+		if (WARN_ON_ONCE(flags & ~IRQKIT__WQ_BH_ALLOWS))
+			return NULL;
+		if (WARN_ON_ONCE(max_active))
+			return NULL;
+	}
 	va_start(ap, max_active);
 	irqkit__vsnprintf(name, sizeof(name), fmt, ap);
 	va_end(ap);
@@ -641,10 +812,13 @@ struct irqkit_workqueue *irqkit_alloc_ordered_workqueue(const char *fmt, unsigne
 		pr_warn("workqueue: alloc_ordered_workqueue() with no name: refused");
 		return NULL;
 	}
+	flags |= IRQKIT_WQ_UNBOUND | IRQKIT__WQ_ORDERED;
+	if ((flags & IRQKIT_WQ_BH) && WARN_ON_ONCE(flags & ~IRQKIT__WQ_BH_ALLOWS))
+		return NULL;
 	va_start(ap, flags);
 	irqkit__vsnprintf(name, sizeof(name), fmt, ap);
 	va_end(ap);
-	return alloc_wq(name, flags | IRQKIT_WQ_UNBOUND | IRQKIT__WQ_ORDERED, 1);
+	return alloc_wq(name, flags, 1);
 }
 
 void irqkit_destroy_workqueue(struct irqkit_workqueue *wq)
@@ -703,6 +877,16 @@ struct irqkit_workqueue *irqkit_system_unbound_wq(void)
 	return irqkit__wq.system_unbound_wq;
 }
 
+struct irqkit_workqueue *irqkit_system_bh_wq(void)
+{
+	return irqkit__wq.system_bh_wq;
+}
+
+struct irqkit_workqueue *irqkit_system_bh_highpri_wq(void)
+{
+	return irqkit__wq.system_bh_highpri_wq;
+}
+
 /* ---- start and stop ------------------------------------------------------------------------- */
 
 int irqkit__workqueue_init(void)
@@ -714,7 +898,11 @@ int irqkit__workqueue_init(void)
 	irqkit__wq.system_wq = alloc_wq("events", 0, 0);
 	irqkit__wq.system_highpri_wq = alloc_wq("events_highpri", IRQKIT_WQ_HIGHPRI, 0);
 	irqkit__wq.system_unbound_wq = alloc_wq("events_unbound", IRQKIT_WQ_UNBOUND, 0);
-	if (!irqkit__wq.system_wq || !irqkit__wq.system_highpri_wq || !irqkit__wq.system_unbound_wq) {
+	irqkit__wq.system_bh_wq = alloc_wq("events_bh", IRQKIT_WQ_BH, 0);
+	irqkit__wq.system_bh_highpri_wq = alloc_wq("events_bh_highpri",
+						   IRQKIT_WQ_BH | IRQKIT_WQ_HIGHPRI, 0);
+	if (!irqkit__wq.system_wq || !irqkit__wq.system_highpri_wq || !irqkit__wq.system_unbound_wq ||
+	    !irqkit__wq.system_bh_wq || !irqkit__wq.system_bh_highpri_wq) {
 		irqkit__workqueue_exit();
 		return -IRQKIT_ENOMEM;
 	}
@@ -744,15 +932,29 @@ void irqkit__delayed_work_dropped(struct irqkit_timer_list *timer)
 }
 
 /*
- * Stop every worker (each finishes the item it runs; a worker being started
- * is waited for and joined too), then drop what is still queued and free
- * pools and queues.
+ * The first half of stop, while softirqs still run: every kworker finishes
+ * the item it runs and ends (a worker being started is waited for and
+ * joined too).  BH items go on running until the softirqs stop.
+ */
+void irqkit__workqueue_stop(void)
+{
+	if (!irqkit__wq.pools || irqkit__wq.stopped)
+		return;
+	irqkit__pools_stop();
+	irqkit__wq.stopped = true;
+}
+
+/*
+ * The second half, once no softirq runs and the CPUs' tasklet and irq_work
+ * lists are dropped (a BH pool's tasklet is on them): drop what is still
+ * queued, free pools and queues.
  */
 void irqkit__workqueue_exit(void)
 {
 	if (!irqkit__wq.pools)
 		return;
-	irqkit__pools_stop();
+	irqkit__workqueue_stop();
+	irqkit__pools_free();		/* the pools' items first: their pwqs are the queues' */
 	while (irqkit__wq.all) {
 		struct irqkit_workqueue *wq = irqkit__wq.all;
 
@@ -762,7 +964,6 @@ void irqkit__workqueue_exit(void)
 		irqkit_plat_free(wq->pwqs, sizeof(*wq->pwqs) * wq->nr_pwqs);
 		irqkit_plat_free(wq, sizeof(*wq));
 	}
-	irqkit__pools_free();
 	irqkit__wq = (struct irqkit__wq_rt){ 0 };
 }
 

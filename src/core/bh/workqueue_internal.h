@@ -13,6 +13,8 @@
 #include "cpu.h"
 #include "debug/debug.h"
 #include <irqkit/workqueue.h>
+#include <irqkit/softirq.h>
+#include <irqkit/irq_work.h>
 
 #define WORKERS_MAX	32	/* per pool; Linux has no fixed cap, memory is the cap */
 
@@ -62,6 +64,12 @@ struct irqkit_wq_pool {
 	struct irqkit_work	*incoming __attribute__((aligned(64)));
 	int			cpu;		/* -1: unbound */
 	bool			highpri;
+	/*
+	 * A BH pool (WQ_BH): no threads; its items run in its CPU's softirq
+	 * (TASKLET, or HI when highpri) from bh_tasklet, which a queue_work on
+	 * the CPU schedules and bh_kick, an irq_work, schedules from another.
+	 */
+	bool			bh;
 	int			id;
 	/* what the worker writes or reads per item, off the line queue_work writes */
 	struct irqkit_spinlock	lock __attribute__((aligned(64)));
@@ -76,6 +84,8 @@ struct irqkit_wq_pool {
 	int			creating;	/* create_worker calls under way */
 	unsigned long		progress;	/* items taken, ever (pool lock) */
 	struct irqkit__stall	wd;		/* the watchdog's view (its thread only) */
+	struct irqkit_tasklet	bh_tasklet;
+	struct irqkit_irq_work	bh_kick;
 };
 
 struct irqkit_workqueue {
@@ -112,6 +122,8 @@ struct irqkit__wq_rt {
 	struct flush_req	*reqs;
 	unsigned int		nr_reqs;
 	struct irqkit_workqueue	*system_wq, *system_highpri_wq, *system_unbound_wq;
+	struct irqkit_workqueue	*system_bh_wq, *system_bh_highpri_wq;
+	bool			stopped;	/* irqkit__workqueue_stop() ran */
 };
 HIDDEN extern struct irqkit__wq_rt irqkit__wq;
 
@@ -136,6 +148,18 @@ static inline bool test_and_set_pending(struct irqkit_work *work)
 static inline void clear_pending(struct irqkit_work *work)
 {
 	a_fetch_and(&work->data, ~IRQKIT_WORK_PENDING);
+}
+
+/*
+ * The caller owns PENDING: if the item is disabled, let it go (Linux's
+ * clear_pending_if_disabled).  Return: whether it was disabled.
+ */
+static inline bool clear_pending_if_disabled(struct irqkit_work *work)
+{
+	if (likely(!(work_data(work) & IRQKIT_WORK_DISABLE_MASK)))
+		return false;
+	clear_pending(work);
+	return true;
 }
 
 /*
@@ -222,6 +246,7 @@ HIDDEN struct irqkit_worker *irqkit__find_worker_executing(struct irqkit_wq_pool
 HIDDEN int irqkit__pool_ensure_worker(struct irqkit_wq_pool *pool);
 HIDDEN struct irqkit_wq_pool *irqkit__cpu_pool(unsigned int cpu, bool highpri);
 HIDDEN struct irqkit_wq_pool *irqkit__unbound_pool(bool highpri);
+HIDDEN struct irqkit_wq_pool *irqkit__bh_pool(unsigned int cpu, bool highpri);
 HIDDEN int irqkit__pools_init(void);
 HIDDEN void irqkit__pools_stop(void);
 HIDDEN void irqkit__pools_free(void);

@@ -437,6 +437,35 @@ static void test_tasklet_kill_in_deterministic_mode_runs_it(void **state)
 }
 
 /*
+ * A sequence found from outside that spun for ever: the player, interrupts
+ * off under a spin lock, kills a tasklet it has just scheduled.  Nothing can
+ * run it there (irqkit_cpu_run delivers nothing with interrupts off): the
+ * wait is reported and returns, and the tasklet runs once interrupts are on.
+ */
+static void test_tasklet_kill_with_interrupts_off_in_deterministic_mode_reports(void **state)
+{
+	static struct irqkit_spinlock lock = IRQKIT_SPINLOCK_INIT;
+	struct irqkit_workqueue *wq = irqkit_alloc_workqueue("w", 0, 0);
+	unsigned long flags;
+	struct ttest x;
+
+	(void)state;
+	assert_non_null(wq);
+	tt_init(&x, 'x');
+	flags = irqkit_spin_lock_irqsave(&lock);
+	irqkit_flush_workqueue(wq);		/* might_sleep reports it, rightly */
+	assert_int_equal(irqkit_cpu_run(0), 0);
+	irqkit_tasklet_hi_schedule(&x.t);
+	irqkit_tasklet_kill(&x.t);
+	irqkit_spin_unlock_irqrestore(&lock, flags);
+	assert_log_contains("sleeping function called from invalid context");
+	assert_log_contains("tasklet_kill() in deterministic mode from a section that keeps softirqs out");
+	irqkit_deliver_pending();
+	assert_int_equal(atomic_load(&x.runs), 1);
+	irqkit_destroy_workqueue(wq);
+}
+
+/*
  * A softirq raised from process context with no hardirq to end is
  * ksoftirqd's on Linux, which cannot run on a CPU whose thread holds a
  * spin lock (preemption off): a delivery point inside the lock leaves it,
@@ -570,6 +599,7 @@ int main(void)
 		T(test_tasklet_queued_without_sched_is_reported_not_run),
 		T(test_tasklet_kill_of_idle_tasklet_and_reuse),
 		T(test_tasklet_kill_in_deterministic_mode_runs_it),
+		T(test_tasklet_kill_with_interrupts_off_in_deterministic_mode_reports),
 		T(test_tasklet_kill_from_itself_reports_instead_of_hanging),
 		T(test_tasklet_kill_of_disabled_scheduled_tasklet_reports),
 		T(test_level_refire_runs_before_the_softirqs_of_irq_exit),

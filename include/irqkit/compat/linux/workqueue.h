@@ -30,7 +30,18 @@
 #define workqueue_struct		irqkit_workqueue
 typedef irqkit_work_fn work_func_t;
 
+#define IRQKIT__WQ_NEEDS(name, ver, how)						\
+	IRQKIT_ERA_ERROR(name " is Linux " ver ": build with IRQKIT_LINUX_VERSION_CODE " how)
+#if IRQKIT_LINUX_AT_LEAST(6, 9, 0)
 #define WQ_BH				IRQKIT_WQ_BH
+#else
+#define WQ_BH	IRQKIT__WQ_NEEDS("WQ_BH", "6.9 and later", ">= KERNEL_VERSION(6,9,0)")
+#endif
+#if IRQKIT_LINUX_AT_LEAST(6, 17, 0)
+#define WQ_PERCPU			IRQKIT_WQ_PERCPU
+#else
+#define WQ_PERCPU	IRQKIT__WQ_NEEDS("WQ_PERCPU", "6.17 and later", ">= KERNEL_VERSION(6,17,0)")
+#endif
 #define WQ_UNBOUND			IRQKIT_WQ_UNBOUND
 #define WQ_FREEZABLE			IRQKIT_WQ_FREEZABLE
 #define WQ_MEM_RECLAIM			IRQKIT_WQ_MEM_RECLAIM
@@ -89,6 +100,19 @@ typedef irqkit_work_fn work_func_t;
 #define system_wq			irqkit_system_wq()
 #define system_highpri_wq		irqkit_system_highpri_wq()
 #define system_unbound_wq		irqkit_system_unbound_wq()
+#if IRQKIT_LINUX_AT_LEAST(6, 9, 0)
+#define system_bh_wq			irqkit_system_bh_wq()
+#define system_bh_highpri_wq		irqkit_system_bh_highpri_wq()
+/* from_work: the object a work item is embedded in, as from_tasklet is for a tasklet */
+#define from_work(var, callback_work, work_fieldname)					\
+	container_of(callback_work, __typeof__(*(var)), work_fieldname)
+#else
+#define system_bh_wq	IRQKIT__WQ_NEEDS("system_bh_wq", "6.9 and later", ">= KERNEL_VERSION(6,9,0)")
+#define system_bh_highpri_wq										\
+	IRQKIT__WQ_NEEDS("system_bh_highpri_wq", "6.9 and later", ">= KERNEL_VERSION(6,9,0)")
+#define from_work(var, callback_work, work_fieldname)					\
+	IRQKIT__WQ_NEEDS("from_work()", "6.9 and later", ">= KERNEL_VERSION(6,9,0)")
+#endif
 
 #define queue_work_on(cpu, wq, w)	irqkit_queue_work_on((cpu), (wq), IRQKIT__W(w))
 #define queue_work(wq, w)		irqkit_queue_work((wq), IRQKIT__W(w))
@@ -130,5 +154,25 @@ typedef irqkit_work_fn work_func_t;
 	(__irqkit_not_26_delayed_work(dw, "cancel_delayed_work"),			\
 	 irqkit_cancel_delayed_work(dw))
 #define cancel_delayed_work_sync(dw)	irqkit_cancel_delayed_work_sync(dw)
+
+/* Disabling a work item: Linux 6.10 (enable_and_queue_work a little later). */
+#if IRQKIT_LINUX_AT_LEAST(6, 10, 0)
+#define disable_work(w)			irqkit_disable_work(IRQKIT__W(w))
+#define disable_work_sync(w)		irqkit_disable_work_sync(IRQKIT__W(w))
+#define enable_work(w)			irqkit_enable_work(IRQKIT__W(w))
+#define disable_delayed_work(dw)	irqkit_disable_delayed_work(dw)
+#define disable_delayed_work_sync(dw)	irqkit_disable_delayed_work_sync(dw)
+#define enable_delayed_work(dw)		irqkit_enable_delayed_work(dw)
+#define enable_and_queue_work(wq, w)	irqkit_enable_and_queue_work((wq), IRQKIT__W(w))
+#else
+#define IRQKIT__NEEDS_6_10(name)	IRQKIT__WQ_NEEDS(name, "6.10 and later", ">= KERNEL_VERSION(6,10,0)")
+#define disable_work(w)			IRQKIT__NEEDS_6_10("disable_work()")
+#define disable_work_sync(w)		IRQKIT__NEEDS_6_10("disable_work_sync()")
+#define enable_work(w)			IRQKIT__NEEDS_6_10("enable_work()")
+#define disable_delayed_work(dw)	IRQKIT__NEEDS_6_10("disable_delayed_work()")
+#define disable_delayed_work_sync(dw)	IRQKIT__NEEDS_6_10("disable_delayed_work_sync()")
+#define enable_delayed_work(dw)		IRQKIT__NEEDS_6_10("enable_delayed_work()")
+#define enable_and_queue_work(wq, w)	IRQKIT__NEEDS_6_10("enable_and_queue_work()")
+#endif
 
 #endif
