@@ -39,6 +39,10 @@ int use(void)
 	hrtimer_setup(&t, fn, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 #elif defined(CASE_hrtimer_init_now)
 	hrtimer_init(&t, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+#elif defined(CASE_hrtimer_setup_on_stack_in_6_12)
+	hrtimer_setup_on_stack(&t, fn, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+#elif defined(CASE_hrtimer_init_on_stack_now)
+	hrtimer_init_on_stack(&t, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 #elif defined(CASE_hrtimer_soft_in_4_14)
 	hrtimer_start(&t, 1000, HRTIMER_MODE_REL_SOFT);
 #endif

@@ -19,6 +19,7 @@
 #include <irqkit/hrtimer.h>
 #include <linux/version.h>
 #include <linux/ktime.h>
+#include <linux/spinlock.h>	/* Linux's reaches it (and preempt.h) through seqlock.h */
 
 #if !IRQKIT_LINUX_AT_LEAST(2, 6, 16)
 #error "<linux/hrtimer.h>: high-resolution timers are Linux 2.6.16 and later: build with IRQKIT_LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,16)"
@@ -99,6 +100,28 @@ enum hrtimer_mode {
 	IRQKIT__HRTIMER_NEEDS("hrtimer_setup()", "6.13 and later",				\
 			      ">= KERNEL_VERSION(6,13,0), or use hrtimer_init()")
 #endif
+
+/*
+ * The on-stack forms: Linux tells its debug-objects checker that the timer
+ * lives on the stack; irqkit has no such checker, so they are the plain
+ * forms, and destroying one is nothing to do.
+ */
+#if IRQKIT_LINUX_AT_LEAST(6, 13, 0)
+#define hrtimer_setup_on_stack(timer, function, clock_id, mode)			\
+	hrtimer_setup((timer), (function), (clock_id), (mode))
+#else
+#define hrtimer_setup_on_stack(timer, function, clock_id, mode)			\
+	IRQKIT__HRTIMER_NEEDS("hrtimer_setup_on_stack()", "6.13 and later",		\
+			      ">= KERNEL_VERSION(6,13,0), or use hrtimer_init_on_stack()")
+#endif
+#if !IRQKIT_LINUX_AT_LEAST(6, 15, 0)
+#define hrtimer_init_on_stack(timer, clock_id, mode)	hrtimer_init((timer), (clock_id), (mode))
+#else
+#define hrtimer_init_on_stack(timer, clock_id, mode)					\
+	IRQKIT__HRTIMER_NEEDS("hrtimer_init_on_stack()", "2.6.30 to 6.14 (gone in 6.15)",	\
+			      "< KERNEL_VERSION(6,15,0), or use hrtimer_setup_on_stack()")
+#endif
+#define destroy_hrtimer_on_stack(timer)	((void)(timer))
 
 #define hrtimer_start_range_ns(timer, tim, delta_ns, mode)				\
 	irqkit_hrtimer_start_range_ns((timer), (tim), (delta_ns), (unsigned int)(mode))

@@ -48,7 +48,13 @@
 #define wake_up_process(p)		irqkit_wake_up_process(p)
 #define wake_up_state(p, s)		irqkit_wake_up_state((p), (s))
 #define yield()				irqkit_schedule()
-#define cond_resched()			(irqkit_cpu_relax(), 0)
+/* cond_resched: a pause where Linux would let another task run; its value, as Linux's, 0 */
+static inline int irqkit__cond_resched(void)
+{
+	irqkit_cpu_relax();
+	return 0;
+}
+#define cond_resched()			irqkit__cond_resched()
 #define need_resched()			0
 #define signal_pending(p)		irqkit_signal_pending(p)
 #define fatal_signal_pending(p)		irqkit_fatal_signal_pending(p)

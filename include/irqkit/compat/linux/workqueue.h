@@ -155,6 +155,17 @@ typedef irqkit_work_fn work_func_t;
 	 irqkit_cancel_delayed_work(dw))
 #define cancel_delayed_work_sync(dw)	irqkit_cancel_delayed_work_sync(dw)
 
+/*
+ * The on-stack forms (Linux's debug-objects annotations): the plain forms
+ * here, and destroying one is nothing to do.
+ */
+#define INIT_WORK_ONSTACK(...)		INIT_WORK(__VA_ARGS__)
+#define destroy_work_on_stack(w)	((void)(w))
+#if IRQKIT_LINUX_AT_LEAST(2, 6, 20)
+#define INIT_DELAYED_WORK_ONSTACK(dw, f)	INIT_DELAYED_WORK((dw), (f))
+#define destroy_delayed_work_on_stack(dw)	((void)(dw))
+#endif
+
 /* Disabling a work item: Linux 6.10 (enable_and_queue_work a little later). */
 #if IRQKIT_LINUX_AT_LEAST(6, 10, 0)
 #define disable_work(w)			irqkit_disable_work(IRQKIT__W(w))
