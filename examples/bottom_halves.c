@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
- * The 2.6 bottom halves, as a driver uses them: a network card whose top half
- * takes packets off the device into a ring and schedules a tasklet; the
- * tasklet (softirq context) hands full batches to a work item (process
- * context, may sleep); a kernel timer checks that the device still
- * interrupts; delayed work reports the rate once in a while.  Kernel-style
- * code: only Linux's names, <linux/...> from irqkit's Linux layer.
+ * The bottom halves, as a driver uses them: a network card whose top half
+ * takes packets off the device into a ring and schedules its softirq-context
+ * bottom half; that hands full batches to a work item (process context, may
+ * sleep); a kernel timer checks that the device still interrupts; delayed
+ * work reports the rate once in a while.  Kernel-style code: only Linux's
+ * names, <linux/...> from irqkit's Linux layer.
+ *
+ * The softirq-context bottom half is written both ways, as drivers carry it
+ * since Linux 6.9/6.10 converted them: a tasklet before, a work item on
+ * system_bh_wq after (from_work() finds the card, disable_work_sync() stops
+ * it at remove).  The version the driver is built for chooses:
+ * example-bottom-halves is built for current Linux (the BH work item),
+ * example-bottom-halves-tasklet for 6.8 (the tasklet).
  *
  *   example-bottom-halves [PACKETS]   (default 20000, in bursts of 64 every 0.2 ms)
  *
@@ -13,6 +20,7 @@
  * was dropped on a full ring) and the work item exactly once, and the timer
  * and the delayed work ran.
  */
+#include <linux/version.h>
 #include <linux/interrupt.h>
 #include <linux/jiffies.h>
 #include <linux/spinlock.h>
@@ -40,7 +48,11 @@ struct card {
 	/* tasklet -> work item: batches under batch_lock */
 	spinlock_t		batch_lock;
 	unsigned int		batch_packets;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+	struct work_struct	rx_bh;		/* on system_bh_wq: softirq context */
+#else
 	struct tasklet_struct	rx_tasklet;
+#endif
 	struct work_struct	deliver_work;
 	struct timer_list	watchdog;
 	struct delayed_work	stats_work;
@@ -71,14 +83,28 @@ static irqreturn_t card_interrupt(int irq, void *dev_id)
 		c->ring[c->head++ % RING] = 1;
 	}
 	spin_unlock(&c->rx_lock);
-	tasklet_schedule(&c->rx_tasklet);	/* the rest later, interrupts on */
+	/* the rest later, interrupts on */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+	queue_work(system_bh_wq, &c->rx_bh);
+#else
+	tasklet_schedule(&c->rx_tasklet);
+#endif
 	return IRQ_HANDLED;
 }
 
-/* Tasklet: softirq context, never two at once for one tasklet.  Drain the ring. */
-static void card_rx_tasklet(unsigned long data)
+/*
+ * The bottom half: softirq context on the CPU that took the interrupt, never
+ * two at once for one card.  Drain the ring.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+static void card_rx_bh(struct work_struct *work)
+{
+	struct card *c = from_work(c, work, rx_bh);
+#else
+static void card_rx_bh(unsigned long data)
 {
 	struct card *c = (struct card *)data;
+#endif
 	unsigned int taken = 0;
 
 	spin_lock_irq(&c->rx_lock);		/* the top half takes it in hardirq context */
@@ -145,7 +171,11 @@ int main(int argc, char **argv)
 	/* the driver's probe */
 	spin_lock_init(&card.rx_lock);
 	spin_lock_init(&card.batch_lock);
-	tasklet_init(&card.rx_tasklet, card_rx_tasklet, (unsigned long)&card);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+	INIT_WORK(&card.rx_bh, card_rx_bh);
+#else
+	tasklet_init(&card.rx_tasklet, card_rx_bh, (unsigned long)&card);
+#endif
 	INIT_WORK(&card.deliver_work, card_deliver);
 	INIT_DELAYED_WORK(&card.stats_work, card_stats);
 	timer_setup(&card.watchdog, card_watchdog, 0);
@@ -173,15 +203,21 @@ int main(int argc, char **argv)
 	atomic_store(&card.stopping, true);
 	irqkit_wait_delivered(CARD_IRQ, 1000);
 	free_irq(CARD_IRQ, &card);		/* no top half runs after this */
-	tasklet_kill(&card.rx_tasklet);		/* nor the tasklet it scheduled */
-	flush_work(&card.deliver_work);		/* nor the work the tasklet queued */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+	disable_work_sync(&card.rx_bh);		/* nor the bottom half it queued */
+#else
+	tasklet_kill(&card.rx_tasklet);		/* nor the bottom half it scheduled */
+#endif
+	flush_work(&card.deliver_work);		/* nor the work the bottom half queued */
 	del_timer_sync(&card.watchdog);
 	cancel_delayed_work_sync(&card.stats_work);
 
 	printf("bottom_halves: %u packets, %lu interrupts (raises folded while one was pending), "
-	       "%lu through the tasklet, %lu delivered by the work item, %u dropped; "
+	       "%lu through the %s, %lu delivered by the work item, %u dropped; "
 	       "watchdog ran %lu times, stats %lu times\n",
-	       packets, card.irqs, card.in_tasklet, card.delivered, card.dropped,
+	       packets, card.irqs, card.in_tasklet,
+	       LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0) ? "BH work item" : "tasklet",
+	       card.delivered, card.dropped,
 	       card.watchdog_runs, card.stats_runs);
 	irqkit_stop();
 	return card.in_tasklet + card.dropped == packets && card.delivered == card.in_tasklet &&
