@@ -134,6 +134,9 @@ struct irqkit_action {
 	unsigned int		thread_flags;	/* IRQTF_*, atomic */
 	unsigned int		thread_seq;	/* the thread sleeps on it */
 	unsigned long		thread_mask;	/* its bit in desc->threads_oneshot */
+	/* forced threading of an action with a thread function (thread.c) */
+	struct irqkit_action	*secondary;	/* the driver's thread function, irq/N-s-name */
+	struct irqkit_action	*primary;	/* a secondary's action on the line */
 };
 
 /* struct irqkit_desc, one per line, is public: <irqkit/irqdesc.h>. */
@@ -278,7 +281,8 @@ HIDDEN void irqkit__reap_action(struct irqkit_action *action);
 HIDDEN enum irqkit_irqreturn irqkit__nested_primary_handler(int irq, void *dev_id);
 HIDDEN int irqkit__setup_irq_thread(struct irqkit_action *action, unsigned int irq);
 HIDDEN void irqkit__stop_irq_thread(struct irqkit_action *action);
-HIDDEN void irqkit__irq_setup_forced_threading(struct irqkit_action *new);
+HIDDEN int irqkit__irq_setup_forced_threading(struct irqkit_desc *desc, struct irqkit_action *new);
+HIDDEN void irqkit__stop_irq_threads_later(struct irqkit_action *action);
 HIDDEN void irqkit__reap_thread_later(struct irqkit_plat_thread *thread);
 
 /* spurious.c; the window: 100,000 interrupts, as Linux's note_interrupt counts them */

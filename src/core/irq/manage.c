@@ -328,7 +328,9 @@ static int __setup_irq(unsigned int irq, struct irqkit_desc *desc, struct irqkit
 			return -IRQKIT_EINVAL;
 		new->handler = irqkit__nested_primary_handler;
 	} else {
-		irqkit__irq_setup_forced_threading(new);
+		ret = irqkit__irq_setup_forced_threading(desc, new);
+		if (ret)
+			return ret;
 	}
 	/* 1.4 step 5: a thread for a thread function */
 	if (new->thread_fn && !nested) {
@@ -580,8 +582,7 @@ out_unlock:
 static void free_from_own_thread(struct irqkit_desc *desc, struct irqkit_action *action)
 {
 	__synchronize_hardirq(desc);
-	irqkit__reap_thread_later(action->thread);
-	a_fetch_or(&action->thread_flags, IRQTF_STOP | IRQTF_SELF_FREE);
+	irqkit__stop_irq_threads_later(action);
 }
 
 /* The second half of Linux's __free_irq: wait for handlers and thread, then free. */
@@ -635,7 +636,8 @@ const char *irqkit_free_irq(unsigned int irq, void *dev_id)
 		WRITE_ONCE(desc->affinity_hint, NULL);
 	if (deferred)
 		;			/* freed when the handler returns */
-	else if (thread_action() == action)
+	else if (thread_action() == action ||
+		 (action->secondary && thread_action() == action->secondary))
 		free_from_own_thread(desc, action);
 	else
 		free_action(desc, action);

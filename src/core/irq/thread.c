@@ -166,7 +166,15 @@ static void irq_thread_main(void *arg)
 			irqkit__obs_slice(IRQKIT__TEV_THREAD_FN, action->name, start - 1, action->irq);
 		if (ret == IRQKIT_HANDLED)
 			a_fetch_add(&desc->threads_handled, 1);
-		irq_finalize_oneshot(desc, action);
+		if (!action->primary)		/* a secondary thread's line is not its to unmask */
+			irq_finalize_oneshot(desc, action);
+		/* a forced primary that wants its thread: the driver's, the secondary one */
+		if (ret == IRQKIT_WAKE_THREAD && !WARN_ON_ONCE(!action->secondary)) {
+			unsigned long flags = desc_lock_irqsave(desc);
+
+			irqkit__irq_wake_thread(desc, action->secondary);
+			desc_unlock_irqrestore(desc, flags);
+		}
 		wake_threads_waitq(desc);
 	}
 	t->irq_thread_desc = NULL;
@@ -178,17 +186,33 @@ static void irq_thread_main(void *arg)
 		irqkit_plat_free(action, sizeof(*action));
 }
 
-/* irqkit__setup_irq_thread: start irq/N-name.  Process context. */
+/*
+ * setup_irq_thread: start irq/N-name, and for a forced action's secondary
+ * irq/N-s-name (Linux's names).  Process context.
+ */
 int irqkit__setup_irq_thread(struct irqkit_action *action, unsigned int irq)
 {
+	const char *dev = action->name ? action->name : "";
 	char name[32];
+	int ret;
 
-	irqkit__snprintf(name, sizeof(name), "irq/%u-%s", irq, action->name ? action->name : "");
-	return irqkit_plat_thread_create(&action->thread, name, irq_thread_main, action);
+	irqkit__snprintf(name, sizeof(name), "irq/%u-%s", irq, dev);
+	ret = irqkit_plat_thread_create(&action->thread, name, irq_thread_main, action);
+	if (ret && action->secondary) {
+		irqkit_plat_free(action->secondary, sizeof(*action->secondary));
+		action->secondary = NULL;
+	}
+	if (ret || !action->secondary)
+		return ret;
+	irqkit__snprintf(name, sizeof(name), "irq/%u-s-%s", irq, dev);
+	ret = irqkit_plat_thread_create(&action->secondary->thread, name, irq_thread_main,
+					action->secondary);
+	if (ret)
+		irqkit__stop_irq_thread(action);
+	return ret;
 }
 
-/* kthread_stop: the thread has nothing left to run (synchronised); end and join it. */
-void irqkit__stop_irq_thread(struct irqkit_action *action)
+static void stop_one_thread(struct irqkit_action *action)
 {
 	if (!action->thread)
 		return;
@@ -196,6 +220,42 @@ void irqkit__stop_irq_thread(struct irqkit_action *action)
 	irqkit__seq_wake(&action->thread_seq);
 	irqkit_plat_thread_join(action->thread);
 	action->thread = NULL;
+}
+
+/*
+ * kthread_stop: the thread has nothing left to run (synchronised); end and
+ * join it, then the secondary thread it may have woken, and free that one.
+ */
+void irqkit__stop_irq_thread(struct irqkit_action *action)
+{
+	struct irqkit_action *secondary = action->secondary;
+
+	stop_one_thread(action);
+	if (secondary) {
+		stop_one_thread(secondary);
+		action->secondary = NULL;
+		irqkit_plat_free(secondary, sizeof(*secondary));
+	}
+}
+
+/*
+ * free_irq from one of the action's own threads (the thread function, in
+ * the primary thread or a forced action's secondary): neither can be joined
+ * from there.  Both end when their run returns, each frees its own action,
+ * and they are joined later.  Process context.
+ */
+void irqkit__stop_irq_threads_later(struct irqkit_action *action)
+{
+	struct irqkit_action *secondary = action->secondary;
+
+	irqkit__reap_thread_later(action->thread);
+	a_fetch_or(&action->thread_flags, IRQTF_STOP | IRQTF_SELF_FREE);
+	if (secondary) {
+		irqkit__reap_thread_later(secondary->thread);
+		a_fetch_or(&secondary->thread_flags, IRQTF_STOP | IRQTF_SELF_FREE);
+		irqkit__seq_wake(&secondary->thread_seq);
+	}
+	irqkit__seq_wake(&action->thread_seq);
 }
 
 /* Join the threads left for later.  Process context. */
@@ -226,22 +286,50 @@ void irqkit__reap_irq_threads(void)
 	}
 }
 
+/* The handler of a secondary action: never called (it is not on the line). */
+static enum irqkit_irqreturn forced_secondary_handler(int irq, void *dev_id)
+{
+	(void)dev_id;
+	WARN(1, "Primary handler called for secondary irq %d", irq);
+	return IRQKIT_NONE;
+}
+
 /*
- * irqkit__irq_setup_forced_threading (1.13): with threadirqs, a plain handler moves
- * into a thread behind the default primary handler, and the action becomes
- * ONESHOT.  Actions that bring their own thread_fn keep their form (Linux
- * would add a secondary thread; irqkit does not).
+ * irq_setup_forced_threading (1.13): with threadirqs the primary handler
+ * moves into the thread irq/N-name behind the default primary handler, and
+ * the action becomes ONESHOT.  An action that has a thread function of its
+ * own too gets a secondary action for it, with a thread irq/N-s-name, which
+ * the primary's thread wakes when the primary returns IRQ_WAKE_THREAD.
+ * Lines that cannot be threaded, NO_THREAD, PERCPU and ONESHOT actions, and
+ * nested lines (the caller's test) stay as they are.  Process context.
+ * Return: 0 or -ENOMEM.
  */
-void irqkit__irq_setup_forced_threading(struct irqkit_action *new)
+int irqkit__irq_setup_forced_threading(struct irqkit_desc *desc, struct irqkit_action *new)
 {
 	if (!(irqkit__rt.flags & IRQKIT_CFG_THREADIRQS))
-		return;
+		return 0;
+	if (READ_ONCE(desc->settings) & IRQKIT_IRQ_NOTHREAD)
+		return 0;
 	if (new->flags & (IRQKIT_F_NO_THREAD | IRQKIT_F_PERCPU | IRQKIT_F_ONESHOT))
-		return;
-	if (new->handler == irqkit__default_primary_handler || new->thread_fn || !new->handler)
-		return;
+		return 0;
+	if (new->handler == irqkit__default_primary_handler || !new->handler)
+		return 0;
 	new->flags |= IRQKIT_F_ONESHOT;
+	if (new->thread_fn) {
+		struct irqkit_action *s = irqkit_plat_alloc(sizeof(*s));
+
+		if (!s)
+			return -IRQKIT_ENOMEM;
+		s->handler = forced_secondary_handler;
+		s->thread_fn = new->thread_fn;
+		s->dev_id = new->dev_id;
+		s->irq = new->irq;
+		s->name = new->name;
+		s->primary = new;
+		new->secondary = s;
+	}
 	new->thread_fn = new->handler;
 	new->handler = irqkit__default_primary_handler;
 	new->thread_flags |= IRQTF_FORCED;
+	return 0;
 }

@@ -283,6 +283,91 @@ static void test_forced_threading_moves_the_handler_into_a_thread(void **state)
 	assert_false(d2.task_ctx);
 }
 
+static bool thread_named(const char *name);
+
+/* What a forced primary saw of its context, in its thread. */
+static char forced_primary_thread[16];
+static bool forced_primary_task, forced_primary_irqs_off, forced_primary_bh_off;
+
+static enum irqkit_irqreturn primary_noting(int irq, void *dev_id)
+{
+	pthread_getname_np(pthread_self(), forced_primary_thread, sizeof(forced_primary_thread));
+	forced_primary_task = !irqkit_in_hardirq();
+	forced_primary_irqs_off = irqkit_irqs_disabled();
+	forced_primary_bh_off = irqkit_in_softirq();
+	return primary(irq, dev_id);
+}
+
+/*
+ * Linux's irq_setup_forced_threading for an action with a primary handler
+ * and a thread function: the primary runs in irq/N-name (bottom halves and
+ * interrupts off), the driver's thread function in a secondary thread
+ * irq/N-s-name, woken when the primary returns IRQ_WAKE_THREAD; the line
+ * stays masked until the primary's thread is done (ONESHOT); synchronize_irq
+ * waits for the secondary too; free_irq ends both threads.  ONESHOT and
+ * NO_THREAD actions are not split.
+ */
+static void test_forced_threading_splits_primary_and_thread_fn(void **state)
+{
+	(void)state;
+	det_teardown(NULL);
+	assert_int_equal(det_setup_flags(IRQKIT_CFG_THREADIRQS), 0);
+	assert_int_equal(irqkit_request_threaded_irq(T_EDGE(1), primary_noting, thread_fn, 0,
+						     "split", &d1), 0);
+	/* each thread names itself as it starts */
+	assert_true(wait_until(thread_named("irq/1-split") && thread_named("irq/1-s-split"), 5000));
+	for (int i = 1; i <= 3; i++) {
+		irqkit_sw_raise(T_EDGE(1));
+		irqkit_synchronize_irq(T_EDGE(1));	/* the secondary's run too */
+		assert_int_equal(atomic_load(&d1.primary_calls), i);
+		assert_int_equal(atomic_load(&d1.thread_runs), i);
+	}
+	assert_string_equal(forced_primary_thread, "irq/1-split");
+	assert_true(forced_primary_task);
+	assert_true(forced_primary_irqs_off);
+	assert_true(forced_primary_bh_off);
+	assert_string_equal(d1.thread_name, "irq/1-s-split");
+	assert_true(d1.task_ctx);		/* the driver's thread function: as ever */
+	assert_false(d1.irqs_off);
+	assert_string_equal(irqkit_free_irq(T_EDGE(1), &d1), "split");
+	assert_true(wait_until(!thread_named("irq/1-split") && !thread_named("irq/1-s-split"), 2000));
+	/* ONESHOT: one thread, as requested; NO_THREAD: the primary stays in hardirq */
+	assert_int_equal(irqkit_request_threaded_irq(T_EDGE(2), primary, thread_fn,
+						     IRQKIT_F_ONESHOT, "one", &d2), 0);
+	irqkit_sw_raise(T_EDGE(2));
+	irqkit_synchronize_irq(T_EDGE(2));
+	assert_string_equal(d2.thread_name, "irq/2-one");	/* not a secondary's */
+	irqkit_free_irq(T_EDGE(2), &d2);
+	assert_int_equal(irqkit_request_threaded_irq(T_EDGE(2), primary, thread_fn,
+						     IRQKIT_F_NO_THREAD, "hard", &d2), 0);
+	irqkit_sw_raise(T_EDGE(2));
+	irqkit_synchronize_irq(T_EDGE(2));
+	assert_string_equal(d2.thread_name, "irq/2-hard");
+	assert_false(thread_named("irq/2-s-hard"));
+	irqkit_free_irq(T_EDGE(2), &d2);
+}
+
+static void free_from_secondary(struct tdevice *d, int irq)
+{
+	(void)d;
+	assert_string_equal(irqkit_free_irq((unsigned int)irq, d), "sfree");
+}
+
+/* free_irq from the driver's thread function, in the secondary thread: no hang, both end. */
+static void test_free_irq_from_the_secondary_thread(void **state)
+{
+	(void)state;
+	det_teardown(NULL);
+	assert_int_equal(det_setup_flags(IRQKIT_CFG_THREADIRQS), 0);
+	d1.hook = free_from_secondary;
+	assert_int_equal(irqkit_request_threaded_irq(T_EDGE(1), primary, thread_fn, 0, "sfree",
+						     &d1), 0);
+	irqkit_sw_raise(T_EDGE(1));
+	assert_true(wait_until(atomic_load(&d1.thread_runs) == 1, 5000));
+	assert_false(irqkit_irq_has_action(T_EDGE(1)));
+	assert_true(wait_until(!thread_named("irq/1-sfree") && !thread_named("irq/1-s-sfree"), 5000));
+}
+
 static void test_nested_line_runs_thread_fns_in_the_parent_thread(void **state)
 {
 	(void)state;
@@ -357,6 +442,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, det_teardown)
 		T(test_thread_runs_in_its_own_process_context_thread),
+		T(test_forced_threading_splits_primary_and_thread_fn),
+		T(test_free_irq_from_the_secondary_thread),
 		T(test_null_handler_needs_oneshot),
 		T(test_thread_creation_failure_fails_the_request),
 		T(test_oneshot_level_line_stays_masked_until_the_thread_is_done),
