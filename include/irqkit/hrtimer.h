@@ -73,6 +73,7 @@ struct irqkit_hrtimer {
 	unsigned char		state;		/* queued */
 	unsigned char		clock;		/* 0 monotonic, 1 real time */
 	bool			is_rel, is_soft;
+	bool			is_hard;	/* HRTIMER_MODE_HARD: spins on PREEMPT_RT too (the validator's) */
 };
 
 /**

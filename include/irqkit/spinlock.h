@@ -33,6 +33,27 @@ IRQKIT_API void irqkit_spin_lock_slow(struct irqkit_spinlock *lock);
  */
 IRQKIT_API void irqkit_lockdep_init(const void *lock, const void *key, const char *name);
 IRQKIT_API void irqkit_lockdep_acquire(const void *lock, bool trylock);
+/*
+ * Wait types, for the validator's wait-context check (Linux's LD_WAIT_* with
+ * CONFIG_PROVE_RAW_LOCK_NESTING): what a lock's waiter does on PREEMPT_RT.
+ * A raw spinlock spins; a spinlock_t or rwlock_t sleeps there (CONFIG); a
+ * mutex sleeps.  A context allows what does not wait longer than it may:
+ * hardirq context spins (CONFIG when the handler would be forced into a
+ * thread, or is an hrtimer or irq_work that RT runs in softirq), softirq
+ * context and anything under a spinlock_t is CONFIG, task context sleeps.
+ */
+#define IRQKIT_LD_WAIT_SPIN	2u
+#define IRQKIT_LD_WAIT_CONFIG	3u
+#define IRQKIT_LD_WAIT_SLEEP	4u
+/** irqkit_lockdep_acquire_wait - irqkit_lockdep_acquire() of a lock of wait type @wait */
+IRQKIT_API void irqkit_lockdep_acquire_wait(const void *lock, bool trylock, unsigned int wait);
+/**
+ * irqkit_lockdep_keep_reporting - after its first report Linux's validator
+ * turns itself off; @keep lets it go on reporting (test suites that check
+ * several reports in one process).  IRQKIT_LOCKDEP_KEEP=1 in the
+ * environment sets it at start.
+ */
+IRQKIT_API void irqkit_lockdep_keep_reporting(bool keep);
 IRQKIT_API void irqkit_lockdep_release(const void *lock, bool locked);
 IRQKIT_API void irqkit_lockdep_acquire_rw(const void *lock, bool trylock, bool read);
 IRQKIT_API void irqkit_lockdep_release_rw(const void *lock, bool locked);
@@ -86,11 +107,12 @@ static inline void irqkit__spin_lock_init_plain(struct irqkit_spinlock *lock)
 #define irqkit_spin_lock_init(lock)						\
 	IRQKIT__LOCKDEP_INIT(struct irqkit_spinlock, irqkit__spin_lock_init_plain, lock)
 #ifdef IRQKIT_BUILD
-#define IRQKIT__LOCKDEP_ACQUIRE(l, try)	irqkit__lockdep_acquire_own((l), (try), false, false)
+/* the library's own locks are Linux's raw ones: the validator takes them as spinning */
+#define IRQKIT__LOCKDEP_ACQUIRE(l, try, w)	irqkit__lockdep_acquire_own((l), (try), false, false)
 #define IRQKIT__LOCKDEP_RELEASE(l)						\
 	irqkit__lockdep_release_own((l), __atomic_load_n(&(l)->locked, __ATOMIC_RELAXED) != 0, false)
 #else
-#define IRQKIT__LOCKDEP_ACQUIRE(l, try)	irqkit_lockdep_acquire((l), (try))
+#define IRQKIT__LOCKDEP_ACQUIRE(l, try, w)	irqkit_lockdep_acquire_wait((l), (try), (w))
 #define IRQKIT__LOCKDEP_RELEASE(l)						\
 	irqkit_lockdep_release((l), __atomic_load_n(&(l)->locked, __ATOMIC_RELAXED) != 0)
 #endif
@@ -99,7 +121,7 @@ static inline void irqkit_spin_lock_init(struct irqkit_spinlock *lock)
 {
 	irqkit__spin_lock_init_plain(lock);
 }
-#define IRQKIT__LOCKDEP_ACQUIRE(l, try)	((void)0)
+#define IRQKIT__LOCKDEP_ACQUIRE(l, try, w)	((void)(w))
 #define IRQKIT__LOCKDEP_RELEASE(l)	((void)0)
 #endif
 
@@ -108,26 +130,41 @@ static inline bool irqkit_spin_is_locked(struct irqkit_spinlock *lock)
 	return __atomic_load_n(&lock->locked, __ATOMIC_RELAXED) != 0;
 }
 
-/** irqkit_spin_lock - acquire; disables preemption.  Context: any. */
-IRQKIT__LOCKFN void irqkit_spin_lock(struct irqkit_spinlock *lock)
+/* The lock and trylock of every variant, for a lock of wait type @wait (the validator's). */
+IRQKIT__LOCKFN void irqkit__spin_lock_w(struct irqkit_spinlock *lock, unsigned int wait)
 {
 	irqkit_preempt_disable();
-	IRQKIT__LOCKDEP_ACQUIRE(lock, false);	/* before it spins: a report, not a hang */
+	IRQKIT__LOCKDEP_ACQUIRE(lock, false, wait);	/* before it spins: a report, not a hang */
 	if (__builtin_expect(__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE), 0))
 		irqkit_spin_lock_slow(lock);
+}
+
+IRQKIT__LOCKFN bool irqkit__spin_trylock_w(struct irqkit_spinlock *lock, unsigned int wait)
+{
+	irqkit_preempt_disable();
+	if (!__atomic_load_n(&lock->locked, __ATOMIC_RELAXED) &&
+	    !__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE)) {
+		IRQKIT__LOCKDEP_ACQUIRE(lock, true, wait);
+		return true;
+	}
+	irqkit_preempt_enable();
+	return false;
+}
+
+/**
+ * irqkit_spin_lock - acquire; disables preemption.  Context: any.  Linux's
+ * spin_lock on a spinlock_t: to the validator a lock that sleeps on
+ * PREEMPT_RT (irqkit_raw_spin_lock is raw_spin_lock).
+ */
+IRQKIT__LOCKFN void irqkit_spin_lock(struct irqkit_spinlock *lock)
+{
+	irqkit__spin_lock_w(lock, IRQKIT_LD_WAIT_CONFIG);
 }
 
 /** irqkit_spin_trylock - acquire if free.  Return: true if acquired.  Context: any. */
 IRQKIT__LOCKFN bool irqkit_spin_trylock(struct irqkit_spinlock *lock)
 {
-	irqkit_preempt_disable();
-	if (!__atomic_load_n(&lock->locked, __ATOMIC_RELAXED) &&
-	    !__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE)) {
-		IRQKIT__LOCKDEP_ACQUIRE(lock, true);
-		return true;
-	}
-	irqkit_preempt_enable();
-	return false;
+	return irqkit__spin_trylock_w(lock, IRQKIT_LD_WAIT_CONFIG);
 }
 
 IRQKIT__LOCKFN void irqkit_spin_unlock(struct irqkit_spinlock *lock)
@@ -212,6 +249,45 @@ IRQKIT__LOCKFN bool irqkit_spin_trylock_bh(struct irqkit_spinlock *lock)
 	if (irqkit_spin_trylock(lock))
 		return true;
 	irqkit_local_bh_enable();
+	return false;
+}
+
+/*
+ * The raw_spinlock_t operations: the same lock, which the validator's wait
+ * check takes as spinning (a raw lock stays a spinning lock on PREEMPT_RT).
+ * The unlocks are the spin ones.
+ */
+IRQKIT__LOCKFN void irqkit_raw_spin_lock(struct irqkit_spinlock *lock)
+{
+	irqkit__spin_lock_w(lock, IRQKIT_LD_WAIT_SPIN);
+}
+
+IRQKIT__LOCKFN bool irqkit_raw_spin_trylock(struct irqkit_spinlock *lock)
+{
+	return irqkit__spin_trylock_w(lock, IRQKIT_LD_WAIT_SPIN);
+}
+
+IRQKIT__LOCKFN unsigned long irqkit_raw_spin_lock_irqsave(struct irqkit_spinlock *lock)
+{
+	unsigned long flags = IRQKIT__LOCK_IRQ_SAVE();
+
+	irqkit__spin_lock_w(lock, IRQKIT_LD_WAIT_SPIN);
+	return flags;
+}
+
+IRQKIT__LOCKFN void irqkit_raw_spin_lock_irq(struct irqkit_spinlock *lock)
+{
+	(void)IRQKIT__LOCK_IRQ_SAVE();
+	irqkit__spin_lock_w(lock, IRQKIT_LD_WAIT_SPIN);
+}
+
+IRQKIT__LOCKFN bool irqkit_raw_spin_trylock_irqsave(struct irqkit_spinlock *lock,
+						   unsigned long *flags)
+{
+	*flags = IRQKIT__LOCK_IRQ_SAVE();
+	if (irqkit__spin_trylock_w(lock, IRQKIT_LD_WAIT_SPIN))
+		return true;
+	IRQKIT__LOCK_IRQ_RESTORE(*flags);
 	return false;
 }
 

@@ -38,6 +38,8 @@ struct irqkit__held_lock {
 	unsigned int		cls;
 	const void		*ip;
 	bool			read;		/* a reader of a reader-writer lock */
+	unsigned char		wait;		/* its wait type (IRQKIT_LD_WAIT_*) */
+	unsigned char		ctx;		/* the context it was taken in: hardirq depth, softirq */
 };
 #define IRQKIT__LOCKDEP_DEPTH	48	/* held locks per task, Linux's MAX_LOCK_DEPTH */
 struct irqkit__task_lockdep {

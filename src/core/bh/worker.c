@@ -359,10 +359,15 @@ static struct irqkit_work *worker_take(struct irqkit_worker *w)
 	return work;
 }
 
-/* Run the worker's current item, pool lock dropped; report what it leaked (Linux's words). */
-static void worker_run(struct irqkit_worker *w, struct irqkit_work *work)
+/*
+ * Call @w's current item @work as the task's running bottom half (the one
+ * it interrupted, if any, back after), traced and observed.  Pool lock
+ * dropped.  Return: its function, for reports (@work may be gone).
+ */
+static irqkit_work_fn run_item(struct irqkit_worker *w, struct irqkit_work *work)
 {
 	struct irqkit_task *t = irqkit_arch_current();
+	const void *outer = t->running_bh;
 	irqkit_work_fn fn = work->func;
 
 	t->running_bh = work;
@@ -374,7 +379,16 @@ static void worker_run(struct irqkit_worker *w, struct irqkit_work *work)
 				     w->obs_flow);
 		w->obs_start = 0;
 	}
-	t->running_bh = NULL;
+	t->running_bh = outer;
+	return fn;
+}
+
+/* Run the worker's current item, pool lock dropped; report what it leaked (Linux's words). */
+static void worker_run(struct irqkit_worker *w, struct irqkit_work *work)
+{
+	struct irqkit_task *t = irqkit_arch_current();
+	irqkit_work_fn fn = run_item(w, work);
+
 	if (unlikely(t->preempt_count || task_irqs_off(t))) {
 		char comm[32];
 
@@ -743,20 +757,9 @@ struct irqkit_wq_pool *irqkit__bh_pool(unsigned int cpu, bool highpri)
 static void bh_worker_run(struct irqkit_worker *w, struct irqkit_work *work)
 {
 	struct irqkit_task *t = irqkit_arch_current();
-	const void *outer = t->running_bh;	/* a kworker's item its local_bh_enable interrupted */
 	unsigned int count = t->preempt_count;
-	irqkit_work_fn fn = work->func;
+	irqkit_work_fn fn = run_item(w, work);	/* over a kworker's item its bh_enable interrupted */
 
-	t->running_bh = work;
-	irqkit_trace(workqueue_execute_start, work, irqkit__work_fn(work));
-	call_work(work);		/* @work may be freed from here on */
-	irqkit_trace(workqueue_execute_end, work, (const void *)fn);
-	if (unlikely(w->obs_start)) {
-		irqkit__obs_work_end(w->obs_fn, w->current_pwq->wq->hist, w->obs_start - 1,
-				     w->obs_flow);
-		w->obs_start = 0;
-	}
-	t->running_bh = outer;
 	if (unlikely(t->preempt_count != count || task_irqs_off(t))) {
 		pr_err("BUG: workqueue leaked lock or atomic: bh%s/0x%08x",
 		       w->pool->highpri ? "-hi" : "", t->preempt_count);

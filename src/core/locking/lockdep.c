@@ -19,7 +19,13 @@
  *  - the same class twice: "possible recursive locking detected"; the same
  *    lock twice: "BUG: spinlock recursion", then the program stops (the
  *    thread would spin for ever);
- *  - releases: "BUG: spinlock already unlocked", "bad unlock balance".
+ *  - releases: "BUG: spinlock already unlocked", "bad unlock balance";
+ *  - wait types (CONFIG_PROVE_RAW_LOCK_NESTING): a lock that waits longer
+ *    on PREEMPT_RT than its context allows, a spinlock_t (which sleeps
+ *    there) under a raw spinlock, in a hardirq handler that cannot be
+ *    threaded, a hard hrtimer or an irq_chip callback, a mutex under any
+ *    spinlock: "BUG: Invalid wait context".  As Linux, that report turns
+ *    the validator off (irqkit_lockdep_keep_reporting() keeps it on).
  *
  * Each report is made once per class (or pair of classes).  The tables have
  * fixed sizes; when one fills up the validator says so once and turns itself
@@ -31,6 +37,10 @@
 #undef IRQKIT_LOCKDEP
 #include "core.h"
 #include "locking.h"
+#include "cpu.h"
+#include "irq/internals.h"
+#include <irqkit/hrtimer.h>
+#include <irqkit/irq_work.h>
 #include "debug/debug.h"
 
 #define MAX_CLASSES	512
@@ -98,6 +108,7 @@ static struct irqkit_spinlock graph_lock = IRQKIT_SPINLOCK_INIT;	/* the validato
 #define graph_assert_locked()	IRQKIT_ASSERT(READ_ONCE(graph_lock.locked) != 0)
 static bool ld_off;
 static unsigned long nr_reports;	/* reports made (an exploration's failed runs) */
+static bool keep_reporting;		/* a wait-context report does not turn it off */
 static unsigned long long pair_reported[64];	/* circular reports made: hashed pairs */
 
 
@@ -109,6 +120,11 @@ void irqkit_lockdep_off(void)
 bool irqkit_lockdep_enabled(void)
 {
 	return !READ_ONCE(ld_off);
+}
+
+void irqkit_lockdep_keep_reporting(bool keep)
+{
+	WRITE_ONCE(keep_reporting, keep);
 }
 
 unsigned long irqkit_lockdep_reports(void)
@@ -470,7 +486,123 @@ static void add_dependency(const struct held_lock *prev, unsigned int next, cons
 	p->after[p->nr_after++] = (unsigned short)next;
 }
 
-static void acquire(const void *lock, bool trylock, bool read, bool rw, const void *ip)
+/* ---- wait types ------------------------------------------------------------------------ */
+
+#define LD_WAIT_MAX	5u	/* task context: anything may wait */
+
+/* The calling context's level: hardirq nesting, softirq: what a held lock records. */
+static unsigned char context_level(const struct irqkit_task *t)
+{
+	return (unsigned char)(((t->preempt_count & IRQKIT_HARDIRQ_MASK) >> 16) * 2 +
+			       ((t->preempt_count & IRQKIT_SOFTIRQ_OFFSET) ? 1 : 0));
+}
+
+/*
+ * What hardirq context @t runs in allows (Linux's task_wait_context): a
+ * handler that force threading would move into a thread, an hrtimer not
+ * marked HARD and an irq_work not marked HARD run in a thread or softirq
+ * on PREEMPT_RT, so a spinlock_t is allowed there (CONFIG); anything else
+ * in hardirq context spins: a handler that cannot be threaded (NO_THREAD,
+ * PERCPU, ONESHOT, a line that cannot be threaded), a hard hrtimer, a hard
+ * irq_work, the flow and the chip's callbacks around the handlers.
+ */
+static bool handler_wait(struct irqkit_desc *desc, const void *fn, unsigned int *wait)
+{
+	for (const struct irqkit_action *a = READ_ONCE(desc->action); a; a = READ_ONCE(a->next)) {
+		if ((const void *)a->handler != fn && (const void *)a->handler_regs != fn)
+			continue;
+		/* lockdep_hardirq_threaded(): what irq_setup_forced_threading would move */
+		*wait = (READ_ONCE(desc->settings) & IRQKIT_IRQ_NOTHREAD) ||
+			(a->flags & (IRQKIT_F_NO_THREAD | IRQKIT_F_PERCPU | IRQKIT_F_ONESHOT)) ?
+			IRQKIT_LD_WAIT_SPIN : IRQKIT_LD_WAIT_CONFIG;
+		return true;
+	}
+	return false;
+}
+
+static unsigned int hardirq_wait(const struct irqkit_task *t)
+{
+	struct irqkit_cpu *c = t->cpu;
+	const void *fn = READ_ONCE(t->running_fn);
+	struct irqkit_desc *desc;
+	unsigned int taking, wait;
+
+	if (!c || !fn)
+		return IRQKIT_LD_WAIT_SPIN;
+	if (READ_ONCE(c->hrtimers.running_task[0]) == t) {
+		const struct irqkit_hrtimer *h = READ_ONCE(c->hrtimers.running[0]);
+
+		if (h && (const void *)h->function == fn)
+			return h->is_hard ? IRQKIT_LD_WAIT_SPIN : IRQKIT_LD_WAIT_CONFIG;
+	}
+	if (READ_ONCE(c->irq_work_running)) {
+		const struct irqkit_irq_work *w = READ_ONCE(c->irq_work_running);
+
+		if ((const void *)w->func == fn)
+			return (a_load_acquire(&w->flags) & IRQKIT_IRQ_WORK_HARD_IRQ) ?
+			       IRQKIT_LD_WAIT_SPIN : IRQKIT_LD_WAIT_CONFIG;
+	}
+	/* the line being handled: the CPU says which, else the one whose action it is */
+	taking = READ_ONCE(c->taking);
+	desc = taking ? irq_to_desc(taking - 1) : NULL;
+	if (desc && handler_wait(desc, fn, &wait))
+		return wait;
+	for (unsigned int irq = 0; irq < irqkit__rt.nr_irqs; irq++)
+		if (handler_wait(irq_to_desc(irq), fn, &wait))
+			return wait;
+	return IRQKIT_LD_WAIT_SPIN;
+}
+
+/* What the calling context allows before the locks it holds (Linux's task_wait_context). */
+static unsigned int context_wait(const struct irqkit_task *t)
+{
+	if (t->preempt_count & IRQKIT_HARDIRQ_MASK)
+		return hardirq_wait(t);
+	if (t->preempt_count & IRQKIT_SOFTIRQ_OFFSET)
+		return IRQKIT_LD_WAIT_CONFIG;	/* softirqs are threaded on PREEMPT_RT */
+	return LD_WAIT_MAX;
+}
+
+/*
+ * check_wait_context: taking class @cls, of wait type @wait, allowed in the
+ * context and under the locks held in it?  Graph lock held; dropped and
+ * taken again around the report (it prints).
+ */
+static void check_wait(unsigned int cls, unsigned int wait, const void *ip)
+{
+	struct irqkit__task_lockdep *lt = ld_task();
+	struct irqkit_task *t = irqkit_arch_current();
+	unsigned char level = context_level(t);
+	unsigned int curr = context_wait(t), ctx_wait = curr;
+	int first = lt->depth;
+	char w[48];
+
+	graph_assert_locked();
+	while (first > 0 && lt->held[first - 1].ctx == level)
+		first--;
+	for (int i = first; i < lt->depth; i++)
+		if (lt->held[i].wait && lt->held[i].wait < curr)
+			curr = lt->held[i].wait;
+	if (wait <= curr || classes[cls].reported)
+		return;
+	classes[cls].reported = true;
+	header("[ BUG: Invalid wait context ]");
+	pr_warn("%s is trying to lock:", who(w, sizeof(w)));
+	pr_warn(" (%s){%u:%u}, at: %pS", classes[cls].name, wait, wait, ip);
+	pr_warn("other info that might help us debug this:");
+	pr_warn("context-{%u:%u}", ctx_wait, ctx_wait);
+	pr_warn("%d lock%s held by %s:", lt->depth - first, lt->depth - first == 1 ? "" : "s",
+		who(w, sizeof(w)));
+	for (int i = first; i < lt->depth; i++)
+		pr_warn(" #%d: (%s){%u:%u}, at: %pS", i - first, classes[lt->held[i].cls].name,
+			lt->held[i].wait, lt->held[i].wait, lt->held[i].ip);
+	current_print();
+	if (!READ_ONCE(keep_reporting))
+		WRITE_ONCE(ld_off, true);	/* as Linux's debug_locks_off() */
+}
+
+static void acquire(const void *lock, bool trylock, bool read, bool rw, unsigned int wait,
+		    const void *ip)
 {
 	struct irqkit__task_lockdep *lt = ld_task();
 	unsigned int cls;
@@ -501,6 +633,8 @@ static void acquire(const void *lock, bool trylock, bool read, bool rw, const vo
 		if (lt->held[i].cls == cls && !trylock && !readers)
 			report_recursive(&lt->held[i], cls, ip);
 	}
+	if (!trylock && wait)
+		check_wait(cls, wait, ip);
 	usage_check(&classes[cls], read, ip);
 	if (lt->depth && !trylock)
 		add_dependency(&lt->held[lt->depth - 1], cls, ip);
@@ -509,7 +643,9 @@ static void acquire(const void *lock, bool trylock, bool read, bool rw, const vo
 		goto out;
 	}
 	lt->held[lt->depth++] =
-		(struct held_lock){ .lock = lock, .cls = cls, .ip = ip, .read = read };
+		(struct held_lock){ .lock = lock, .cls = cls, .ip = ip, .read = read,
+				    .wait = (unsigned char)wait,
+				    .ctx = context_level(irqkit_arch_current()) };
 out:
 	irqkit_spin_unlock(&graph_lock);
 	lt->inside = false;
@@ -518,13 +654,21 @@ out:
 void irqkit_lockdep_acquire(const void *lock, bool trylock)
 {
 	irqkit__point("spin_lock", __builtin_return_address(0));
-	acquire(lock, trylock, false, false, __builtin_return_address(0));
+	acquire(lock, trylock, false, false, IRQKIT_LD_WAIT_CONFIG, __builtin_return_address(0));
 }
 
+void irqkit_lockdep_acquire_wait(const void *lock, bool trylock, unsigned int wait)
+{
+	irqkit__point("spin_lock", __builtin_return_address(0));
+	acquire(lock, trylock, false, false, wait <= IRQKIT_LD_WAIT_SLEEP ? wait : 0,
+		__builtin_return_address(0));
+}
+
+/* rwlock_t: sleeping on PREEMPT_RT, as spinlock_t */
 void irqkit_lockdep_acquire_rw(const void *lock, bool trylock, bool read)
 {
 	irqkit__point(read ? "read_lock" : "write_lock", __builtin_return_address(0));
-	acquire(lock, trylock, read, true, __builtin_return_address(0));
+	acquire(lock, trylock, read, true, IRQKIT_LD_WAIT_CONFIG, __builtin_return_address(0));
 }
 
 static void release(const void *lock, bool locked, bool rw, const void *ip)
@@ -576,7 +720,7 @@ void irqkit_lockdep_release_rw(const void *lock, bool locked)
 /* The library's own locks (a build with IRQKIT_LOCKDEP_CORE): checked, not points. */
 void irqkit__lockdep_acquire_own(const void *lock, bool trylock, bool read, bool rw)
 {
-	acquire(lock, trylock, read, rw, __builtin_return_address(0));
+	acquire(lock, trylock, read, rw, IRQKIT_LD_WAIT_SPIN, __builtin_return_address(0));	/* raw, as Linux's */
 }
 
 void irqkit__lockdep_release_own(const void *lock, bool locked, bool rw)
@@ -611,7 +755,7 @@ void irqkit__lockdep_mutex_init(const void *lock, const void *site)
 
 void irqkit__lockdep_mutex_acquire(const void *lock, bool trylock, const void *ip)
 {
-	acquire(lock, trylock, false, false, ip);
+	acquire(lock, trylock, false, false, IRQKIT_LD_WAIT_SLEEP, ip);
 }
 
 /* (a mutex taken before the validator came into use is released quietly) */

@@ -378,6 +378,7 @@ void irqkit_hrtimer_setup(struct irqkit_hrtimer *timer,
 		.setup = HRTIMER_SETUP,
 		.clock = (unsigned char)clock,
 		.is_soft = !!(mode & IRQKIT_HRTIMER_MODE_SOFT),
+		.is_hard = !!(mode & IRQKIT_HRTIMER_MODE_HARD),
 	};
 }
 

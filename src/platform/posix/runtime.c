@@ -149,19 +149,23 @@ static void windows_from_env(const char *spec)
 
 /*
  * IRQKIT_FAULT_IRQ: fault injection from the environment (<irqkit/fault.h>);
- * IRQKIT_LOCKDEP=0: the lock validator off (<irqkit/spinlock.h>);
+ * IRQKIT_LOCKDEP=0: the lock validator off, IRQKIT_LOCKDEP_KEEP=1: it goes
+ * on after a wait-context report (<irqkit/spinlock.h>);
  * IRQKIT_RACE_WINDOW: race windows (above).
  */
 static void settings_from_env(void)
 {
 	const char *spec = getenv("IRQKIT_FAULT_IRQ");
 	const char *ld = getenv("IRQKIT_LOCKDEP");
+	const char *keep = getenv("IRQKIT_LOCKDEP_KEEP");
 	const char *windows = getenv("IRQKIT_RACE_WINDOW");
 
 	if (spec && *spec)
 		(void)irqkit_fault_parse(spec);	/* a bad entry is logged and the rest ignored */
 	if (ld && ld[0] == '0' && !ld[1])
 		irqkit_lockdep_off();
+	if (keep && keep[0] == '1' && !keep[1])
+		irqkit_lockdep_keep_reporting(true);
 	if (windows && *windows)
 		windows_from_env(windows);
 }

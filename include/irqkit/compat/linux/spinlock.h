@@ -50,14 +50,26 @@ typedef struct irqkit_rwlock rwlock_t;
 	({ irqkit__typecheck(unsigned long, flags);			\
 	   irqkit_spin_trylock_irqsave((l), &(flags)); })
 
+/*
+ * raw_spinlock_t is the same lock as spinlock_t here; its operations tell
+ * the validator's wait check that it spins (on PREEMPT_RT a spinlock_t
+ * sleeps, a raw one does not).
+ */
 #define raw_spin_lock_init(l)		spin_lock_init(l)
-#define raw_spin_lock(l)		spin_lock(l)
+#define raw_spin_lock(l)		irqkit_raw_spin_lock(l)
 #define raw_spin_unlock(l)		spin_unlock(l)
-#define raw_spin_trylock(l)		spin_trylock(l)
-#define raw_spin_lock_irq(l)		spin_lock_irq(l)
+#define raw_spin_trylock(l)		irqkit_raw_spin_trylock(l)
+#define raw_spin_lock_irq(l)		irqkit_raw_spin_lock_irq(l)
 #define raw_spin_unlock_irq(l)		spin_unlock_irq(l)
-#define raw_spin_lock_irqsave(l, f)	spin_lock_irqsave(l, f)
+#define raw_spin_lock_irqsave(l, flags)					\
+	do {								\
+		irqkit__typecheck(unsigned long, flags);		\
+		(flags) = irqkit_raw_spin_lock_irqsave(l);		\
+	} while (0)
 #define raw_spin_unlock_irqrestore(l, f) spin_unlock_irqrestore(l, f)
+#define raw_spin_trylock_irqsave(l, flags)				\
+	({ irqkit__typecheck(unsigned long, flags);			\
+	   irqkit_raw_spin_trylock_irqsave((l), &(flags)); })
 
 #define rwlock_init(l)			irqkit_rwlock_init(l)
 #define read_lock(l)			irqkit_read_lock(l)
