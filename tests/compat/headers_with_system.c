@@ -41,6 +41,7 @@
 #include <linux/signal.h>
 #include <linux/err.h>
 #include <linux/spinlock.h>
+#include <linux/local_lock.h>
 #include <linux/hardirq.h>
 #include <asm/hardirq.h>
 #include <asm/irq.h>

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Linux's <linux/local_lock.h> over irqkit (Linux 5.8; local_lock_nested_bh
+ * 6.11): a lock of the calling CPU's instance of per-CPU data.  As on a
+ * kernel without PREEMPT_RT, local_lock() turns preemption off,
+ * local_lock_irq()/_irqsave() interrupts, and local_lock_nested_bh() only
+ * says that bottom halves are already off; nothing is taken.  To the lock
+ * validator (code built with IRQKIT_LOCKDEP) it is what it is on RT, a
+ * per-CPU spinlock_t: it is checked for order, recursion and wait context
+ * (a local_lock in a hardirq handler that cannot be threaded is "Invalid
+ * wait context"), one class per local_lock_init() site, or per instance for
+ * a static one.
+ */
+#ifndef IRQKIT_COMPAT_LINUX_LOCAL_LOCK_H
+#define IRQKIT_COMPAT_LINUX_LOCAL_LOCK_H
+
+#include <linux/version.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/irqflags.h>
+#include <linux/bottom_half.h>
+#include <linux/bug.h>
+#include <irqkit/spinlock.h>
+
+typedef struct {
+	unsigned char	irqkit__key;	/* private: its address is the validator's lock */
+} local_lock_t;
+
+#define INIT_LOCAL_LOCK(lockname)	{ 0 }
+
+#ifdef IRQKIT_LOCKDEP
+#define irqkit__local_acquire(l)							\
+	irqkit_lockdep_acquire_wait((l), false, IRQKIT_LD_WAIT_CONFIG)
+#define irqkit__local_release(l)	irqkit_lockdep_release((l), true)
+#define local_lock_init(lock)								\
+	do {										\
+		static const char irqkit__local_key_ = 0;				\
+		irqkit_lockdep_init((lock), &irqkit__local_key_, #lock);		\
+	} while (0)
+#else
+#define irqkit__local_acquire(l)	((void)(l))
+#define irqkit__local_release(l)	((void)(l))
+#define local_lock_init(lock)		((void)(lock))
+#endif
+
+#define local_lock(lock)								\
+	do {										\
+		preempt_disable();							\
+		irqkit__local_acquire(this_cpu_ptr(lock));				\
+	} while (0)
+#define local_unlock(lock)								\
+	do {										\
+		irqkit__local_release(this_cpu_ptr(lock));				\
+		preempt_enable();							\
+	} while (0)
+#define local_lock_irq(lock)								\
+	do {										\
+		local_irq_disable();							\
+		irqkit__local_acquire(this_cpu_ptr(lock));				\
+	} while (0)
+#define local_unlock_irq(lock)								\
+	do {										\
+		irqkit__local_release(this_cpu_ptr(lock));				\
+		local_irq_enable();							\
+	} while (0)
+#define local_lock_irqsave(lock, flags)							\
+	do {										\
+		local_irq_save(flags);							\
+		irqkit__local_acquire(this_cpu_ptr(lock));				\
+	} while (0)
+#define local_unlock_irqrestore(lock, flags)						\
+	do {										\
+		irqkit__local_release(this_cpu_ptr(lock));				\
+		local_irq_restore(flags);						\
+	} while (0)
+
+/* Bottom halves are off already (a softirq, or local_bh_disable): say so, take nothing. */
+#define local_lock_nested_bh(lock)							\
+	do {										\
+		WARN_ON_ONCE(!in_softirq() || in_hardirq() || in_nmi());		\
+		irqkit__local_acquire(this_cpu_ptr(lock));				\
+	} while (0)
+#define local_unlock_nested_bh(lock)	irqkit__local_release(this_cpu_ptr(lock))
+
+#endif
