@@ -15,7 +15,7 @@ void logcap_hook(void *arg, int level, const char *line)
 	(void)arg;
 	/* a wait-context report fails every test but the check's own (tests/CMakeLists.txt) */
 	if (strstr(line, "[ BUG: Invalid wait context ]"))
-		fprintf(stderr, "harness: validator report: %s\n", line);
+		test_printf("harness: validator report: %s\n", line);
 	pthread_mutex_lock(&logcap.lock);
 	if (logcap.echo)
 		test_printf("  log<%d> %s\n", level, line);
