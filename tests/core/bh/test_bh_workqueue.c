@@ -206,7 +206,7 @@ static void test_bh_delayed_work_cancel_and_flush(void **state)
 	/* due in a jiffy, and a plain item; the flushes wait for both */
 	assert_true(irqkit_queue_delayed_work(wq, &dw, 1));
 	assert_true(irqkit_queue_work(wq, &a.work));
-	assert_true(irqkit_flush_delayed_work(&dw));
+	(void)irqkit_flush_delayed_work(&dw);	/* false when it ran already: a jiffy is short */
 	irqkit_flush_workqueue(wq);
 	assert_int_equal(atomic_load(&dw_runs), 1);
 	assert_true(dw_softirq);
