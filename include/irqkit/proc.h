@@ -62,10 +62,12 @@ IRQKIT_API int irqkit_show_spurious_buf(unsigned int irq, char *buf, size_t size
 IRQKIT_API int irqkit_show_counters_json(char *buf, size_t size);
 
 /**
- * irqkit_show_tasks_buf - the kthreads, as ps lists them: a header
- * "    PID S COMMAND", then a row per kthread not yet joined with its thread
- * id, its state (R running, S sleeping, D uninterruptible, P parked, Z its
- * function returned and nobody joined it yet) and its name in brackets.
+ * irqkit_show_tasks_buf - the kthreads and irq threads, as ps lists them: a
+ * header "    PID S COMMAND", then a row per kthread not yet joined with its
+ * thread id, its state (R running, S sleeping, D uninterruptible, P parked,
+ * Z its function returned and nobody joined it yet) and its name in
+ * brackets, then a row per running irq thread ("irq/N-name", and a forced
+ * action's secondary "irq/N-s-name").
  * Return: as irqkit_show_interrupts_buf().  Context: any but hardirq.
  */
 IRQKIT_API int irqkit_show_tasks_buf(char *buf, size_t size);

@@ -137,6 +137,9 @@ struct irqkit_action {
 	/* forced threading of an action with a thread function (thread.c) */
 	struct irqkit_action	*secondary;	/* the driver's thread function, irq/N-s-name */
 	struct irqkit_action	*primary;	/* a secondary's action on the line */
+	/* the task listing's view of its thread: set and cleared by the thread, under desc lock */
+	struct irqkit_task	*thread_task;
+	int			thread_pid;
 };
 
 /* struct irqkit_desc, one per line, is public: <irqkit/irqdesc.h>. */
@@ -283,6 +286,8 @@ HIDDEN int irqkit__setup_irq_thread(struct irqkit_action *action, unsigned int i
 HIDDEN void irqkit__stop_irq_thread(struct irqkit_action *action);
 HIDDEN int irqkit__irq_setup_forced_threading(struct irqkit_desc *desc, struct irqkit_action *new);
 HIDDEN void irqkit__stop_irq_threads_later(struct irqkit_action *action);
+/* thread.c: the irq threads' rows of the task listing (sched/kthread.c) */
+HIDDEN void irqkit__irq_threads_show(struct irqkit__sbuf *sb, char (*letter)(unsigned int state));
 HIDDEN void irqkit__reap_thread_later(struct irqkit_plat_thread *thread);
 
 /* spurious.c; the window: 100,000 interrupts, as Linux's note_interrupt counts them */

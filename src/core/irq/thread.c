@@ -128,11 +128,16 @@ static void irq_thread_main(void *arg)
 	struct irqkit_action *action = arg;
 	struct irqkit_desc *desc = irq_to_desc(action->irq);
 	struct irqkit_task *t = irqkit_arch_current();
+	unsigned long flags;
 	int cpu = -1;
 
 	t->irq_thread_desc = desc;
 	t->irq_thread_action = action;
 	t->kthread = true;
+	flags = desc_lock_irqsave(desc);		/* the task listing may show it now */
+	action->thread_pid = irqkit_plat_thread_id();
+	action->thread_task = t;
+	desc_unlock_irqrestore(desc, flags);
 	for (;;) {
 		unsigned int seq = a_load_seq(&action->thread_seq);
 		unsigned int tf = a_load_seq(&action->thread_flags);
@@ -170,8 +175,7 @@ static void irq_thread_main(void *arg)
 			irq_finalize_oneshot(desc, action);
 		/* a forced primary that wants its thread: the driver's, the secondary one */
 		if (ret == IRQKIT_WAKE_THREAD && !WARN_ON_ONCE(!action->secondary)) {
-			unsigned long flags = desc_lock_irqsave(desc);
-
+			flags = desc_lock_irqsave(desc);
 			irqkit__irq_wake_thread(desc, action->secondary);
 			desc_unlock_irqrestore(desc, flags);
 		}
@@ -179,6 +183,9 @@ static void irq_thread_main(void *arg)
 	}
 	t->irq_thread_desc = NULL;
 	t->irq_thread_action = NULL;
+	flags = desc_lock_irqsave(desc);		/* its task goes with the thread */
+	action->thread_task = NULL;
+	desc_unlock_irqrestore(desc, flags);
 	if (t->cpu)
 		irqkit_thread_unbind();
 	/* freed from its own thread_fn: nobody else holds it any more */
@@ -332,4 +339,40 @@ int irqkit__irq_setup_forced_threading(struct irqkit_desc *desc, struct irqkit_a
 	new->handler = irqkit__default_primary_handler;
 	new->thread_flags |= IRQTF_FORCED;
 	return 0;
+}
+
+/*
+ * The irq threads in the task listing, as ps shows Linux's: "irq/N-name"
+ * and a forced action's "irq/N-s-name", with their thread id and state,
+ * while they run.  Each row under its line's descriptor lock: a thread
+ * clears its task there before it ends.
+ */
+static void show_one(struct irqkit__sbuf *sb, char (*letter)(unsigned int state),
+		     const struct irqkit_action *a, unsigned int irq, bool secondary)
+{
+	const struct irqkit_task *task = a->thread_task;
+
+	if (!task)
+		return;
+	irqkit__sb_printf(sb, "%7d %c [irq/%u-%s%s]\n", a->thread_pid,
+			  letter(a_load_seq(&task->state)), irq, secondary ? "s-" : "",
+			  a->name ? a->name : "");
+}
+
+void irqkit__irq_threads_show(struct irqkit__sbuf *sb, char (*letter)(unsigned int state))
+{
+	for (unsigned int irq = 0; irq < irqkit__rt.nr_irqs; irq++) {
+		struct irqkit_desc *desc = irq_to_desc(irq);
+		unsigned long flags;
+
+		if (!READ_ONCE(desc->action))
+			continue;
+		flags = desc_lock_irqsave(desc);
+		for (const struct irqkit_action *a = desc->action; a; a = a->next) {
+			show_one(sb, letter, a, irq, false);
+			if (a->secondary)
+				show_one(sb, letter, a->secondary, irq, true);
+		}
+		desc_unlock_irqrestore(desc, flags);
+	}
 }

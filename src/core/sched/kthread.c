@@ -14,6 +14,7 @@
 #include "cpu.h"
 #include "sched.h"
 #include "debug/debug.h"
+#include "irq/internals.h"
 #include <irqkit/kthread.h>
 #include <irqkit/proc.h>
 #include <irqkit/cpu.h>
@@ -789,14 +790,12 @@ static char state_letter(unsigned int state)
 
 int irqkit_show_tasks_buf(char *buf, size_t size)
 {
+	struct irqkit__sbuf sb = { .buf = buf, .size = size };
 	struct irqkit_list_head *pos;
-	size_t len = 0;
-	int n;
 
 	if (!buf && size)
 		return -IRQKIT_EINVAL;
-	n = irqkit__snprintf(buf, size, "%7s S COMMAND\n", "PID");
-	len += (size_t)n;
+	irqkit__sb_printf(&sb, "%7s S COMMAND\n", "PID");
 	irqkit_spin_lock(&kt_lock);
 	for (pos = kt_live.next; pos != &kt_live; pos = pos->next) {
 		const struct irqkit__kthread *kt = container_of(pos, struct irqkit__kthread, node);
@@ -804,10 +803,10 @@ int irqkit_show_tasks_buf(char *buf, size_t size)
 		unsigned int state = kt_has(kt, KT_EXITED) ? IRQKIT_TASK_DEAD :
 				     a_load_seq(&kt->task->state);
 
-		n = irqkit__snprintf(len < size ? buf + len : NULL, len < size ? size - len : 0,
-				     "%7d %c [%s]\n", kt->pid, state_letter(state), kt->comm);
-		len += (size_t)n;
+		irqkit__sb_printf(&sb, "%7d %c [%s]\n", kt->pid, state_letter(state), kt->comm);
 	}
 	irqkit_spin_unlock(&kt_lock);
-	return (int)len;
+	if (READ_ONCE(irqkit__rt.nr_irqs))
+		irqkit__irq_threads_show(&sb, state_letter);
+	return irqkit__sb_finish(&sb);
 }

@@ -327,6 +327,14 @@ static void test_forced_threading_splits_primary_and_thread_fn(void **state)
 	assert_true(forced_primary_irqs_off);
 	assert_true(forced_primary_bh_off);
 	assert_string_equal(d1.thread_name, "irq/1-s-split");
+	{
+		char tasks[4096];
+
+		/* the task listing shows both threads, as ps shows Linux's */
+		assert_true(irqkit_show_tasks_buf(tasks, sizeof(tasks)) > 0);
+		assert_non_null(strstr(tasks, "[irq/1-split]"));
+		assert_non_null(strstr(tasks, "[irq/1-s-split]"));
+	}
 	assert_true(d1.task_ctx);		/* the driver's thread function: as ever */
 	assert_false(d1.irqs_off);
 	assert_string_equal(irqkit_free_irq(T_EDGE(1), &d1), "split");
