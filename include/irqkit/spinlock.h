@@ -174,6 +174,32 @@ IRQKIT__LOCKFN void irqkit_spin_unlock(struct irqkit_spinlock *lock)
 	irqkit_preempt_enable();
 }
 
+/* The interrupt-disabling forms, for a lock of wait type @wait (spin and raw share them). */
+IRQKIT__LOCKFN unsigned long irqkit__spin_lock_irqsave_w(struct irqkit_spinlock *lock,
+							unsigned int wait)
+{
+	unsigned long flags = IRQKIT__LOCK_IRQ_SAVE();
+
+	irqkit__spin_lock_w(lock, wait);
+	return flags;
+}
+
+IRQKIT__LOCKFN void irqkit__spin_lock_irq_w(struct irqkit_spinlock *lock, unsigned int wait)
+{
+	(void)IRQKIT__LOCK_IRQ_SAVE();
+	irqkit__spin_lock_w(lock, wait);
+}
+
+IRQKIT__LOCKFN bool irqkit__spin_trylock_irqsave_w(struct irqkit_spinlock *lock,
+						   unsigned long *flags, unsigned int wait)
+{
+	*flags = IRQKIT__LOCK_IRQ_SAVE();
+	if (irqkit__spin_trylock_w(lock, wait))
+		return true;
+	IRQKIT__LOCK_IRQ_RESTORE(*flags);
+	return false;
+}
+
 /**
  * irqkit_spin_lock_irqsave - save the interrupt state, disable interrupts, acquire
  *
@@ -182,10 +208,7 @@ IRQKIT__LOCKFN void irqkit_spin_unlock(struct irqkit_spinlock *lock)
  */
 IRQKIT__LOCKFN unsigned long irqkit_spin_lock_irqsave(struct irqkit_spinlock *lock)
 {
-	unsigned long flags = IRQKIT__LOCK_IRQ_SAVE();
-
-	irqkit_spin_lock(lock);
-	return flags;
+	return irqkit__spin_lock_irqsave_w(lock, IRQKIT_LD_WAIT_CONFIG);
 }
 
 /** irqkit_spin_unlock_irqrestore - release, then restore the saved state (a delivery point). */
@@ -199,8 +222,7 @@ IRQKIT__LOCKFN void irqkit_spin_unlock_irqrestore(struct irqkit_spinlock *lock,
 /** irqkit_spin_lock_irq - disable interrupts unconditionally, acquire. */
 IRQKIT__LOCKFN void irqkit_spin_lock_irq(struct irqkit_spinlock *lock)
 {
-	(void)IRQKIT__LOCK_IRQ_SAVE();
-	irqkit_spin_lock(lock);
+	irqkit__spin_lock_irq_w(lock, IRQKIT_LD_WAIT_CONFIG);
 }
 
 /** irqkit_spin_unlock_irq - release, then enable interrupts unconditionally. */
@@ -227,11 +249,7 @@ IRQKIT__LOCKFN void irqkit_spin_unlock_bh(struct irqkit_spinlock *lock)
 IRQKIT__LOCKFN bool irqkit_spin_trylock_irqsave(struct irqkit_spinlock *lock,
 					       unsigned long *flags)
 {
-	*flags = IRQKIT__LOCK_IRQ_SAVE();
-	if (irqkit_spin_trylock(lock))
-		return true;
-	IRQKIT__LOCK_IRQ_RESTORE(*flags);
-	return false;
+	return irqkit__spin_trylock_irqsave_w(lock, flags, IRQKIT_LD_WAIT_CONFIG);
 }
 
 IRQKIT__LOCKFN bool irqkit_spin_trylock_irq(struct irqkit_spinlock *lock)
@@ -269,26 +287,18 @@ IRQKIT__LOCKFN bool irqkit_raw_spin_trylock(struct irqkit_spinlock *lock)
 
 IRQKIT__LOCKFN unsigned long irqkit_raw_spin_lock_irqsave(struct irqkit_spinlock *lock)
 {
-	unsigned long flags = IRQKIT__LOCK_IRQ_SAVE();
-
-	irqkit__spin_lock_w(lock, IRQKIT_LD_WAIT_SPIN);
-	return flags;
+	return irqkit__spin_lock_irqsave_w(lock, IRQKIT_LD_WAIT_SPIN);
 }
 
 IRQKIT__LOCKFN void irqkit_raw_spin_lock_irq(struct irqkit_spinlock *lock)
 {
-	(void)IRQKIT__LOCK_IRQ_SAVE();
-	irqkit__spin_lock_w(lock, IRQKIT_LD_WAIT_SPIN);
+	irqkit__spin_lock_irq_w(lock, IRQKIT_LD_WAIT_SPIN);
 }
 
 IRQKIT__LOCKFN bool irqkit_raw_spin_trylock_irqsave(struct irqkit_spinlock *lock,
 						   unsigned long *flags)
 {
-	*flags = IRQKIT__LOCK_IRQ_SAVE();
-	if (irqkit__spin_trylock_w(lock, IRQKIT_LD_WAIT_SPIN))
-		return true;
-	IRQKIT__LOCK_IRQ_RESTORE(*flags);
-	return false;
+	return irqkit__spin_trylock_irqsave_w(lock, flags, IRQKIT_LD_WAIT_SPIN);
 }
 
 /*
