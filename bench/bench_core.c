@@ -583,6 +583,56 @@ static int setup_spin(void)
 	return setup_runtime();
 }
 
+/*
+ * PREEMPT_RT mode (IRQKIT_CFG_PREEMPT_RT): its spinlock_t, uncontended (a
+ * compare-and-swap with the caller's thread id, the might-sleep check, no
+ * interrupt flag), against the raw spinlock it leaves spinning; and its
+ * dispatch, a forced thread per handler, against the same handler forced
+ * into a thread by threadirqs (interrupts and bottom halves off around it)
+ * and against the default hardirq dispatch: a bound thread raises line 1
+ * and waits until the handler has run, one sample per raise.
+ */
+static int setup_spin_rt(void)
+{
+	return start_with_lines(IRQKIT_CFG_PREEMPT_RT);
+}
+
+static void raw_spin_lock_irqsave_pairs(long n)
+{
+	for (long i = 0; i < n; i++) {
+		unsigned long flags = irqkit_raw_spin_lock_irqsave(&lock);
+
+		barrier();
+		irqkit_raw_spin_unlock_irqrestore(&lock, flags);
+		barrier();
+	}
+}
+
+static void dispatch_waited(long n, unsigned int flags)
+{
+	double *v = malloc((size_t)n * sizeof(*v));
+
+	if (!v || start_with_lines(flags) || irqkit_thread_bind(0))
+		abort();
+	for (long i = 0; i < n; i++) {
+		unsigned long seen = __atomic_load_n(&counter, __ATOMIC_ACQUIRE);
+		uint64_t t0 = bench_now_ns();
+
+		irqkit_sw_raise(1);
+		while (__atomic_load_n(&counter, __ATOMIC_ACQUIRE) == seen)
+			barrier();
+		v[i] = (double)(bench_now_ns() - t0);
+	}
+	irqkit_thread_unbind();
+	teardown_runtime();
+	bench_report_samples(v, (int)n);
+	free(v);
+}
+
+static void dispatch_waited_rt(long n) { dispatch_waited(n, IRQKIT_CFG_PREEMPT_RT); }
+static void dispatch_waited_threadirqs(long n) { dispatch_waited(n, IRQKIT_CFG_THREADIRQS); }
+static void dispatch_waited_hardirq(long n) { dispatch_waited(n, 0); }
+
 #define LAT	(BENCH_UNPINNED | BENCH_LATENCY)
 
 static const struct bench benches[] = {
@@ -636,6 +686,15 @@ static const struct bench benches[] = {
 	{ .name = "spin_lock_irqsave", .floor_name = "pthread_spin_lock",
 	  .subject = bench_spin_lock_irqsave_pairs, .floor = floor_pthread_spin, .target = 0.6,
 	  .setup = setup_spin, .teardown = teardown_runtime },
+	{ .name = "spin_lock_irqsave_rt", .floor_name = "raw_spin_lock_irqsave",
+	  .subject = bench_spin_lock_irqsave_pairs, .floor = raw_spin_lock_irqsave_pairs,
+	  .setup = setup_spin_rt, .teardown = teardown_runtime },
+	{ .name = "dispatch_rt", .floor_name = "dispatch_threadirqs",
+	  .subject = dispatch_waited_rt, .floor = dispatch_waited_threadirqs, .flags = LAT,
+	  .fixed_n = 2001, .unit = "ns" },
+	{ .name = "dispatch_rt", .floor_name = "dispatch_hardirq",
+	  .subject = dispatch_waited_rt, .floor = dispatch_waited_hardirq, .flags = LAT,
+	  .fixed_n = 2001, .unit = "ns" },
 	{ .name = "disable_nosync_enable", .floor_name = "two_atomic_rmw",
 	  .subject = disable_enable, .floor = floor_two_rmw, .target = 2.0,
 	  .setup = setup_runtime, .teardown = teardown_runtime },

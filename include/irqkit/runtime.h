@@ -81,6 +81,21 @@ enum irqkit_mode {
  * the flag every interrupt moves it, as Linux 2.6 to 5.12 do.
  */
 #define IRQKIT_CFG_WINDOW_FROM_UNHANDLED (1u << 8)
+/*
+ * PREEMPT_RT mode, Linux's CONFIG_PREEMPT_RT: every handler that can be
+ * threaded is (threadirqs, and a forced thread keeps interrupts on); a
+ * program's spinlock_t and rwlock_t are sleeping locks with priority
+ * inheritance where the platform has it (a PI futex on Linux user space in
+ * threaded mode), and their _irq and _irqsave forms leave interrupts on
+ * (flags 0); raw_spinlock_t still spins; might_sleep() does not count
+ * bottom halves as atomic.  Taking a spinlock_t where an RT kernel could
+ * not sleep (hardirq context, interrupts off, under a raw lock) is "BUG:
+ * sleeping function called from invalid context", as there.
+ * IRQKIT_PREEMPT_RT=1 in the environment does the same.  A program's
+ * `#ifdef CONFIG_PREEMPT_RT` is its own: irqkit_preempt_rt()
+ * (<irqkit/spinlock.h>) says which mode runs.
+ */
+#define IRQKIT_CFG_PREEMPT_RT	(1u << 9)
 
 struct irqkit_config {
 	unsigned int		nr_irqs;	/* lines, 1..258048; 0 means 256 */

@@ -86,6 +86,36 @@ void irqkit__lockdep_release_own(const void *lock, bool locked, bool rw);
 #define IRQKIT__LOCKFN	static inline
 #endif
 
+/*
+ * PREEMPT_RT mode (IRQKIT_CFG_PREEMPT_RT, <irqkit/runtime.h>): a spinlock_t
+ * or rwlock_t of the program is a sleeping lock there, as on an RT kernel,
+ * and its _irq/_irqsave forms leave interrupts on; a raw spinlock still
+ * spins with preemption (and, in the irq forms, interrupts) off.  The
+ * mode is read at each lock of wait type CONFIG; the library's own locks
+ * (IRQKIT_BUILD) are raw and never read it.
+ */
+IRQKIT_API extern bool irqkit__preempt_rt;
+IRQKIT_API void irqkit_rt_spin_lock(struct irqkit_spinlock *lock);
+IRQKIT_API bool irqkit_rt_spin_trylock(struct irqkit_spinlock *lock);
+IRQKIT_API void irqkit_rt_spin_unlock(struct irqkit_spinlock *lock);
+/** irqkit_preempt_rt - is the runtime in PREEMPT_RT mode?  Context: any. */
+static inline bool irqkit_preempt_rt(void)
+{
+	return __atomic_load_n(&irqkit__preempt_rt, __ATOMIC_RELAXED);
+}
+/*
+ * An irq form reads the mode once and then calls the plain helpers with
+ * IRQKIT__RT_READ added to the wait type, which tells them it was read.
+ */
+#define IRQKIT__RT_READ		0x100u
+#define IRQKIT__WAIT(wait)	((wait) & 0xffu)
+#ifdef IRQKIT_BUILD
+#define IRQKIT__RT(wait)	((void)(wait), 0)
+#else
+#define IRQKIT__RT(wait)							\
+	((wait) == IRQKIT_LD_WAIT_CONFIG && __builtin_expect(irqkit_preempt_rt(), 0))
+#endif
+
 static inline void irqkit__spin_lock_init_plain(struct irqkit_spinlock *lock)
 {
 	__atomic_store_n(&lock->locked, 0, __ATOMIC_RELAXED);
@@ -133,18 +163,29 @@ static inline bool irqkit_spin_is_locked(struct irqkit_spinlock *lock)
 /* The lock and trylock of every variant, for a lock of wait type @wait (the validator's). */
 IRQKIT__LOCKFN void irqkit__spin_lock_w(struct irqkit_spinlock *lock, unsigned int wait)
 {
+	if (IRQKIT__RT(wait)) {
+		IRQKIT__LOCKDEP_ACQUIRE(lock, false, IRQKIT__WAIT(wait));
+		irqkit_rt_spin_lock(lock);
+		return;
+	}
 	irqkit_preempt_disable();
-	IRQKIT__LOCKDEP_ACQUIRE(lock, false, wait);	/* before it spins: a report, not a hang */
+	IRQKIT__LOCKDEP_ACQUIRE(lock, false, IRQKIT__WAIT(wait));	/* before it spins: a report, not a hang */
 	if (__builtin_expect(__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE), 0))
 		irqkit_spin_lock_slow(lock);
 }
 
 IRQKIT__LOCKFN bool irqkit__spin_trylock_w(struct irqkit_spinlock *lock, unsigned int wait)
 {
+	if (IRQKIT__RT(wait)) {
+		if (!irqkit_rt_spin_trylock(lock))
+			return false;
+		IRQKIT__LOCKDEP_ACQUIRE(lock, true, IRQKIT__WAIT(wait));
+		return true;
+	}
 	irqkit_preempt_disable();
 	if (!__atomic_load_n(&lock->locked, __ATOMIC_RELAXED) &&
 	    !__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE)) {
-		IRQKIT__LOCKDEP_ACQUIRE(lock, true, wait);
+		IRQKIT__LOCKDEP_ACQUIRE(lock, true, IRQKIT__WAIT(wait));
 		return true;
 	}
 	irqkit_preempt_enable();
@@ -167,37 +208,76 @@ IRQKIT__LOCKFN bool irqkit_spin_trylock(struct irqkit_spinlock *lock)
 	return irqkit__spin_trylock_w(lock, IRQKIT_LD_WAIT_CONFIG);
 }
 
-IRQKIT__LOCKFN void irqkit_spin_unlock(struct irqkit_spinlock *lock)
+IRQKIT__LOCKFN void irqkit__spin_unlock_w(struct irqkit_spinlock *lock, unsigned int wait)
 {
 	IRQKIT__LOCKDEP_RELEASE(lock);
+	if (IRQKIT__RT(wait)) {
+		irqkit_rt_spin_unlock(lock);
+		return;
+	}
 	__atomic_store_n(&lock->locked, 0, __ATOMIC_RELEASE);
 	irqkit_preempt_enable();
+}
+
+IRQKIT__LOCKFN void irqkit_spin_unlock(struct irqkit_spinlock *lock)
+{
+	irqkit__spin_unlock_w(lock, IRQKIT_LD_WAIT_CONFIG);
+}
+
+/** irqkit_raw_spin_unlock - Linux's raw_spin_unlock (of irqkit_raw_spin_lock). */
+IRQKIT__LOCKFN void irqkit_raw_spin_unlock(struct irqkit_spinlock *lock)
+{
+	irqkit__spin_unlock_w(lock, IRQKIT_LD_WAIT_SPIN);
 }
 
 /* The interrupt-disabling forms, for a lock of wait type @wait (spin and raw share them). */
 IRQKIT__LOCKFN unsigned long irqkit__spin_lock_irqsave_w(struct irqkit_spinlock *lock,
 							unsigned int wait)
 {
-	unsigned long flags = IRQKIT__LOCK_IRQ_SAVE();
+	unsigned long flags;
 
-	irqkit__spin_lock_w(lock, wait);
+	if (IRQKIT__RT(wait)) {		/* RT: interrupts stay on; flags 0, as there */
+		irqkit__spin_lock_w(lock, wait);
+		return 0;
+	}
+	flags = IRQKIT__LOCK_IRQ_SAVE();
+	irqkit__spin_lock_w(lock, wait | IRQKIT__RT_READ);
 	return flags;
 }
 
 IRQKIT__LOCKFN void irqkit__spin_lock_irq_w(struct irqkit_spinlock *lock, unsigned int wait)
 {
+	if (IRQKIT__RT(wait)) {
+		irqkit__spin_lock_w(lock, wait);
+		return;
+	}
 	(void)IRQKIT__LOCK_IRQ_SAVE();
-	irqkit__spin_lock_w(lock, wait);
+	irqkit__spin_lock_w(lock, wait | IRQKIT__RT_READ);
 }
 
 IRQKIT__LOCKFN bool irqkit__spin_trylock_irqsave_w(struct irqkit_spinlock *lock,
 						   unsigned long *flags, unsigned int wait)
 {
+	if (IRQKIT__RT(wait)) {
+		*flags = 0;
+		return irqkit__spin_trylock_w(lock, wait);
+	}
 	*flags = IRQKIT__LOCK_IRQ_SAVE();
-	if (irqkit__spin_trylock_w(lock, wait))
+	if (irqkit__spin_trylock_w(lock, wait | IRQKIT__RT_READ))
 		return true;
 	IRQKIT__LOCK_IRQ_RESTORE(*flags);
 	return false;
+}
+
+IRQKIT__LOCKFN void irqkit__spin_unlock_irqrestore_w(struct irqkit_spinlock *lock,
+						     unsigned long flags, unsigned int wait)
+{
+	if (IRQKIT__RT(wait)) {
+		irqkit__spin_unlock_w(lock, wait);
+		return;
+	}
+	irqkit__spin_unlock_w(lock, wait | IRQKIT__RT_READ);
+	IRQKIT__LOCK_IRQ_RESTORE(flags);
 }
 
 /**
@@ -215,8 +295,7 @@ IRQKIT__LOCKFN unsigned long irqkit_spin_lock_irqsave(struct irqkit_spinlock *lo
 IRQKIT__LOCKFN void irqkit_spin_unlock_irqrestore(struct irqkit_spinlock *lock,
 						 unsigned long flags)
 {
-	irqkit_spin_unlock(lock);
-	IRQKIT__LOCK_IRQ_RESTORE(flags);
+	irqkit__spin_unlock_irqrestore_w(lock, flags, IRQKIT_LD_WAIT_CONFIG);
 }
 
 /** irqkit_spin_lock_irq - disable interrupts unconditionally, acquire. */
@@ -228,8 +307,7 @@ IRQKIT__LOCKFN void irqkit_spin_lock_irq(struct irqkit_spinlock *lock)
 /** irqkit_spin_unlock_irq - release, then enable interrupts unconditionally. */
 IRQKIT__LOCKFN void irqkit_spin_unlock_irq(struct irqkit_spinlock *lock)
 {
-	irqkit_spin_unlock(lock);
-	IRQKIT__LOCK_IRQ_RESTORE(0);
+	irqkit__spin_unlock_irqrestore_w(lock, 0, IRQKIT_LD_WAIT_CONFIG);
 }
 
 /** irqkit_spin_lock_bh - disable bottom halves, then acquire. */
@@ -254,6 +332,8 @@ IRQKIT__LOCKFN bool irqkit_spin_trylock_irqsave(struct irqkit_spinlock *lock,
 
 IRQKIT__LOCKFN bool irqkit_spin_trylock_irq(struct irqkit_spinlock *lock)
 {
+	if (IRQKIT__RT(IRQKIT_LD_WAIT_CONFIG))
+		return irqkit_spin_trylock(lock);
 	(void)IRQKIT__LOCK_IRQ_SAVE();
 	if (irqkit_spin_trylock(lock))
 		return true;
@@ -272,8 +352,7 @@ IRQKIT__LOCKFN bool irqkit_spin_trylock_bh(struct irqkit_spinlock *lock)
 
 /*
  * The raw_spinlock_t operations: the same lock, which the validator's wait
- * check takes as spinning (a raw lock stays a spinning lock on PREEMPT_RT).
- * The unlocks are the spin ones.
+ * check takes as spinning and PREEMPT_RT mode leaves spinning, as Linux's.
  */
 IRQKIT__LOCKFN void irqkit_raw_spin_lock(struct irqkit_spinlock *lock)
 {
@@ -301,6 +380,17 @@ IRQKIT__LOCKFN bool irqkit_raw_spin_trylock_irqsave(struct irqkit_spinlock *lock
 	return irqkit__spin_trylock_irqsave_w(lock, flags, IRQKIT_LD_WAIT_SPIN);
 }
 
+IRQKIT__LOCKFN void irqkit_raw_spin_unlock_irqrestore(struct irqkit_spinlock *lock,
+						     unsigned long flags)
+{
+	irqkit__spin_unlock_irqrestore_w(lock, flags, IRQKIT_LD_WAIT_SPIN);
+}
+
+IRQKIT__LOCKFN void irqkit_raw_spin_unlock_irq(struct irqkit_spinlock *lock)
+{
+	irqkit__spin_unlock_irqrestore_w(lock, 0, IRQKIT_LD_WAIT_SPIN);
+}
+
 /*
  * struct irqkit_rwlock - reader-writer spinlock, laid out as Linux's qrwlock:
  * bits 0-7 the writer (0xff when held), bit 8 a waiting writer, readers counted
@@ -319,6 +409,14 @@ struct irqkit_rwlock {
 
 IRQKIT_API void irqkit_read_lock_slow(struct irqkit_rwlock *lock);
 IRQKIT_API void irqkit_write_lock_slow(struct irqkit_rwlock *lock);
+/* PREEMPT_RT mode's rwlock_t: sleeping, writers preferred, a writer's wait with PI */
+IRQKIT_API void irqkit_rt_read_lock(struct irqkit_rwlock *lock);
+IRQKIT_API bool irqkit_rt_read_trylock(struct irqkit_rwlock *lock);
+IRQKIT_API void irqkit_rt_read_unlock(struct irqkit_rwlock *lock);
+IRQKIT_API void irqkit_rt_write_lock(struct irqkit_rwlock *lock);
+IRQKIT_API bool irqkit_rt_write_trylock(struct irqkit_rwlock *lock);
+IRQKIT_API void irqkit_rt_write_unlock(struct irqkit_rwlock *lock);
+#define IRQKIT__RW_RT()		IRQKIT__RT(IRQKIT_LD_WAIT_CONFIG)
 
 static inline void irqkit__rwlock_init_plain(struct irqkit_rwlock *lock)
 {
@@ -352,6 +450,11 @@ static inline void irqkit_rwlock_init(struct irqkit_rwlock *lock)
 
 IRQKIT__LOCKFN void irqkit_read_lock(struct irqkit_rwlock *lock)
 {
+	if (IRQKIT__RW_RT()) {
+		IRQKIT__LOCKDEP_RW_ACQUIRE(lock, false, true);
+		irqkit_rt_read_lock(lock);
+		return;
+	}
 	irqkit_preempt_disable();
 	IRQKIT__LOCKDEP_RW_ACQUIRE(lock, false, true);
 	if (__builtin_expect(__atomic_fetch_add(&lock->cnts, IRQKIT_RW_BIAS, __ATOMIC_ACQUIRE) &
@@ -363,6 +466,12 @@ IRQKIT__LOCKFN bool irqkit_read_trylock(struct irqkit_rwlock *lock)
 {
 	unsigned int c = __atomic_load_n(&lock->cnts, __ATOMIC_RELAXED);
 
+	if (IRQKIT__RW_RT()) {
+		if (!irqkit_rt_read_trylock(lock))
+			return false;
+		IRQKIT__LOCKDEP_RW_ACQUIRE(lock, true, true);
+		return true;
+	}
 	irqkit_preempt_disable();
 	if (!(c & IRQKIT_RW_WLOCKED)) {
 		c = __atomic_fetch_add(&lock->cnts, IRQKIT_RW_BIAS, __ATOMIC_ACQUIRE);
@@ -379,12 +488,21 @@ IRQKIT__LOCKFN bool irqkit_read_trylock(struct irqkit_rwlock *lock)
 IRQKIT__LOCKFN void irqkit_read_unlock(struct irqkit_rwlock *lock)
 {
 	IRQKIT__LOCKDEP_RW_RELEASE(lock, true);
+	if (IRQKIT__RW_RT()) {
+		irqkit_rt_read_unlock(lock);
+		return;
+	}
 	__atomic_fetch_sub(&lock->cnts, IRQKIT_RW_BIAS, __ATOMIC_RELEASE);
 	irqkit_preempt_enable();
 }
 
 IRQKIT__LOCKFN void irqkit_write_lock(struct irqkit_rwlock *lock)
 {
+	if (IRQKIT__RW_RT()) {
+		IRQKIT__LOCKDEP_RW_ACQUIRE(lock, false, false);
+		irqkit_rt_write_lock(lock);
+		return;
+	}
 	unsigned int zero = 0;
 
 	irqkit_preempt_disable();
@@ -399,6 +517,12 @@ IRQKIT__LOCKFN bool irqkit_write_trylock(struct irqkit_rwlock *lock)
 {
 	unsigned int zero = 0;
 
+	if (IRQKIT__RW_RT()) {
+		if (!irqkit_rt_write_trylock(lock))
+			return false;
+		IRQKIT__LOCKDEP_RW_ACQUIRE(lock, true, false);
+		return true;
+	}
 	irqkit_preempt_disable();
 	if (__atomic_compare_exchange_n(&lock->cnts, &zero, IRQKIT_RW_WLOCKED, false,
 					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
@@ -412,6 +536,10 @@ IRQKIT__LOCKFN bool irqkit_write_trylock(struct irqkit_rwlock *lock)
 IRQKIT__LOCKFN void irqkit_write_unlock(struct irqkit_rwlock *lock)
 {
 	IRQKIT__LOCKDEP_RW_RELEASE(lock, false);
+	if (IRQKIT__RW_RT()) {
+		irqkit_rt_write_unlock(lock);
+		return;
+	}
 	__atomic_fetch_sub(&lock->cnts, IRQKIT_RW_WLOCKED, __ATOMIC_RELEASE);
 	irqkit_preempt_enable();
 }
@@ -419,7 +547,7 @@ IRQKIT__LOCKFN void irqkit_write_unlock(struct irqkit_rwlock *lock)
 #define IRQKIT__RW_VARIANTS(op)							\
 IRQKIT__LOCKFN unsigned long irqkit_##op##_lock_irqsave(struct irqkit_rwlock *l)	\
 {										\
-	unsigned long flags = IRQKIT__LOCK_IRQ_SAVE();				\
+	unsigned long flags = IRQKIT__RW_RT() ? 0 : IRQKIT__LOCK_IRQ_SAVE();	\
 	irqkit_##op##_lock(l);							\
 	return flags;								\
 }										\
@@ -427,17 +555,20 @@ IRQKIT__LOCKFN void irqkit_##op##_unlock_irqrestore(struct irqkit_rwlock *l,	\
 						     unsigned long flags)	\
 {										\
 	irqkit_##op##_unlock(l);						\
-	IRQKIT__LOCK_IRQ_RESTORE(flags);					\
+	if (!IRQKIT__RW_RT())							\
+		IRQKIT__LOCK_IRQ_RESTORE(flags);				\
 }										\
 IRQKIT__LOCKFN void irqkit_##op##_lock_irq(struct irqkit_rwlock *l)		\
 {										\
-	(void)IRQKIT__LOCK_IRQ_SAVE();						\
+	if (!IRQKIT__RW_RT())							\
+		(void)IRQKIT__LOCK_IRQ_SAVE();					\
 	irqkit_##op##_lock(l);							\
 }										\
 IRQKIT__LOCKFN void irqkit_##op##_unlock_irq(struct irqkit_rwlock *l)		\
 {										\
 	irqkit_##op##_unlock(l);						\
-	IRQKIT__LOCK_IRQ_RESTORE(0);						\
+	if (!IRQKIT__RW_RT())							\
+		IRQKIT__LOCK_IRQ_RESTORE(0);					\
 }										\
 IRQKIT__LOCKFN void irqkit_##op##_lock_bh(struct irqkit_rwlock *l)		\
 {										\

@@ -152,16 +152,21 @@ void irqkit_local_bh_enable_slow(struct irqkit_task *t)
 /*
  * might_sleep(): Linux's __might_sleep report for a call that may block made
  * from atomic context or with interrupts off, at most once a second
- * (kernel/sched/core.c, __might_resched).  The call then goes on.
+ * (kernel/sched/core.c, __might_resched).  The call then goes on.  In
+ * PREEMPT_RT mode the softirq count is not atomic context: RT keeps it out
+ * of preempt_count, since bottom halves run in preemptible tasks there.
  */
 void irqkit__might_sleep(const char *file, int line)
 {
 	unsigned long *prev_jiffy = &irqkit__rt.might_sleep_prev;
 	const struct irqkit_task *t = irqkit_arch_current();
+	unsigned int pc = t->preempt_count;
 	unsigned long now, prev;
 	char comm[32];
 
-	if (likely(!t->preempt_count && !task_irqs_off(t)))
+	if (unlikely(irqkit__preempt_rt))
+		pc &= ~IRQKIT_SOFTIRQ_MASK;
+	if (likely(!pc && !task_irqs_off(t)))
 		return;
 	now = irqkit_jiffies();
 	prev = READ_ONCE(*prev_jiffy);
@@ -172,7 +177,7 @@ void irqkit__might_sleep(const char *file, int line)
 	irqkit_plat_thread_name(comm, sizeof(comm));
 	pr_err("BUG: sleeping function called from invalid context at %s:%d", file, line);
 	pr_err("in_atomic(): %d, irqs_disabled(): %d, non_block: 0, pid: %d, name: %s",
-	       t->preempt_count != 0, task_irqs_off(t), irqkit_plat_thread_id(), comm);
-	pr_err("preempt_count: %x, expected: 0", t->preempt_count);
+	       pc != 0, task_irqs_off(t), irqkit_plat_thread_id(), comm);
+	pr_err("preempt_count: %x, expected: 0", pc);
 	irqkit__dump_stack();
 }

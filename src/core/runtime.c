@@ -68,12 +68,14 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 		c.nr_cpus = 1;
 	if (!c.hz)
 		c.hz = IRQKIT__HZ_DEFAULT;
+	if (c.flags & IRQKIT_CFG_PREEMPT_RT)	/* RT threads every handler it can */
+		c.flags |= IRQKIT_CFG_THREADIRQS;
 	mode = irqkit__mode_of(c.mode);
 	if (c.nr_irqs > NR_IRQS_MAX || c.nr_cpus > IRQKIT_NR_CPUS_MAX || c.hz > HZ_MAX || !mode ||
 	    (c.flags & ~(IRQKIT_CFG_NOIRQDEBUG | IRQKIT_CFG_DEBUG_SHIRQ | IRQKIT_CFG_PIN_CPUS |
 			 IRQKIT_CFG_THREADIRQS | IRQKIT_CFG_PERIODIC_TICK |
 			 IRQKIT_CFG_PUBLISH | IRQKIT_CFG_IRQFIXUP | IRQKIT_CFG_IRQPOLL |
-			 IRQKIT_CFG_WINDOW_FROM_UNHANDLED)) ||
+			 IRQKIT_CFG_WINDOW_FROM_UNHANDLED | IRQKIT_CFG_PREEMPT_RT)) ||
 	    (c.loop_cpus && (mode->loop_cpus_off ||
 			     (c.nr_cpus < 64 && (c.loop_cpus >> c.nr_cpus))))) {
 		a_store_seq(&rt_state, RT_STOPPED);
@@ -99,6 +101,7 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 	};
 	/* a new run before anything starts: threads bound in the last run see it */
 	WRITE_ONCE(irqkit__run, READ_ONCE(irqkit__run) + 1);
+	a_store_seq(&irqkit__preempt_rt, (c.flags & IRQKIT_CFG_PREEMPT_RT) != 0);
 	ret = irqkit__descs_init();
 	if (!ret)
 		ret = irqkit__cpus_init();
@@ -132,6 +135,7 @@ fail_cpus:
 fail_descs:
 	irqkit__descs_exit();
 	rt_reset();
+	a_store_seq(&irqkit__preempt_rt, false);
 	a_store_seq(&rt_state, RT_STOPPED);
 	return ret;
 }
@@ -244,6 +248,7 @@ void irqkit__core_exit(void)
 	 * the memory freed above.
 	 */
 	WRITE_ONCE(irqkit__run, READ_ONCE(irqkit__run) + 1);
+	a_store_seq(&irqkit__preempt_rt, false);
 	a_store_seq(&rt_state, RT_STOPPED);
 }
 

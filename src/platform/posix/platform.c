@@ -122,9 +122,28 @@ static void host_wake(const unsigned int *addr, const void *ip)
 		irqkit_plat_fatal("futex wake failed");
 }
 
+/* A thread's id does not change: one system call each (a fork's child asks again). */
+static __thread int host_tid;
+
+static void host_tid_forget(void)
+{
+	host_tid = 0;
+}
+
+static void host_tid_register(void)
+{
+	(void)pthread_atfork(NULL, NULL, host_tid_forget);
+}
+
 static int host_thread_id(void)
 {
-	return (int)syscall(SYS_gettid);
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	if (!host_tid) {
+		(void)pthread_once(&once, host_tid_register);
+		host_tid = (int)syscall(SYS_gettid);
+	}
+	return host_tid;
 }
 
 static int host_thread_new(struct sched_thread **out, const char *name)
@@ -233,6 +252,34 @@ void irqkit_plat_barrier_heavy(void)
 void irqkit_plat_wake(unsigned int *addr)
 {
 	sched()->wake(addr, __builtin_return_address(0));
+}
+
+/*
+ * The kernel's PI futex, when threads run in real time (a stacked scheduler
+ * runs them itself, and the core then waits on the word).  The release
+ * read-modify-write before the unlock and the acquire load after the lock
+ * are for the thread sanitizer, which does not see the kernel hand the word
+ * over; to the hardware they are one more atomic on a contended path.
+ */
+bool irqkit_plat_pi_lock(unsigned int *word)
+{
+	if (sched() != &irqkit__posix_host)
+		return false;
+	while (syscall(SYS_futex, word, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0) == -1)
+		if (errno != EINTR && errno != EAGAIN)
+			irqkit_plat_fatal("futex lock_pi failed");
+	(void)__atomic_load_n(word, __ATOMIC_ACQUIRE);
+	return true;
+}
+
+bool irqkit_plat_pi_unlock(unsigned int *word)
+{
+	if (sched() != &irqkit__posix_host)
+		return false;
+	(void)__atomic_fetch_or(word, 0, __ATOMIC_RELEASE);
+	if (syscall(SYS_futex, word, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0) == -1)
+		irqkit_plat_fatal("futex unlock_pi failed");
+	return true;
 }
 
 void irqkit__posix_say(const char *who, const char *fmt, ...)

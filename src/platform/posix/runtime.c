@@ -184,12 +184,18 @@ static void started(void)
 			      irqkit__posix_sched_current()->name);
 }
 
-/* IRQKIT_IRQFIXUP=1, IRQKIT_IRQPOLL=1: Linux's boot options, added to the config's flags. */
+/*
+ * IRQKIT_IRQFIXUP=1, IRQKIT_IRQPOLL=1: Linux's boot options, and
+ * IRQKIT_PREEMPT_RT=1, its CONFIG_PREEMPT_RT, added to the config's flags.
+ */
 static unsigned int flags_from_env(void)
 {
 	const char *fixup = getenv("IRQKIT_IRQFIXUP"), *poll = getenv("IRQKIT_IRQPOLL");
+	const char *rt = getenv("IRQKIT_PREEMPT_RT");
 	unsigned int flags = 0;
 
+	if (rt && *rt && strcmp(rt, "0"))
+		flags |= IRQKIT_CFG_PREEMPT_RT;
 	if (fixup && *fixup && strcmp(fixup, "0"))
 		flags |= IRQKIT_CFG_IRQFIXUP;
 	if (poll && *poll && strcmp(poll, "0"))

@@ -556,6 +556,19 @@ void irqkit_plat_wake(unsigned int *addr)
 	rv_irq_restore(f);
 }
 
+/* No priority inheritance on the harts: the core waits on the word itself. */
+bool irqkit_plat_pi_lock(unsigned int *word)
+{
+	(void)word;
+	return false;
+}
+
+bool irqkit_plat_pi_unlock(unsigned int *word)
+{
+	(void)word;
+	return false;
+}
+
 void irqkit_plat_sleep_ns(uint64_t ns)
 {
 	unsigned int never = 0;

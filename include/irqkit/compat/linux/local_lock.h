@@ -4,12 +4,14 @@
  * 6.11): a lock of the calling CPU's instance of per-CPU data.  As on a
  * kernel without PREEMPT_RT, local_lock() turns preemption off,
  * local_lock_irq()/_irqsave() interrupts, and local_lock_nested_bh() only
- * says that bottom halves are already off; nothing is taken.  To the lock
- * validator (code built with IRQKIT_LOCKDEP) it is what it is on RT, a
- * per-CPU spinlock_t: it is checked for order, recursion and wait context
- * (a local_lock in a hardirq handler that cannot be threaded is "Invalid
- * wait context"), one class per local_lock_init() site, or per instance for
- * a static one.
+ * says that bottom halves are already off; nothing is taken.  In PREEMPT_RT
+ * mode (IRQKIT_CFG_PREEMPT_RT) each is what it is on an RT kernel: the
+ * CPU's instance is a sleeping spinlock_t, taken, with interrupts left on
+ * (flags 0).  To the lock validator (code built with IRQKIT_LOCKDEP) it is
+ * that per-CPU spinlock_t in both modes: checked for order, recursion and
+ * wait context (a local_lock in a hardirq handler that cannot be threaded
+ * is "Invalid wait context"), one class per local_lock_init() site, or per
+ * instance for a static one.
  */
 #ifndef IRQKIT_COMPAT_LINUX_LOCAL_LOCK_H
 #define IRQKIT_COMPAT_LINUX_LOCAL_LOCK_H
@@ -23,10 +25,10 @@
 #include <irqkit/spinlock.h>
 
 typedef struct {
-	unsigned char	irqkit__key;	/* private: its address is the validator's lock */
+	struct irqkit_spinlock	irqkit__lock;	/* private: RT's lock; its address the validator's */
 } local_lock_t;
 
-#define INIT_LOCAL_LOCK(lockname)	{ 0 }
+#define INIT_LOCAL_LOCK(lockname)	{ IRQKIT_SPINLOCK_INIT }
 
 #ifdef IRQKIT_LOCKDEP
 #define irqkit__local_acquire(l)							\
@@ -43,43 +45,80 @@ typedef struct {
 #define local_lock_init(lock)		((void)(lock))
 #endif
 
+#define irqkit__local_rt_lock(lock)	irqkit_spin_lock(&this_cpu_ptr(lock)->irqkit__lock)
+#define irqkit__local_rt_unlock(lock)	irqkit_spin_unlock(&this_cpu_ptr(lock)->irqkit__lock)
+
 #define local_lock(lock)								\
 	do {										\
+		if (irqkit_preempt_rt()) {						\
+			irqkit__local_rt_lock(lock);					\
+			break;								\
+		}									\
 		preempt_disable();							\
 		irqkit__local_acquire(this_cpu_ptr(lock));				\
 	} while (0)
 #define local_unlock(lock)								\
 	do {										\
+		if (irqkit_preempt_rt()) {						\
+			irqkit__local_rt_unlock(lock);					\
+			break;								\
+		}									\
 		irqkit__local_release(this_cpu_ptr(lock));				\
 		preempt_enable();							\
 	} while (0)
 #define local_lock_irq(lock)								\
 	do {										\
+		if (irqkit_preempt_rt()) {						\
+			irqkit__local_rt_lock(lock);					\
+			break;								\
+		}									\
 		local_irq_disable();							\
 		irqkit__local_acquire(this_cpu_ptr(lock));				\
 	} while (0)
 #define local_unlock_irq(lock)								\
 	do {										\
+		if (irqkit_preempt_rt()) {						\
+			irqkit__local_rt_unlock(lock);					\
+			break;								\
+		}									\
 		irqkit__local_release(this_cpu_ptr(lock));				\
 		local_irq_enable();							\
 	} while (0)
 #define local_lock_irqsave(lock, flags)							\
 	do {										\
+		if (irqkit_preempt_rt()) {						\
+			(flags) = 0;							\
+			irqkit__local_rt_lock(lock);					\
+			break;								\
+		}									\
 		local_irq_save(flags);							\
 		irqkit__local_acquire(this_cpu_ptr(lock));				\
 	} while (0)
 #define local_unlock_irqrestore(lock, flags)						\
 	do {										\
+		if (irqkit_preempt_rt()) {						\
+			irqkit__local_rt_unlock(lock);					\
+			break;								\
+		}									\
 		irqkit__local_release(this_cpu_ptr(lock));				\
 		local_irq_restore(flags);						\
 	} while (0)
 
-/* Bottom halves are off already (a softirq, or local_bh_disable): say so, take nothing. */
+/* Bottom halves are off already (a softirq, or local_bh_disable): RT takes the lock. */
 #define local_lock_nested_bh(lock)							\
 	do {										\
 		WARN_ON_ONCE(!in_softirq() || in_hardirq() || in_nmi());		\
-		irqkit__local_acquire(this_cpu_ptr(lock));				\
+		if (irqkit_preempt_rt())						\
+			irqkit__local_rt_lock(lock);					\
+		else									\
+			irqkit__local_acquire(this_cpu_ptr(lock));			\
 	} while (0)
-#define local_unlock_nested_bh(lock)	irqkit__local_release(this_cpu_ptr(lock))
+#define local_unlock_nested_bh(lock)							\
+	do {										\
+		if (irqkit_preempt_rt())						\
+			irqkit__local_rt_unlock(lock);					\
+		else									\
+			irqkit__local_release(this_cpu_ptr(lock));			\
+	} while (0)
 
 #endif

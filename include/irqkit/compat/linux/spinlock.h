@@ -52,21 +52,26 @@ typedef struct irqkit_rwlock rwlock_t;
 
 /*
  * raw_spinlock_t is the same lock as spinlock_t here; its operations tell
- * the validator's wait check that it spins (on PREEMPT_RT a spinlock_t
- * sleeps, a raw one does not).
+ * the validator's wait check that it spins and keep it spinning in
+ * PREEMPT_RT mode (IRQKIT_CFG_PREEMPT_RT), where a spinlock_t sleeps and
+ * leaves interrupts on, as on an RT kernel.
  */
 #define raw_spin_lock_init(l)		spin_lock_init(l)
 #define raw_spin_lock(l)		irqkit_raw_spin_lock(l)
-#define raw_spin_unlock(l)		spin_unlock(l)
+#define raw_spin_unlock(l)		irqkit_raw_spin_unlock(l)
 #define raw_spin_trylock(l)		irqkit_raw_spin_trylock(l)
 #define raw_spin_lock_irq(l)		irqkit_raw_spin_lock_irq(l)
-#define raw_spin_unlock_irq(l)		spin_unlock_irq(l)
+#define raw_spin_unlock_irq(l)		irqkit_raw_spin_unlock_irq(l)
 #define raw_spin_lock_irqsave(l, flags)					\
 	do {								\
 		irqkit__typecheck(unsigned long, flags);		\
 		(flags) = irqkit_raw_spin_lock_irqsave(l);		\
 	} while (0)
-#define raw_spin_unlock_irqrestore(l, f) spin_unlock_irqrestore(l, f)
+#define raw_spin_unlock_irqrestore(l, flags)				\
+	do {								\
+		irqkit__typecheck(unsigned long, flags);		\
+		irqkit_raw_spin_unlock_irqrestore((l), (flags));	\
+	} while (0)
 #define raw_spin_trylock_irqsave(l, flags)				\
 	({ irqkit__typecheck(unsigned long, flags);			\
 	   irqkit_raw_spin_trylock_irqsave((l), &(flags)); })
@@ -100,8 +105,12 @@ typedef struct irqkit_rwlock rwlock_t;
 #define write_unlock_irqrestore(l, flags) irqkit_write_unlock_irqrestore((l), (flags))
 #define write_trylock_irqsave(l, flags)					\
 	({ irqkit__typecheck(unsigned long, flags);			\
-	   local_irq_save(flags);					\
-	   write_trylock(l) ? 1 : ({ local_irq_restore(flags); 0; }); })
+	   if (irqkit_preempt_rt())					\
+		(flags) = 0;						\
+	   else								\
+		local_irq_save(flags);					\
+	   write_trylock(l) ? 1 :					\
+		({ if (!irqkit_preempt_rt()) local_irq_restore(flags); 0; }); })
 
 /* Guards (<linux/cleanup.h>): guard(spinlock_irqsave)(&lock), scoped_guard(...) { } */
 DEFINE_LOCK_GUARD_1(spinlock, spinlock_t, spin_lock(_T->lock), spin_unlock(_T->lock))

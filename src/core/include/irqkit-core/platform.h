@@ -58,6 +58,17 @@ void irqkit_plat_wait(unsigned int *addr, unsigned int val);
 void irqkit_plat_wake(unsigned int *addr);
 
 /*
+ * Priority inheritance for PREEMPT_RT mode's sleeping locks: the contended
+ * paths of a lock whose word holds 0 or its owner's irqkit_plat_thread_id(),
+ * with bit 31 set while someone waits (a Linux PI futex's layout).  Lock
+ * returns once the caller owns the word; unlock hands the word on (the
+ * caller owns it, with bit 31 set).  A platform or a run without priority
+ * inheritance returns false, and the core waits on the word itself.
+ */
+bool irqkit_plat_pi_lock(unsigned int *word);
+bool irqkit_plat_pi_unlock(unsigned int *word);
+
+/*
  * irqkit_plat_wait with a limit: blocks while *addr == val, at most @ns
  * nanoseconds.  May return early or spuriously.  Process context or a
  * thread of the runtime.  Used by the watchdog and by idle workers.

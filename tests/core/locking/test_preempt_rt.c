@@ -1,0 +1,571 @@
+// SPDX-License-Identifier: MIT
+/*
+ * PREEMPT_RT mode (IRQKIT_CFG_PREEMPT_RT): spinlock_t, rwlock_t and
+ * local_lock_t sleep and leave interrupts on, raw spinlocks spin, handlers
+ * are threaded with interrupts on, and a sleeping lock where an RT kernel
+ * cannot sleep is "BUG: sleeping function called from invalid context".
+ * Each test runs the same code in the default mode too, where it must
+ * behave as before.
+ */
+#define _GNU_SOURCE
+#include "../../harness.h"
+
+#include <linux/bottom_half.h>
+#include <linux/hardirq.h>
+#include <linux/interrupt.h>
+#include <linux/local_lock.h>
+#include <linux/percpu.h>
+#include <linux/spinlock.h>
+#include <irqkit/explore.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define BUG_SLEEP	"BUG: sleeping function called from invalid context"
+#define IRQ		T_EDGE(3)
+
+static int rt_setup(void **state)
+{
+	(void)state;
+	return start_world_cfg((struct irqkit_config){ .nr_irqs = T_NR_IRQS, .nr_cpus = 2,
+						       .mode = IRQKIT_MODE_THREADED,
+						       .flags = IRQKIT_CFG_PREEMPT_RT });
+}
+
+static DEFINE_SPINLOCK(lock);
+static DEFINE_RAW_SPINLOCK(raw);
+static DEFINE_RWLOCK(rw);
+
+/* What each form leaves on and off, in @rt mode or not. */
+static void check_forms(bool rt)
+{
+	unsigned long flags = 1;
+
+	assert_int_equal(irqkit_preempt_rt(), rt);
+	spin_lock_irqsave(&lock, flags);
+	assert_true(spin_is_locked(&lock));
+	assert_int_equal(irqs_disabled(), !rt);	/* RT: interrupts stay on, flags 0 */
+	assert_int_equal(in_atomic(), !rt);	/* RT: no preempt_count either */
+	if (rt)
+		assert_int_equal(flags, 0);
+	spin_unlock_irqrestore(&lock, flags);
+	assert_false(irqs_disabled());
+	assert_false(spin_is_locked(&lock));
+	spin_lock_irq(&lock);
+	assert_int_equal(irqs_disabled(), !rt);
+	spin_unlock_irq(&lock);
+	assert_true(spin_trylock_irqsave(&lock, flags));
+	assert_int_equal(irqs_disabled(), !rt);
+	spin_unlock_irqrestore(&lock, flags);
+	/* a raw spinlock spins with interrupts off in both modes */
+	raw_spin_lock_irqsave(&raw, flags);
+	assert_true(irqs_disabled());
+	assert_true(in_atomic());
+	raw_spin_unlock_irqrestore(&raw, flags);
+	assert_false(irqs_disabled());
+	assert_false(in_atomic());
+	read_lock_irqsave(&rw, flags);
+	assert_int_equal(irqs_disabled(), !rt);
+	read_unlock_irqrestore(&rw, flags);
+	write_lock_irq(&rw);
+	assert_int_equal(irqs_disabled(), !rt);
+	assert_false(write_trylock(&rw));
+	assert_false(read_trylock(&rw));
+	write_unlock_irq(&rw);
+	assert_true(write_trylock_irqsave(&rw, flags));
+	assert_int_equal(irqs_disabled(), !rt);
+	write_unlock_irqrestore(&rw, flags);
+	assert_false(irqs_disabled());
+	assert_log_lacks(BUG_SLEEP);
+	assert_log_lacks("WARNING");
+}
+
+static void test_rt_locks_leave_interrupts_on(void **state)
+{
+	(void)state;
+	assert_int_equal(irqkit_thread_bind(0), 0);
+	check_forms(true);
+	assert_int_equal(irqkit_thread_unbind(), 0);
+	check_forms(true);
+	irqkit_stop();
+	assert_false(irqkit_preempt_rt());	/* the mode ends with the run */
+	assert_int_equal(thr_setup(NULL), 0);
+	assert_int_equal(irqkit_thread_bind(0), 0);
+	check_forms(false);
+	assert_int_equal(irqkit_thread_unbind(), 0);
+	irqkit_stop();
+	/* IRQKIT_PREEMPT_RT=1 in the environment turns the mode on */
+	setenv("IRQKIT_PREEMPT_RT", "1", 1);
+	assert_int_equal(thr_setup(NULL), 0);
+	unsetenv("IRQKIT_PREEMPT_RT");
+	assert_true(irqkit_preempt_rt());
+	check_forms(true);
+}
+
+/* ---- handlers are threads, with interrupts on --------------------------------- */
+
+static struct tdev dev;
+
+static void test_rt_threads_every_handler_it_can(void **state)
+{
+	(void)state;
+	tdev_init(&dev);
+	assert_int_equal(request_irq(IRQ, tdev_handler, 0, "rtdev", &dev), 0);
+	assert_true(wait_until(nr_threads_named("irq/3-rtdev", NULL) == 1, 10000));
+	tdev_raise_served(&dev, IRQ, 20);
+	assert_false(atomic_load(&dev.saw_hardirq));
+	assert_false(atomic_load(&dev.saw_irqs_off));	/* threadirqs alone turns them off */
+	free_irq(IRQ, &dev);
+	/* IRQF_NO_THREAD stays in hardirq context, interrupts off */
+	tdev_init(&dev);
+	assert_int_equal(request_irq(IRQ, tdev_handler, IRQF_NO_THREAD, "rtdev", &dev), 0);
+	tdev_raise_served(&dev, IRQ, 5);
+	assert_true(atomic_load(&dev.saw_hardirq));
+	assert_true(atomic_load(&dev.saw_irqs_off));
+	free_irq(IRQ, &dev);
+	assert_log_lacks(BUG_SLEEP);
+}
+
+/* ---- a sleeping lock where an RT kernel cannot sleep ---------------------------- */
+
+static atomic_int taken;
+
+static irqreturn_t takes_spinlock(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	spin_lock(&lock);
+	atomic_fetch_add(&taken, 1);
+	spin_unlock(&lock);
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t takes_raw_spinlock(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	raw_spin_lock(&raw);
+	atomic_fetch_add(&taken, 1);
+	raw_spin_unlock(&raw);
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t takes_read_lock(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	read_lock(&rw);
+	atomic_fetch_add(&taken, 1);
+	read_unlock(&rw);
+	return IRQ_HANDLED;
+}
+
+/* Request @fn with @flags, raise once, free; did it report? */
+static bool reports(irq_handler_t fn, unsigned long flags)
+{
+	atomic_store(&taken, 0);
+	log_clear();
+	assert_int_equal(request_irq(IRQ, fn, flags, "locker", NULL), 0);
+	assert_int_equal(irqkit_sw_raise(IRQ), 0);
+	assert_true(wait_until(atomic_load(&taken) == 1, 10000));
+	free_irq(IRQ, NULL);
+	return log_count(BUG_SLEEP) > 0;
+}
+
+static void test_rt_spinlock_in_hardirq_is_a_bug(void **state)
+{
+	(void)state;
+	assert_false(reports(takes_spinlock, 0));		/* threaded: fine */
+	assert_true(reports(takes_spinlock, IRQF_NO_THREAD));	/* hardirq: a bug on RT */
+	assert_log_contains("in_atomic(): 1, irqs_disabled(): 1");
+	assert_false(reports(takes_raw_spinlock, IRQF_NO_THREAD));
+	irqkit_stop();
+	assert_int_equal(rt_setup(NULL), 0);	/* the report is once a second: a new run */
+	assert_true(reports(takes_read_lock, IRQF_NO_THREAD));
+	irqkit_stop();
+	/* the same driver without RT: spin_lock in a hardirq handler is right */
+	assert_int_equal(thr_setup(NULL), 0);
+	assert_false(reports(takes_spinlock, IRQF_NO_THREAD));
+	assert_false(reports(takes_read_lock, IRQF_NO_THREAD));
+}
+
+static void test_rt_spinlock_where_it_cannot_sleep_is_a_bug(void **state)
+{
+	unsigned long flags;
+
+	(void)state;
+	/* under a raw spinlock */
+	log_clear();
+	raw_spin_lock(&raw);
+	spin_lock(&lock);
+	spin_unlock(&lock);
+	raw_spin_unlock(&raw);
+	assert_log_contains(BUG_SLEEP);
+	assert_log_contains("preempt_count: 1, expected: 0");
+	irqkit_stop();
+	assert_int_equal(rt_setup(NULL), 0);	/* the report is once a second: a new run */
+	/* with interrupts off */
+	local_irq_save(flags);
+	spin_lock(&lock);
+	spin_unlock(&lock);
+	local_irq_restore(flags);
+	assert_log_contains("in_atomic(): 0, irqs_disabled(): 1");
+	irqkit_stop();
+	assert_int_equal(rt_setup(NULL), 0);
+	/* nested spinlock_t, bottom halves off, a local_lock: all fine on RT */
+	spin_lock(&lock);
+	write_lock(&rw);
+	write_unlock(&rw);
+	spin_unlock(&lock);
+	local_bh_disable();
+	spin_lock(&lock);
+	spin_unlock(&lock);
+	local_bh_enable();
+	spin_lock_bh(&lock);
+	spin_unlock_bh(&lock);
+	assert_log_lacks(BUG_SLEEP);
+}
+
+/* ---- mutual exclusion, with the holders preemptible ----------------------------- */
+
+#define WORKERS	4
+
+static unsigned long counter;		/* plain: the lock protects it */
+static unsigned long in_section;
+static atomic_int excl_failed;
+
+static void section(void)
+{
+	if (in_section++)
+		atomic_store(&excl_failed, 1);
+	irqkit_sim_point();		/* the simulator may switch here */
+	counter++;
+	if (!(counter & 63))
+		sched_yield();		/* a sleeping lock's holder may be preempted */
+	in_section--;
+}
+
+static int excl_worker(void *arg)
+{
+	int n = (int)(intptr_t)arg;
+	unsigned long flags;
+
+	for (int i = 0; i < n; i++) {
+		switch (i % 3) {
+		case 0:
+			spin_lock(&lock);
+			section();
+			spin_unlock(&lock);
+			break;
+		case 1:
+			spin_lock_irqsave(&lock, flags);
+			section();
+			spin_unlock_irqrestore(&lock, flags);
+			break;
+		default:
+			spin_lock_bh(&lock);
+			section();
+			spin_unlock_bh(&lock);
+		}
+	}
+	return 0;
+}
+
+static atomic_int handler_runs;
+
+static irqreturn_t excl_handler(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	spin_lock(&lock);
+	section();
+	spin_unlock(&lock);
+	atomic_fetch_add(&handler_runs, 1);
+	return IRQ_HANDLED;
+}
+
+static void run_exclusion(int n)
+{
+	struct irqkit_thread *th[WORKERS];
+	int raises = 0;
+
+	counter = 0;
+	atomic_store(&excl_failed, 0);
+	atomic_store(&handler_runs, 0);
+	assert_int_equal(request_irq(IRQ, excl_handler, 0, "excl", NULL), 0);
+	for (unsigned int i = 0; i < WORKERS; i++)
+		assert_int_equal(irqkit_thread_start(&th[i], i % 2, "excl",
+						     excl_worker, (void *)(intptr_t)n), 0);
+	for (int i = 0; i < n / 50; i++) {
+		assert_int_equal(irqkit_sw_raise(IRQ), 0);
+		raises++;
+		usleep_100();
+	}
+	for (unsigned int i = 0; i < WORKERS; i++)
+		assert_int_equal(irqkit_thread_join(th[i]), 0);
+	synchronize_irq(IRQ);
+	free_irq(IRQ, NULL);
+	assert_false(atomic_load(&excl_failed));
+	/* raises that came while the thread ran fold into its run, as edges do */
+	assert_true(atomic_load(&handler_runs) >= 1 && atomic_load(&handler_runs) <= raises);
+	assert_int_equal(counter, (unsigned long)WORKERS * n + atomic_load(&handler_runs));
+	assert_false(spin_is_locked(&lock));
+}
+
+static void test_rt_spinlock_excludes_stress(void **state)
+{
+	(void)state;
+	run_exclusion(stress_scale(20000));
+	assert_log_lacks(BUG_SLEEP);
+	assert_log_lacks("WARNING");
+}
+
+/* rwlock_t: readers together, a writer alone */
+static atomic_int readers_in, rw_failed;
+static unsigned long rw_value;
+
+static int rw_worker(void *arg)
+{
+	int n = (int)(intptr_t)arg;
+
+	for (int i = 0; i < n; i++) {
+		if (i % 4) {
+			read_lock(&rw);
+			atomic_fetch_add(&readers_in, 1);
+			if (rw_value & 1)
+				atomic_store(&rw_failed, 1);
+			atomic_fetch_sub(&readers_in, 1);
+			read_unlock(&rw);
+		} else {
+			write_lock(&rw);
+			if (atomic_load(&readers_in))
+				atomic_store(&rw_failed, 1);
+			rw_value++;		/* odd while the writer is in */
+			if (!(i & 31))
+				sched_yield();
+			rw_value++;
+			write_unlock(&rw);
+		}
+	}
+	return 0;
+}
+
+static void test_rt_rwlock_stress(void **state)
+{
+	struct irqkit_thread *th[WORKERS];
+	int n = stress_scale(20000);
+
+	(void)state;
+	rw_value = 0;
+	for (unsigned int i = 0; i < WORKERS; i++)
+		assert_int_equal(irqkit_thread_start(&th[i], i % 2, "rw", rw_worker,
+						     (void *)(intptr_t)n), 0);
+	for (unsigned int i = 0; i < WORKERS; i++)
+		assert_int_equal(irqkit_thread_join(th[i]), 0);
+	assert_false(atomic_load(&rw_failed));
+	assert_int_equal(rw_value, 2ul * WORKERS * ((n + 3) / 4));
+	assert_int_equal(rw.cnts, 0);
+	assert_log_lacks("WARNING");
+}
+
+/* ---- local_lock_t: RT's per-CPU spinlock_t -------------------------------------- */
+
+struct pcpu_stats {
+	local_lock_t	lock;
+	unsigned long	events;
+};
+
+static DEFINE_PER_CPU(struct pcpu_stats, pstats) = { .lock = INIT_LOCAL_LOCK(lock) };
+
+static void test_rt_local_lock_is_a_lock(void **state)
+{
+	unsigned long flags = 1;
+
+	(void)state;
+	assert_int_equal(irqkit_thread_bind(1), 0);
+	local_lock_irqsave(&pstats.lock, flags);
+	assert_int_equal(flags, 0);
+	assert_false(irqs_disabled());
+	assert_false(in_atomic());
+	assert_true(spin_is_locked(&this_cpu_ptr(&pstats)->lock.irqkit__lock));
+	this_cpu_ptr(&pstats)->events++;
+	local_unlock_irqrestore(&pstats.lock, flags);
+	assert_false(spin_is_locked(&this_cpu_ptr(&pstats)->lock.irqkit__lock));
+	local_lock(&pstats.lock);
+	this_cpu_ptr(&pstats)->events++;
+	local_unlock(&pstats.lock);
+	local_bh_disable();
+	local_lock_nested_bh(&pstats.lock);	/* RT: takes it */
+	assert_true(spin_is_locked(&this_cpu_ptr(&pstats)->lock.irqkit__lock));
+	local_unlock_nested_bh(&pstats.lock);
+	local_bh_enable();
+	assert_int_equal(per_cpu(pstats, 1).events, 2);
+	assert_int_equal(irqkit_thread_unbind(), 0);
+	irqkit_stop();
+	/* default mode: nothing is taken, interrupts go off */
+	assert_int_equal(thr_setup(NULL), 0);
+	assert_int_equal(irqkit_thread_bind(1), 0);
+	local_lock_irqsave(&pstats.lock, flags);
+	assert_true(irqs_disabled());
+	assert_false(spin_is_locked(&this_cpu_ptr(&pstats)->lock.irqkit__lock));
+	local_unlock_irqrestore(&pstats.lock, flags);
+	assert_int_equal(irqkit_thread_unbind(), 0);
+	assert_log_lacks("WARNING");
+}
+
+/* ---- priority inheritance --------------------------------------------------------- */
+
+static atomic_int pi_stage;
+static int holder_tid;
+
+/* The effective priority the kernel gives thread @tid (/proc's "prio" field). */
+static int kernel_prio(int tid)
+{
+	char path[64], buf[512];
+	FILE *f;
+	char *p;
+	int prio = 0;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	p = strrchr(buf, ')');		/* after the name, which may hold spaces */
+	assert_non_null(p);
+	/* fields 3.. follow; "priority" is field 18 */
+	assert_int_equal(sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %d",
+				&prio), 1);
+	return prio;
+}
+
+static void *pi_waiter(void *arg)
+{
+	(void)arg;
+	spin_lock(&lock);		/* blocks: the holder has it */
+	spin_unlock(&lock);
+	atomic_store(&pi_stage, 3);
+	return NULL;
+}
+
+static int set_fifo(pthread_t th, int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	return pthread_setschedparam(th, SCHED_FIFO, &sp);
+}
+
+static void test_rt_spinlock_passes_priority(void **state)
+{
+	pthread_t waiter;
+	pthread_attr_t attr;
+	struct sched_param sp = { .sched_priority = 0 };
+	int base, boosted;
+
+	(void)state;
+	if (set_fifo(pthread_self(), 10) == EPERM) {
+		test_printf("no SCHED_FIFO here (EPERM): priority inheritance not checked\n");
+		skip();
+	}
+	holder_tid = (int)syscall(SYS_gettid);
+	base = kernel_prio(holder_tid);
+	spin_lock(&lock);
+	pthread_attr_init(&attr);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+	sp.sched_priority = 50;
+	pthread_attr_setschedparam(&attr, &sp);
+	assert_int_equal(pthread_create(&waiter, &attr, pi_waiter, NULL), 0);
+	pthread_attr_destroy(&attr);
+	/* the waiter is in the kernel's PI wait once the word says so */
+	assert_true(wait_until(READ_ONCE(lock.locked) & 0x80000000u, 10000));
+	assert_true(wait_until(kernel_prio(holder_tid) != base, 10000));
+	boosted = kernel_prio(holder_tid);
+	spin_unlock(&lock);
+	assert_int_equal(pthread_join(waiter, NULL), 0);
+	assert_int_equal(atomic_load(&pi_stage), 3);
+	test_printf("holder's kernel priority %d, %d while a FIFO-50 thread waited\n", base, boosted);
+	assert_int_equal(boosted, -51);		/* -1 - 50: the waiter's */
+	assert_int_equal(kernel_prio(holder_tid), base);
+	sp.sched_priority = 0;
+	assert_int_equal(pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp), 0);
+}
+
+/* ---- the simulator explores RT runs --------------------------------------------- */
+
+static unsigned int sim_seed;
+
+static int sim_body(void *arg)
+{
+	struct irqkit_thread *th[2];
+
+	(void)arg;
+	if (start_world_cfg((struct irqkit_config){ .nr_irqs = T_NR_IRQS, .nr_cpus = 2,
+						    .mode = IRQKIT_MODE_SIM,
+						    .sim_seed = sim_seed++,
+						    .flags = IRQKIT_CFG_PREEMPT_RT }))
+		return 1;
+	counter = 0;
+	atomic_store(&excl_failed, 0);
+	atomic_store(&handler_runs, 0);
+	if (request_irq(IRQ, excl_handler, 0, "excl", NULL))
+		return 2;
+	for (unsigned int i = 0; i < 2; i++)
+		if (irqkit_thread_start(&th[i], i, "excl", excl_worker, (void *)(intptr_t)30))
+			return 3;
+	(void)irqkit_sw_raise(IRQ);
+	excl_worker((void *)(intptr_t)30);
+	for (unsigned int i = 0; i < 2; i++)
+		(void)irqkit_thread_join(th[i]);
+	synchronize_irq(IRQ);
+	free_irq(IRQ, NULL);
+	irqkit_stop();
+	if (atomic_load(&excl_failed) || atomic_load(&handler_runs) != 1 ||
+	    counter != 3 * 30 + 1)
+		return 4;
+	return log_count(BUG_SLEEP) ? 5 : 0;
+}
+
+static void test_rt_runs_are_explored(void **state)
+{
+	struct irqkit_explore_cfg cfg = { .random_runs = 40, .seed = 7, .timeout_ms = 20000 };
+	struct irqkit_explore_result res;
+
+	(void)state;
+	irqkit_stop();		/* the exploration starts its own runs */
+	assert_int_equal(irqkit_explore(&cfg, sim_body, NULL, &res), 0);
+	assert_true(res.runs >= 40);
+	assert_int_equal(rt_setup(NULL), 0);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	irqkit_stop();
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, rt_setup, teardown)
+		T(test_rt_locks_leave_interrupts_on),
+		T(test_rt_threads_every_handler_it_can),
+		T(test_rt_spinlock_in_hardirq_is_a_bug),
+		T(test_rt_spinlock_where_it_cannot_sleep_is_a_bug),
+		T(test_rt_spinlock_excludes_stress),
+		T(test_rt_rwlock_stress),
+		T(test_rt_local_lock_is_a_lock),
+		T(test_rt_spinlock_passes_priority),
+		T(test_rt_runs_are_explored),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
