@@ -90,7 +90,10 @@ enum irqkit_mode {
  * (flags 0); raw_spinlock_t still spins; might_sleep() does not count
  * bottom halves as atomic.  Taking a spinlock_t where an RT kernel could
  * not sleep (hardirq context, interrupts off, under a raw lock) is "BUG:
- * sleeping function called from invalid context", as there.
+ * sleeping function called from invalid context", as there.  Softirqs
+ * raised in hardirq context run in ksoftirqd, not at irq_exit; a thread's
+ * local_bh_enable runs what is pending; local_bh_disable on a thread bound
+ * to a CPU takes that CPU's sleeping bh lock.
  * IRQKIT_PREEMPT_RT=1 in the environment does the same.  A program's
  * `#ifdef CONFIG_PREEMPT_RT` is its own: irqkit_preempt_rt()
  * (<irqkit/spinlock.h>) says which mode runs.

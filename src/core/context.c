@@ -4,6 +4,7 @@
 #include "cpu.h"
 #include "bh/bh.h"
 #include "time/time.h"
+#include "locking/locking.h"
 
 /*
  * Join the holders of CPU @c that keep interrupt context out (@one is
@@ -96,17 +97,35 @@ void irqkit_local_irq_enabled_deliver(struct irqkit_task *t)
 
 /*
  * local_bh_disable on a bound thread: the outermost one joins the CPU's
- * bh-off holders, which keeps softirqs (tasklets, timers) off the CPU.
+ * bh-off holders, which keeps softirqs (tasklets, timers) off the CPU.  In
+ * PREEMPT_RT mode a preemptible one first takes the CPU's bh_lock, a
+ * sleeping lock, so bh-off sections of one CPU exclude each other while
+ * the code in them stays preemptible, as RT's softirq_ctrl.lock.
  */
 void irqkit_local_bh_disable_slow(struct irqkit_task *t)
 {
 	bool outermost = !(t->preempt_count & IRQKIT_SOFTIRQ_MASK);
 
-	t->preempt_count += IRQKIT_SOFTIRQ_DISABLE_OFFSET;
 	if (outermost && !task_stale(t) && t->cpu &&
 	    !(t->slot & (TASK_SLOT_HARDIRQ | TASK_SLOT_SOFTIRQ))) {
+		if (unlikely(irqkit__preempt_rt) && !t->preempt_count && !task_irqs_off(t)) {
+			irqkit__rt_word_lock(&t->cpu->bh_lock);
+			t->slot |= TASK_SLOT_BHLOCK;
+		}
+		t->preempt_count += IRQKIT_SOFTIRQ_DISABLE_OFFSET;
 		join_task_holders(t, t->cpu, SLOT_BHOFF_ONE);
 		t->slot |= TASK_SLOT_BHOFF;
+		return;
+	}
+	t->preempt_count += IRQKIT_SOFTIRQ_DISABLE_OFFSET;
+}
+
+/* PREEMPT_RT: the outermost local_bh_enable lets the CPU's bh_lock go. */
+static void bh_unlock_rt(struct irqkit_task *t, struct irqkit_cpu *c)
+{
+	if (unlikely(t->slot & TASK_SLOT_BHLOCK)) {
+		t->slot &= ~TASK_SLOT_BHLOCK;
+		irqkit__rt_word_unlock(&c->bh_lock);
 	}
 }
 
@@ -140,13 +159,20 @@ void irqkit_local_bh_enable_slow(struct irqkit_task *t)
 		if (deliver && irqkit__softirq_pending(c) && !hardirq_pending(c) &&
 		    irqkit__claim_softirq(t, c, SLOT_BHOFF_ONE)) {
 			irqkit__run_softirqs_held(t, c);
+			bh_unlock_rt(t, c);
 			return;
 		}
 		a_fetch_sub(&c->slot, SLOT_BHOFF_ONE);
 		irqkit__slot_wake(c);
+		bh_unlock_rt(t, c);
 	}
 	if (deliver && irqkit__cpu_pending(c))
 		irqkit__cpu_deliver(t, c);
+	/* PREEMPT_RT: what is pending when bottom halves come back on is this thread's to run */
+	if (irqkit__softirqs_threaded() && deliver && irqkit__softirq_pending(c) &&
+	    !(t->slot & TASK_SLOT_SOFTIRQ) && !(t->preempt_count & IRQKIT_PREEMPT_MASK) &&
+	    irqkit__claim_softirq(t, c, 0))
+		irqkit__run_softirqs_held(t, c);
 }
 
 /*

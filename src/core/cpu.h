@@ -46,6 +46,7 @@
 #define TASK_SLOT_HARDIRQ	(1u << 1)
 #define TASK_SLOT_SOFTIRQ	(1u << 2)
 #define TASK_SLOT_BHOFF		(1u << 3)
+#define TASK_SLOT_BHLOCK	(1u << 4)	/* PREEMPT_RT: holds the CPU's bh_lock */
 
 struct irqkit_timer_list;
 
@@ -126,6 +127,7 @@ struct irqkit_cpu {
 	unsigned int		softirq_pending;	/* a bit per vector */
 	unsigned int		softirq_count[IRQKIT_NR_SOFTIRQS];	/* runs, /proc/softirqs */
 	unsigned int		ksoftirqd_seq;		/* its eventcount */
+	unsigned int		bh_lock;	/* PREEMPT_RT: local_bh_disable's lock (rtlock.c) */
 	unsigned int		ksoftirqd_idle;
 	unsigned int		ksoftirqd_stop;
 	struct irqkit_plat_thread *ksoftirqd;

@@ -29,6 +29,17 @@ HIDDEN void irqkit__softirq_exit(void);
 HIDDEN void irqkit__handle_softirqs(struct irqkit_task *t, struct irqkit_cpu *c);
 HIDDEN void irqkit__raise_softirq_observed(struct irqkit_cpu *c, unsigned int nr);
 HIDDEN void irqkit__wakeup_softirqd(struct irqkit_cpu *c);
+
+/*
+ * PREEMPT_RT mode with threads of the runtime: softirqs raised in hardirq
+ * context are ksoftirqd's (irq_exit and a delivery point do not run them);
+ * the thread whose local_bh_enable ends the last bh-off section still runs
+ * what is pending.  In deterministic mode the player runs them as before.
+ */
+static inline bool irqkit__softirqs_threaded(void)
+{
+	return unlikely(irqkit__preempt_rt) && !irqkit__rt.m.player_delivers;
+}
 HIDDEN void irqkit__tasklets_exit(void);
 struct irqkit_tasklet;
 HIDDEN void irqkit__tasklet_schedule_quiet(struct irqkit_tasklet *t, bool hi);

@@ -202,6 +202,12 @@ void irqkit__cpu_release_hardirq(struct irqkit_task *t, struct irqkit_cpu *c)
  */
 static void irq_exit_and_release(struct irqkit_task *t, struct irqkit_cpu *c)
 {
+	if (irqkit__softirq_pending(c) && irqkit__softirqs_threaded()) {
+		/* PREEMPT_RT's invoke_softirq: ksoftirqd runs them */
+		irqkit__cpu_release_hardirq(t, c);
+		irqkit__wakeup_softirqd(c);
+		return;
+	}
 	if (irqkit__softirq_pending(c) && !(t->preempt_count & IRQKIT_SOFTIRQ_MASK) &&
 	    !(t->slot & TASK_SLOT_SOFTIRQ) && irqkit__claim_softirq(t, c, SLOT_HARDIRQ)) {
 		irqkit__irq_exit(t);
@@ -309,7 +315,7 @@ void irqkit__cpu_deliver(struct irqkit_task *t, struct irqkit_cpu *c)
 	 */
 	if (irqkit__softirq_pending(c) && !(t->slot & TASK_SLOT_SOFTIRQ) &&
 	    !(t->preempt_count & (IRQKIT_SOFTIRQ_MASK | IRQKIT_PREEMPT_MASK)) &&
-	    irqkit__claim_softirq(t, c, 0))
+	    !irqkit__softirqs_threaded() && irqkit__claim_softirq(t, c, 0))
 		irqkit__run_softirqs_held(t, c);
 }
 

@@ -14,6 +14,10 @@ HIDDEN void irqkit__lockdep_mutex_init(const void *lock, const void *site);
 HIDDEN void irqkit__lockdep_mutex_acquire(const void *lock, bool trylock, const void *ip);
 HIDDEN void irqkit__lockdep_mutex_release(const void *lock, const void *ip);
 
+/* rtlock.c: PREEMPT_RT's sleeping lock on a word, without the might-sleep check */
+HIDDEN void irqkit__rt_word_lock(unsigned int *word);
+HIDDEN void irqkit__rt_word_unlock(unsigned int *word);
+
 /* mutex.c */
 HIDDEN void irqkit__mutex_lock(unsigned int *m);
 HIDDEN void irqkit__mutex_unlock(unsigned int *m);

@@ -90,6 +90,16 @@ static void rt_unlock(unsigned int *word, const char *what)
 	rt_unlock_slow(word);
 }
 
+void irqkit__rt_word_lock(unsigned int *word)
+{
+	rt_lock(word, "lock");
+}
+
+void irqkit__rt_word_unlock(unsigned int *word)
+{
+	rt_unlock(word, "lock");
+}
+
 void irqkit_rt_spin_lock(struct irqkit_spinlock *lock)
 {
 	irqkit__might_sleep(__FILE__, __LINE__);

@@ -419,6 +419,101 @@ static void test_rt_local_lock_is_a_lock(void **state)
 	assert_log_lacks("WARNING");
 }
 
+/* ---- softirqs: ksoftirqd's or the thread's that turns bottom halves back on ----- */
+
+static char ran_in[16];
+static atomic_int tasklet_runs;
+
+static void note_thread(unsigned long data)
+{
+	(void)data;
+	pthread_getname_np(pthread_self(), ran_in, sizeof(ran_in));
+	assert_true(in_serving_softirq());
+	atomic_fetch_add(&tasklet_runs, 1);
+}
+
+static DECLARE_TASKLET_OLD(noting, note_thread);
+
+static irqreturn_t schedules_tasklet(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	tasklet_schedule(&noting);
+	return IRQ_HANDLED;
+}
+
+/* Where does a tasklet scheduled by a handler requested with @flags run? */
+static void tasklet_from_handler(unsigned long flags)
+{
+	atomic_store(&tasklet_runs, 0);
+	ran_in[0] = '\0';
+	assert_int_equal(request_irq(IRQ, schedules_tasklet, flags, "sched", NULL), 0);
+	assert_int_equal(irqkit_sw_raise(IRQ), 0);
+	assert_true(wait_until(atomic_load(&tasklet_runs) == 1, 10000));
+	free_irq(IRQ, NULL);
+}
+
+static void test_rt_softirqs_leave_the_hardirq_path(void **state)
+{
+	(void)state;
+	/* raised in hardirq context: ksoftirqd runs it, not irq_exit */
+	tasklet_from_handler(IRQF_NO_THREAD);
+	assert_string_equal(ran_in, "ksoftirqd/0");
+	/* raised in a forced thread: its local_bh_enable runs it, in that thread */
+	tasklet_from_handler(0);
+	assert_string_equal(ran_in, "irq/3-sched");
+	irqkit_stop();
+	/* without RT the hardirq's irq_exit runs it, on the CPU's dispatcher */
+	assert_int_equal(thr_setup(NULL), 0);
+	tasklet_from_handler(0);
+	assert_false(strncmp(ran_in, "ksoftirqd", 9) == 0);
+}
+
+/* RT: local_bh_disable is a per-CPU lock; the sections of one CPU exclude each other */
+static atomic_int bh_inside, bh_overlaps;
+
+static int bh_section_worker(void *arg)
+{
+	int n = (int)(intptr_t)arg;
+
+	for (int i = 0; i < n; i++) {
+		local_bh_disable();
+		if (atomic_fetch_add(&bh_inside, 1))
+			atomic_fetch_add(&bh_overlaps, 1);
+		if (!(i & 7))
+			sched_yield();		/* preemptible on RT: the other may run, not enter */
+		atomic_fetch_sub(&bh_inside, 1);
+		local_bh_enable();
+	}
+	return 0;
+}
+
+static int bh_overlaps_on_one_cpu(int n)
+{
+	struct irqkit_thread *th[2];
+
+	atomic_store(&bh_overlaps, 0);
+	for (unsigned int i = 0; i < 2; i++)
+		assert_int_equal(irqkit_thread_start(&th[i], 1, "bh", bh_section_worker,
+						     (void *)(intptr_t)n), 0);
+	for (unsigned int i = 0; i < 2; i++)
+		assert_int_equal(irqkit_thread_join(th[i]), 0);
+	return atomic_load(&bh_overlaps);
+}
+
+static void test_rt_bh_sections_exclude_each_other_stress(void **state)
+{
+	int n = stress_scale(4000), without;
+
+	(void)state;
+	assert_int_equal(bh_overlaps_on_one_cpu(n), 0);
+	irqkit_stop();
+	assert_int_equal(thr_setup(NULL), 0);
+	without = bh_overlaps_on_one_cpu(n);	/* without RT they may overlap: no lock */
+	test_printf("bh-off sections of two threads on one CPU overlapped %d times without RT\n",
+		    without);
+}
+
 /* ---- priority inheritance --------------------------------------------------------- */
 
 static atomic_int pi_stage;
@@ -562,6 +657,8 @@ int main(void)
 		T(test_rt_spinlock_excludes_stress),
 		T(test_rt_rwlock_stress),
 		T(test_rt_local_lock_is_a_lock),
+		T(test_rt_softirqs_leave_the_hardirq_path),
+		T(test_rt_bh_sections_exclude_each_other_stress),
 		T(test_rt_spinlock_passes_priority),
 		T(test_rt_runs_are_explored),
 #undef T
