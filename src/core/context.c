@@ -102,22 +102,31 @@ void irqkit_local_irq_enabled_deliver(struct irqkit_task *t)
  * sleeping lock, so bh-off sections of one CPU exclude each other while
  * the code in them stays preemptible, as RT's softirq_ctrl.lock.
  */
+static __attribute__((noinline)) void bh_disable_rt(struct irqkit_task *t)
+{
+	/* preemptible but for this disable: RT takes the lock only then */
+	if (t->preempt_count == IRQKIT_SOFTIRQ_DISABLE_OFFSET && !task_irqs_off(t)) {
+		irqkit__rt_word_lock(&t->cpu->bh_lock);
+		t->slot |= TASK_SLOT_BHLOCK;
+	}
+	join_task_holders(t, t->cpu, SLOT_BHOFF_ONE);
+	t->slot |= TASK_SLOT_BHOFF;
+}
+
 void irqkit_local_bh_disable_slow(struct irqkit_task *t)
 {
 	bool outermost = !(t->preempt_count & IRQKIT_SOFTIRQ_MASK);
 
+	t->preempt_count += IRQKIT_SOFTIRQ_DISABLE_OFFSET;
 	if (outermost && !task_stale(t) && t->cpu &&
 	    !(t->slot & (TASK_SLOT_HARDIRQ | TASK_SLOT_SOFTIRQ))) {
-		if (unlikely(irqkit__preempt_rt) && !t->preempt_count && !task_irqs_off(t)) {
-			irqkit__rt_word_lock(&t->cpu->bh_lock);
-			t->slot |= TASK_SLOT_BHLOCK;
+		if (unlikely(irqkit__rt.flags & IRQKIT_CFG_PREEMPT_RT)) {
+			bh_disable_rt(t);
+			return;
 		}
-		t->preempt_count += IRQKIT_SOFTIRQ_DISABLE_OFFSET;
 		join_task_holders(t, t->cpu, SLOT_BHOFF_ONE);
 		t->slot |= TASK_SLOT_BHOFF;
-		return;
 	}
-	t->preempt_count += IRQKIT_SOFTIRQ_DISABLE_OFFSET;
 }
 
 /* PREEMPT_RT: the outermost local_bh_enable lets the CPU's bh_lock go. */
@@ -137,18 +146,20 @@ static void bh_unlock_rt(struct irqkit_task *t, struct irqkit_cpu *c)
 void irqkit_local_bh_enable_slow(struct irqkit_task *t)
 {
 	struct irqkit_cpu *c;
-	bool deliver;
+	bool bad, deliver;
 
 	task_stale(t);
 	c = t->cpu;
-	if (unlikely((t->preempt_count & IRQKIT_HARDIRQ_MASK) || task_irqs_off(t))) {
+	/* read once: neither changes below, and both rule delivery out */
+	bad = (t->preempt_count & IRQKIT_HARDIRQ_MASK) || task_irqs_off(t);
+	if (unlikely(bad)) {
 		WARN_ON_ONCE(t->preempt_count & IRQKIT_HARDIRQ_MASK);
 		WARN_ON_ONCE(task_irqs_off(t));
 	}
 	t->preempt_count -= IRQKIT_SOFTIRQ_DISABLE_OFFSET;
 	if (!c || (t->preempt_count & IRQKIT_SOFTIRQ_MASK))
 		return;
-	deliver = !task_irqs_off(t) && !t->nodeliver && !(t->preempt_count & IRQKIT_HARDIRQ_MASK);
+	deliver = !bad && !t->nodeliver;
 	if (t->slot & TASK_SLOT_BHOFF) {
 		t->slot &= ~TASK_SLOT_BHOFF;
 		/*
@@ -190,7 +201,7 @@ void irqkit__might_sleep(const char *file, int line)
 	unsigned long now, prev;
 	char comm[32];
 
-	if (unlikely(irqkit__preempt_rt))
+	if (unlikely(irqkit__rt.flags & IRQKIT_CFG_PREEMPT_RT))
 		pc &= ~IRQKIT_SOFTIRQ_MASK;
 	if (likely(!pc && !task_irqs_off(t)))
 		return;

@@ -38,7 +38,7 @@ HIDDEN void irqkit__wakeup_softirqd(struct irqkit_cpu *c);
  */
 static inline bool irqkit__softirqs_threaded(void)
 {
-	return unlikely(irqkit__preempt_rt) && !irqkit__rt.m.player_delivers;
+	return unlikely(irqkit__rt.flags & IRQKIT_CFG_PREEMPT_RT) && !irqkit__rt.m.player_delivers;
 }
 HIDDEN void irqkit__tasklets_exit(void);
 struct irqkit_tasklet;

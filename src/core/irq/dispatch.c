@@ -200,23 +200,30 @@ void irqkit__cpu_release_hardirq(struct irqkit_task *t, struct irqkit_cpu *c)
  * another thread holds the CPU in any way (then they run later: at that
  * thread's local_bh_enable, in its softirq loop, or in ksoftirqd).
  */
+/* PREEMPT_RT's invoke_softirq: the hold goes, and what is pending is ksoftirqd's */
+static __attribute__((noinline)) void irq_exit_rt(struct irqkit_task *t, struct irqkit_cpu *c)
+{
+	irqkit__cpu_release_hardirq(t, c);
+	irqkit__wakeup_softirqd(c);
+}
+
 static void irq_exit_and_release(struct irqkit_task *t, struct irqkit_cpu *c)
 {
-	if (irqkit__softirq_pending(c) && irqkit__softirqs_threaded()) {
-		/* PREEMPT_RT's invoke_softirq: ksoftirqd runs them */
-		irqkit__cpu_release_hardirq(t, c);
-		irqkit__wakeup_softirqd(c);
-		return;
-	}
-	if (irqkit__softirq_pending(c) && !(t->preempt_count & IRQKIT_SOFTIRQ_MASK) &&
-	    !(t->slot & TASK_SLOT_SOFTIRQ) && irqkit__claim_softirq(t, c, SLOT_HARDIRQ)) {
-		irqkit__irq_exit(t);
-		task_set_irqs_flag(t, false);
-		t->slot &= ~TASK_SLOT_HARDIRQ;
-		irqkit_arch_irq_flag_sync(t, false);
-		irqkit__handle_softirqs(t, c);
-		irqkit__release_softirq(t, c);
-		return;
+	if (irqkit__softirq_pending(c)) {
+		if (irqkit__softirqs_threaded()) {
+			irq_exit_rt(t, c);
+			return;
+		}
+		if (!(t->preempt_count & IRQKIT_SOFTIRQ_MASK) && !(t->slot & TASK_SLOT_SOFTIRQ) &&
+		    irqkit__claim_softirq(t, c, SLOT_HARDIRQ)) {
+			irqkit__irq_exit(t);
+			task_set_irqs_flag(t, false);
+			t->slot &= ~TASK_SLOT_HARDIRQ;
+			irqkit_arch_irq_flag_sync(t, false);
+			irqkit__handle_softirqs(t, c);
+			irqkit__release_softirq(t, c);
+			return;
+		}
 	}
 	irqkit__cpu_release_hardirq(t, c);
 }

@@ -157,7 +157,7 @@ static void irq_thread_main(void *arg)
 		if (want != cpu && !irqkit__kthread_bind(want))
 			cpu = want;
 		start = unlikely(irqkit__observing()) ? irqkit__now_ns() + 1 : 0;
-		if ((tf & IRQTF_FORCED) && !irqkit__preempt_rt) {
+		if ((tf & IRQTF_FORCED) && !(irqkit__rt.flags & IRQKIT_CFG_PREEMPT_RT)) {
 			/* 1.13: a forced thread runs with bottom halves and interrupts off */
 			irqkit_local_bh_disable();
 			irqkit_local_irq_disable();
