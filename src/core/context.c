@@ -53,6 +53,7 @@ void irqkit_local_irq_disable_slow(struct irqkit_task *t)
 	if (!task_stale(t) && t->cpu && !(t->slot & TASK_SLOT_HARDIRQ)) {
 		join_task_holders(t, t->cpu, SLOT_IRQOFF_ONE);
 		t->slot |= TASK_SLOT_IRQOFF;
+		WRITE_ONCE(t->cpu->irqoff_task, t);	/* who to name in a hard lockup */
 	}
 	task_set_irqs_off(t, true);
 }

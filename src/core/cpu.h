@@ -156,6 +156,9 @@ struct irqkit_cpu {
 	struct irqkit_irq_work	*irq_work_running;
 	/* the watchdog's view of each hold (watchdog.c, its thread only) */
 	struct irqkit__stall	wd_hold[2];
+	/* the last bound thread to turn interrupts off here (for the watchdog) */
+	struct irqkit_task	*irqoff_task;
+	struct irqkit__stall	wd_irqoff;	/* interrupts off, hardirqs waiting */
 } __attribute__((aligned(64)));
 
 /* A thread takes interrupt hold @which of @c (it holds the slot bit already). */

@@ -24,7 +24,6 @@ static const struct irqkit__mode modes[] = {
 	[IRQKIT_MODE_DETERMINISTIC] = {
 		.virtual_clock = true,
 		.player_delivers = true,
-		.watchdog_off = true,
 		.timer_duty_off = true,
 		.workers_kept = true,
 		.loop_cpus_off = true,

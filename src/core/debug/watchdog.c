@@ -239,18 +239,43 @@ bool irqkit__stall_check(struct irqkit__stall *st, bool busy, unsigned long gen,
 }
 
 /*
+ * Linux's hard lockup: a CPU that takes no interrupt.  Here, a thread bound
+ * to it keeps interrupts off while hardirqs wait for it, and none was taken
+ * for the threshold; the last thread to turn them off there is named.
+ */
+static void report_hard_lockup(struct irqkit_cpu *c, uint64_t stuck)
+{
+	const struct irqkit_task *t = READ_ONCE(c->irqoff_task);
+	int tid = t ? READ_ONCE(t->tid) : 0;
+	char comm[32];
+
+	irqkit_plat_thread_name_of(tid, comm, sizeof(comm));
+	pr_emerg("watchdog: Watchdog detected hard LOCKUP on cpu %u", c->id);
+	pr_emerg("interrupts off for %llus with interrupts waiting, by [%s:%d]",
+		 irqkit__secs_up(stuck), comm, tid);
+	if (t)
+		print_task_stack(tid);
+}
+
+/*
  * A hold seen with the same generation a threshold apart is one handler,
- * softirq action, tasklet or timer callback that has not returned.
+ * softirq action, tasklet or timer callback that has not returned; a CPU
+ * whose interrupts stay off with hardirqs waiting and none taken, a hard
+ * lockup.
  */
 static void check_cpus(uint64_t now, uint64_t thresh)
 {
 	for (unsigned int i = 0; i < irqkit__rt.nr_cpus; i++) {
 		struct irqkit_cpu *c = &irqkit__rt.cpus[i];
 		unsigned int slot = a_load_seq(&c->slot);
+		uint64_t stuck;
+
+		if (irqkit__stall_check(&c->wd_irqoff, (slot & SLOT_IRQOFF_MASK) && hardirq_pending(c),
+					READ_ONCE(c->hold_gen[HOLD_HARDIRQ]), now, thresh, &stuck))
+			report_hard_lockup(c, stuck);
 
 		for (int which = HOLD_HARDIRQ; which <= HOLD_SOFTIRQ; which++) {
 			unsigned int bit = which == HOLD_HARDIRQ ? SLOT_HARDIRQ : SLOT_SOFTIRQ;
-			uint64_t stuck;
 
 			if (irqkit__stall_check(&c->wd_hold[which], slot & bit,
 						READ_ONCE(c->hold_gen[which]), now, thresh, &stuck))
@@ -324,10 +349,11 @@ void irqkit__watchdog_exit(void)
 }
 
 /*
- * The config's watchdog and idle-worker times, in ns.  Deterministic mode has
- * no watchdog, nor the simulator: its clock jumps to the next deadline
- * whenever every thread waits, so a watchdog would keep a deadlocked run going
- * instead of letting the simulator report it.
+ * The config's watchdog and idle-worker times, in ns.  The simulator has no
+ * watchdog: its clock jumps to the next deadline whenever every thread
+ * waits, so a watchdog would keep a deadlocked run going instead of letting
+ * the simulator report it.  Deterministic mode has one, on the host's clock:
+ * the player is a real thread that can spin or block as any other.
  */
 void irqkit__watchdog_config(const struct irqkit_config *c)
 {

@@ -8,6 +8,8 @@
 #include "../../harness.h"
 
 #include <irqkit/workqueue.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -484,6 +486,93 @@ static void test_watchdog_off_reports_nothing(void **state)
 	atomic_store(&release, 1);
 }
 
+/* ---- hard lockup: interrupts off with interrupts waiting ------------------------- */
+
+/* Interrupts off on a thread bound to CPU 0 while line 1 waits for it: named. */
+static void hard_lockup_of_the_caller(void)
+{
+	unsigned long flags;
+	char who[64];
+
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), tdev_handler, 0, "waiting", &a), 0);
+	a.ret = IRQKIT_HANDLED;
+	flags = irqkit_local_irq_save();
+	irqkit_sw_raise(T_EDGE(1));		/* latched: interrupts are off */
+	assert_int_equal(atomic_load(&a.calls), 0);
+	/* a driver that waits with interrupts off for what its handler would do */
+	assert_true(wait_until(log_contains("watchdog: Watchdog detected hard LOCKUP on cpu 0"),
+			       5000));
+	assert_true(wait_until(log_contains("interrupts off for"), 5000));
+	snprintf(who, sizeof(who), ":%d]", (int)gettid());
+	assert_log_contains(who);
+	irqkit_local_irq_restore(flags);	/* the line is taken here */
+	assert_int_equal(atomic_load(&a.calls), 1);
+	irqkit_free_irq(T_EDGE(1), &a);
+}
+
+static void test_hard_lockup_is_reported(void **state)
+{
+	(void)state;
+	assert_int_equal(irqkit_thread_bind(0), 0);
+	hard_lockup_of_the_caller();
+	assert_int_equal(irqkit_thread_unbind(), 0);
+}
+
+/* Interrupts off with nothing waiting, or briefly: not a lockup. */
+static void test_interrupts_off_with_nothing_waiting_is_no_lockup(void **state)
+{
+	unsigned long flags;
+
+	(void)state;
+	assert_int_equal(irqkit_thread_bind(0), 0);
+	flags = irqkit_local_irq_save();
+	usleep(3 * WD_MS * 1000);
+	irqkit_local_irq_restore(flags);
+	assert_int_equal(irqkit_thread_unbind(), 0);
+	assert_log_lacks("hard LOCKUP");
+}
+
+/* Deterministic mode has the watchdog too: the thread that plays CPU 0 is named. */
+static int setup_det(void **state)
+{
+	(void)state;
+	alarm(60);
+	atomic_store(&release, 0);
+	atomic_store(&entered, 0);
+	tdev_init(&a);
+	return start_world_cfg((struct irqkit_config){ .nr_irqs = T_NR_IRQS, .nr_cpus = 2,
+						       .mode = IRQKIT_MODE_DETERMINISTIC,
+						       .watchdog_ms = WD_MS });
+}
+
+static void test_hard_lockup_in_deterministic_mode(void **state)
+{
+	(void)state;
+	hard_lockup_of_the_caller();
+}
+
+static void *release_on_report(void *arg)
+{
+	(void)arg;
+	if (wait_until(log_contains("in hardirq: irq 1 handler"), 5000))
+		atomic_store(&release, 1);
+	return NULL;
+}
+
+static void test_soft_lockup_in_deterministic_mode(void **state)
+{
+	pthread_t th;
+
+	(void)state;
+	assert_int_equal(irqkit_request_irq(T_EDGE(1), stuck_handler, 0, "stuck", &a), 0);
+	assert_int_equal(pthread_create(&th, NULL, release_on_report, NULL), 0);
+	irqkit_sw_raise(T_EDGE(1));		/* this thread runs the handler: it spins */
+	pthread_join(th, NULL);
+	assert_log_contains("watchdog: BUG: soft lockup - CPU#0 stuck for");
+	assert_log_contains("in hardirq: irq 1 handler stuck_handler");
+	irqkit_free_irq(T_EDGE(1), &a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -503,6 +592,12 @@ int main(void)
 		T(test_stop_returns_past_a_tasklet_that_never_returns),
 		T(test_stop_returns_past_a_timer_that_never_returns_on_a_kworker),
 		T(test_watchdog_off_reports_nothing),
+		T(test_hard_lockup_is_reported),
+		T(test_interrupts_off_with_nothing_waiting_is_no_lockup),
+		cmocka_unit_test_setup_teardown(test_hard_lockup_in_deterministic_mode, setup_det,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_soft_lockup_in_deterministic_mode, setup_det,
+						teardown),
 #undef T
 	};
 
