@@ -93,7 +93,8 @@ enum irqkit_mode {
  * sleeping function called from invalid context", as there.  Softirqs
  * raised in hardirq context run in ksoftirqd, not at irq_exit; a thread's
  * local_bh_enable runs what is pending; local_bh_disable on a thread bound
- * to a CPU takes that CPU's sleeping bh lock.
+ * to a CPU takes that CPU's sleeping bh lock; an hrtimer not set up with
+ * HRTIMER_MODE_HARD expires in softirq context.
  * IRQKIT_PREEMPT_RT=1 in the environment does the same.  A program's
  * `#ifdef CONFIG_PREEMPT_RT` is its own: irqkit_preempt_rt()
  * (<irqkit/spinlock.h>) says which mode runs.

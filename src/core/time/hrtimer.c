@@ -377,7 +377,10 @@ void irqkit_hrtimer_setup(struct irqkit_hrtimer *timer,
 		.function = function,
 		.setup = HRTIMER_SETUP,
 		.clock = (unsigned char)clock,
-		.is_soft = !!(mode & IRQKIT_HRTIMER_MODE_SOFT),
+		/* PREEMPT_RT expires in softirq context what is not marked hard */
+		.is_soft = (mode & IRQKIT_HRTIMER_MODE_SOFT) ||
+			   ((irqkit__rt.flags & IRQKIT_CFG_PREEMPT_RT) &&
+			    !(mode & IRQKIT_HRTIMER_MODE_HARD)),
 		.is_hard = !!(mode & IRQKIT_HRTIMER_MODE_HARD),
 	};
 }

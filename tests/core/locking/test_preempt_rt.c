@@ -12,6 +12,7 @@
 
 #include <linux/bottom_half.h>
 #include <linux/hardirq.h>
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/local_lock.h>
 #include <linux/percpu.h>
@@ -514,6 +515,51 @@ static void test_rt_bh_sections_exclude_each_other_stress(void **state)
 		    without);
 }
 
+/* ---- hrtimers: soft unless marked hard ------------------------------------------- */
+
+static atomic_int hrt_runs, hrt_hardirq, hrt_softirq;
+
+static enum hrtimer_restart hrt_takes_lock(struct hrtimer *t)
+{
+	(void)t;
+	atomic_store(&hrt_hardirq, in_hardirq() != 0);
+	atomic_store(&hrt_softirq, in_serving_softirq() != 0);
+	spin_lock(&lock);	/* a sleeping lock on RT: right in a soft timer only */
+	spin_unlock(&lock);
+	atomic_fetch_add(&hrt_runs, 1);
+	return HRTIMER_NORESTART;
+}
+
+/* Run an hrtimer set up with @mode once; where did its callback run? */
+static void run_hrtimer(enum hrtimer_mode mode)
+{
+	struct hrtimer t;
+
+	atomic_store(&hrt_runs, 0);
+	hrtimer_setup(&t, hrt_takes_lock, CLOCK_MONOTONIC, mode);
+	hrtimer_start(&t, ms_to_ktime(1), mode);
+	assert_true(wait_until(atomic_load(&hrt_runs) == 1, 10000));
+	hrtimer_cancel(&t);
+}
+
+static void test_rt_hrtimers_expire_in_softirq_unless_hard(void **state)
+{
+	(void)state;
+	log_clear();
+	run_hrtimer(HRTIMER_MODE_REL);
+	assert_false(atomic_load(&hrt_hardirq));
+	assert_true(atomic_load(&hrt_softirq));
+	assert_log_lacks(BUG_SLEEP);
+	run_hrtimer(HRTIMER_MODE_REL_HARD);	/* hard: hardirq context, a bug on RT */
+	assert_true(atomic_load(&hrt_hardirq));
+	assert_log_contains(BUG_SLEEP);
+	irqkit_stop();
+	assert_int_equal(thr_setup(NULL), 0);
+	run_hrtimer(HRTIMER_MODE_REL);		/* without RT: hardirq context, and fine */
+	assert_true(atomic_load(&hrt_hardirq));
+	assert_log_lacks(BUG_SLEEP);
+}
+
 /* ---- priority inheritance --------------------------------------------------------- */
 
 static atomic_int pi_stage;
@@ -658,6 +704,7 @@ int main(void)
 		T(test_rt_rwlock_stress),
 		T(test_rt_local_lock_is_a_lock),
 		T(test_rt_softirqs_leave_the_hardirq_path),
+		T(test_rt_hrtimers_expire_in_softirq_unless_hard),
 		T(test_rt_bh_sections_exclude_each_other_stress),
 		T(test_rt_spinlock_passes_priority),
 		T(test_rt_runs_are_explored),
