@@ -19,7 +19,10 @@
 #      -no-reboot exits 0, a hang is caught by the timeout;
 #   5. the guest's recordings replayed on the host;
 #   6. the kernel's records of each sequence of tests/guest/diff/seqs
-#      against its .expect file, which irqkit's diff/* tests check too.
+#      against its .expect file, which irqkit's diff/* tests check too;
+#   7. Debian's PREEMPT_RT kernel (linux-image-rt-amd64, downloaded the same
+#      way) booted a second time for the sequences alone, against irqkit's
+#      PREEMPT_RT mode (IRQKIT_PREEMPT_RT=1).
 # The console log, the kernel's lines about the devices included, is
 # BUILD_DIR/guest.log.
 # Usage: tests/guest/run.sh [build-dir]   (default build/guest)
@@ -174,6 +177,8 @@ done
 (cd "$root" && find . | busybox cpio -o -H newc 2>/dev/null) >"$dir/initramfs.cpio"
 
 # ---- 4. the boot ------------------------------------------------------------------
+# (IRQKIT_GUEST_RT_ONLY=1: straight to the PREEMPT_RT kernel's pass, 7)
+if [ "${IRQKIT_GUEST_RT_ONLY:-0}" = 0 ]; then
 log=$dir/guest.log
 start=$(date +%s)
 set +e
@@ -258,4 +263,131 @@ for s in "$gen"/gen-*.seq "$gen"/fuzz-*.seq; do
 done
 [ "$bad" -eq 0 ] || { echo "guest: FAIL (sequences: $differ of $ngen generated and $nfuzz from the fuzzer differ, or a named one does)"; exit 1; }
 echo "guest: $n named sequences as expected, $ngen generated and $nfuzz from the fuzzer's inputs the same in the kernel and in irqkit"
+fi
+
+# ---- 7. Debian's PREEMPT_RT kernel against irqkit's PREEMPT_RT mode ----------------
+# The same sequences (the named ones and the first IRQKIT_DIFF_RT_N generated)
+# in the RT kernel (linux-image-rt-amd64, downloaded as above, seqdiff and
+# irq_sim built against its headers), booted with irqkit_guest=seq, and in
+# irqkit with IRQKIT_PREEMPT_RT=1, compared as rt-normalize.sh puts them
+# (the order of a shared line's threads, and log lines, are the
+# scheduler's).  Records that then differ only in counts the threads'
+# timing decides (rt-normalize.sh -c) are listed: the RT kernel's irq
+# thread takes the CPU from the runner when it is woken, where irqkit's
+# deterministic runner goes on.  A named sequence must agree so far; a
+# generated one that differs otherwise is listed with its difference, and
+# the count printed, but does not fail the run: how far the kernel's
+# threads get between two steps is its scheduler's.
+# (IRQKIT_GUEST_RT=0: not this pass.)
+[ "${IRQKIT_GUEST_RT:-1}" = 0 ] && exit 0
+rtpkg=$(apt-cache depends linux-image-rt-amd64 2>/dev/null |
+	awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
+[ -n "$rtpkg" ] || { echo "guest: apt-cache knows no linux-image-rt-amd64" >&2; exit 1; }
+rkdir=$dir/kernel/$rtpkg
+if [ ! -f "$rkdir/ready" ]; then
+	rm -rf "$rkdir" && mkdir -p "$rkdir/deb" "$rkdir/root"
+	echo "guest: downloading $rtpkg and its headers"
+	rkver=${rtpkg#linux-image-}
+	rversion=$(apt-cache show "$rtpkg" 2>/dev/null | awk '/^Version:/ { print $2; exit }')
+	rseries=${rkver%%-*}; rseries=${rseries%.*}
+	rcommon=${rkver%-rt-*}-common-rt
+	(cd "$rkdir/deb" && apt-get download "$rtpkg" "linux-headers-$rkver=$rversion" \
+		"linux-headers-$rcommon=$rversion" "linux-kbuild-$rseries=$rversion" \
+		>/dev/null 2>&1) || { echo "guest: apt-get download of $rtpkg failed" >&2; exit 1; }
+	dpkg-deb --fsys-tarfile "$rkdir"/deb/linux-image-*.deb |
+		tar -x -C "$rkdir/root" --wildcards './boot/vmlinuz-*'
+	for d in "$rkdir"/deb/linux-headers-*.deb "$rkdir"/deb/linux-kbuild-*.deb; do
+		dpkg-deb -x "$d" "$rkdir/root"
+	done
+	rm -rf "$rkdir/deb"
+	touch "$rkdir/ready"
+fi
+rvmlinuz=$(ls "$rkdir"/root/boot/vmlinuz-*)
+rkver=${rvmlinuz##*/vmlinuz-}
+rhdr=$rkdir/root/usr/src/linux-headers-$rkver
+sed -i "s|^include /usr/src/|include $rkdir/root/usr/src/|" "$rhdr/Makefile"
+rmod=$dir/rt-modules
+rm -rf "$rmod" && mkdir -p "$rmod/sim" "$rmod/seq"
+cp "$gdir/mod/irq_sim.c" "$rmod/sim/"
+printf 'obj-m := irq_sim.o\n' >"$rmod/sim/Kbuild"
+cp "$sdir/seq.c" "$sdir/seq.h" "$sdir/seqdiff_main.c" "$sdir/Kbuild" "$rmod/seq/"
+{ make -s -C "$rhdr" M="$rmod/sim" modules &&
+  make -s -C "$rhdr" M="$rmod/seq" KBUILD_EXTRA_SYMBOLS="$rmod/sim/Module.symvers" modules; } \
+	>"$rmod/build.log" 2>&1 ||
+	{ cat "$rmod/build.log" >&2; echo "guest: building seqdiff for $rkver failed" >&2; exit 1; }
+nrt=${IRQKIT_DIFF_RT_N:-300}
+[ "$nrt" -le "$ngen" ] || nrt=$ngen
+rroot=$dir/initramfs-rt
+rm -rf "$rroot" && mkdir -p "$rroot/bin" "$rroot/lib/modules" "$rroot/proc" "$rroot/sys" \
+	"$rroot/dev" "$rroot/seqs/gen"
+cp "$root/bin/busybox" "$rroot/bin/"
+for applet in $("$rroot/bin/busybox" --list); do
+	[ "$applet" = busybox ] || ln -s busybox "$rroot/bin/$applet"
+done
+cp "$top/tests/guest/init" "$rroot/init"
+cp "$rmod/sim/irq_sim.ko" "$rmod/seq/seqdiff.ko" "$rroot/lib/modules/"
+cp "$top"/tests/guest/diff/seqs/*.seq "$rroot/seqs/"
+i=1
+while [ "$i" -le "$nrt" ]; do
+	cp "$gen/gen-$i.seq" "$rroot/seqs/gen/"
+	i=$((i + 1))
+done
+(cd "$rroot" && find . | busybox cpio -o -H newc 2>/dev/null) >"$dir/initramfs-rt.cpio"
+rlog=$dir/guest-rt.log
+start=$(date +%s)
+set +e
+timeout --kill-after=5 "$limit" qemu-system-x86_64 -accel tcg -M q35 -cpu max -smp 2 -m 512 \
+	-nodefaults -no-user-config -display none -no-reboot -serial stdio \
+	-serial "file:$dir/guest-rt-records.txt" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+	-kernel "$rvmlinuz" -initrd "$dir/initramfs-rt.cpio" \
+	-append "console=ttyS0 panic=-1 loglevel=4 irqkit_guest=seq" </dev/null >"$rlog" 2>&1
+rc=$?
+set -e
+secs=$(($(date +%s) - start))
+if [ "$rc" -ne 1 ] || ! grep -q '^GUEST-RESULT: PASS' "$rlog" || ! grep -q '^GUEST: PREEMPT_RT: 1' "$rlog"; then
+	echo "guest: FAIL (the PREEMPT_RT kernel $rtpkg, QEMU status $rc, $secs s; log $rlog)"
+	tail -30 "$rlog" | sed 's/^/    | /'
+	exit 1
+fi
+rseqs=$dir/seqs-rt
+rm -rf "$rseqs" && mkdir -p "$rseqs"
+tr -d '\r' <"$dir/guest-rt-records.txt" | awk -v d="$rseqs" '
+	/^GUEST-SEQ: / { f = d "/" $2 ".kernel"; printf "" > f; next }
+	/^GUEST-SEQ-END/ { f = ""; next }
+	f && (/^[0-9]+: / || /^line [0-9]+: / || /^handler [0-9]+: / || /^end: / ||
+	      /^GUEST-SEQ-ERROR/) { print > f }'
+norm=$top/tests/guest/diff/rt-normalize.sh
+agree=0 timing=0 other=0 bad=0 timed="" others=""
+for s in "$top"/tests/guest/diff/seqs/*.seq "$rroot"/seqs/gen/*.seq; do
+	name=$(basename "$s" .seq)
+	IRQKIT_PREEMPT_RT=1 "$dir/build/tests/seq_irqkit" "$s" >"$rseqs/$name.irqkit"
+	if [ ! -f "$rseqs/$name.kernel" ]; then
+		echo "guest: RT sequence $name: no records came back"
+		bad=1
+		continue
+	fi
+	sh "$norm" "$rseqs/$name.kernel" >"$rseqs/$name.k"
+	sh "$norm" "$rseqs/$name.irqkit" >"$rseqs/$name.i"
+	if sh "$top/tests/guest/diff/compare.sh" "$rseqs/$name.k" "$rseqs/$name.i" \
+		>"$rseqs/$name.diff"; then
+		agree=$((agree + 1))
+		continue
+	fi
+	sh "$norm" -c "$rseqs/$name.kernel" >"$rseqs/$name.kc"
+	sh "$norm" -c "$rseqs/$name.irqkit" >"$rseqs/$name.ic"
+	if sh "$top/tests/guest/diff/compare.sh" "$rseqs/$name.kc" "$rseqs/$name.ic" >/dev/null; then
+		timing=$((timing + 1))
+		timed="$timed $name"
+		continue
+	fi
+	other=$((other + 1))
+	others="$others $name"
+	case $name in gen-*) ;; *) bad=1 ;; esac
+	if [ "$other" -le 5 ]; then
+		echo "guest: RT sequence $name: irqkit's PREEMPT_RT mode differs from the RT kernel (- kernel, + irqkit):"
+		sed 's/^/    | /' "$rseqs/$name.diff"
+	fi
+done
+echo "guest: PREEMPT_RT ($rtpkg, $secs s): $agree sequences agree; $timing differ in counts the threads' timing decides:$timed; $other otherwise:$others (diffs in $rseqs)"
+[ "$bad" -eq 0 ] || { echo "guest: FAIL (PREEMPT_RT: a named sequence differs, or records did not come back)"; exit 1; }
 exit 0

@@ -81,7 +81,9 @@ static int side_set_level(void *ctx, unsigned int irq, int high)
 /*
  * Wait until each line's arrivals have been handled, threads included; an
  * arrival on a disabled line waits for its enable, and one on a line with
- * no handler for a request, not for this.
+ * no handler for a request, not for this.  A thread woken before the
+ * line was disabled runs now: the kernel's irq thread (SCHED_FIFO) takes
+ * the CPU from the runner as soon as it is woken.
  */
 static void side_settle(void *ctx)
 {
@@ -93,12 +95,17 @@ static void side_settle(void *ctx)
 		for (unsigned int n = 1; n <= SEQ_LINES; n++) {
 			unsigned int irq = FIRST_IRQ + n - 1;
 
-			if (!(lines_up & (1ull << n)) || !irqkit_irq_has_action(irq) ||
-			    (irqkit_irqd_state(irqkit_irq_get_irq_data(irq)) & IRQKIT_IRQD_DISABLED))
+			if (!(lines_up & (1ull << n)) || !irqkit_irq_has_action(irq))
 				continue;
-			/* this CPU's delivery point, then the line's threads */
+			if (irqkit_irqd_state(irqkit_irq_get_irq_data(irq)) & IRQKIT_IRQD_DISABLED) {
+				irqkit_synchronize_irq(irq);
+				continue;
+			}
+			/* this CPU's delivery point, then the line's threads, then what
+			 * their end let through (a ONESHOT line unmasked on its latch) */
 			more |= irqkit_wait_delivered(irq, 0) != 0;
 			irqkit_synchronize_irq(irq);
+			more |= irqkit_wait_delivered(irq, 0) != 0;
 		}
 		if (!more)
 			break;
@@ -381,6 +388,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: irqkit_start failed\n", argv[0]);
 		return 1;
 	}
+	side.rt = irqkit_preempt_rt();	/* IRQKIT_PREEMPT_RT=1: the PREEMPT_RT kernel's peer */
 	bad = seq_run(&side, text);
 	(void)irqkit_thread_unbind();
 	irqkit_stop();

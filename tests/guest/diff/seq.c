@@ -635,6 +635,8 @@ static void record(const struct seq_side *side, unsigned int i, const char *ret,
 		side->out(side->ctx, rec);
 		return;
 	}
+	if (side->log_flush)
+		side->log_flush(side->ctx);
 	spin_lock_irqsave(&note_lock, flags);
 	if (nr_runs) {
 		PUT(o, " | runs");
@@ -811,38 +813,42 @@ static bool settle(const struct seq_side *side)
 	return false;
 }
 
+/* What a hold of @what (HOLD_*, @kind for the lock's) keeps off the runner's CPU. */
+static unsigned int blocks_of(unsigned int what, unsigned int kind)
+{
+	if (what == HOLD_IRQS)
+		return BLOCK_IRQ | BLOCK_BH;
+	if (what == HOLD_BH || kind == LK_BH)
+		return BLOCK_BH;
+	return kind == LK_PLAIN || cur_side->rt ? 0 : BLOCK_IRQ | BLOCK_BH;
+}
+
 /* Take a hold of @what (HOLD_*), @kind for the lock's. */
 static void hold(unsigned int what, unsigned int kind)
 {
 	unsigned long flags = 0;
-	unsigned int block;
+	unsigned int block = blocks_of(what, kind);
 
 	switch (what) {
 	case HOLD_IRQS:
 		local_irq_save(flags);
-		block = BLOCK_IRQ | BLOCK_BH;
 		break;
 	case HOLD_BH:
 		local_bh_disable();
-		block = BLOCK_BH;
 		break;
 	default:
 		switch (kind) {
 		case LK_PLAIN:
 			spin_lock(&seq_lock);
-			block = 0;
 			break;
 		case LK_BH:
 			spin_lock_bh(&seq_lock);
-			block = BLOCK_BH;
 			break;
 		case LK_IRQ:
 			spin_lock_irq(&seq_lock);
-			block = BLOCK_IRQ | BLOCK_BH;
 			break;
 		default:
 			spin_lock_irqsave(&seq_lock, flags);
-			block = BLOCK_IRQ | BLOCK_BH;
 			break;
 		}
 		break;
@@ -861,10 +867,7 @@ static void unhold(void)
 
 	nr_holds--;
 	for (unsigned int k = 0; k < nr_holds; k++)
-		block |= holds[k].what == HOLD_IRQS ? BLOCK_IRQ | BLOCK_BH :
-			 holds[k].what == HOLD_BH ? BLOCK_BH :
-			 holds[k].kind == LK_PLAIN ? 0 :
-			 holds[k].kind == LK_BH ? BLOCK_BH : BLOCK_IRQ | BLOCK_BH;
+		block |= blocks_of(holds[k].what, holds[k].kind);
 	/* what the hold kept back may run at its end: not counted against it */
 	WRITE_ONCE(hold_blocks, block);
 	if (!nr_holds)

@@ -124,6 +124,13 @@ struct seq_side {
 	int	(*spurious)(void *ctx, unsigned int irq, char *buf, unsigned int size);
 	/* one record line, without its newline */
 	void	(*out)(void *ctx, const char *text);
+	/* optional: hand what the log holds to seq_log() now (before a settled record) */
+	void	(*log_flush)(void *ctx);
+	/*
+	 * PREEMPT_RT: a spinlock_t sleeps and keeps neither interrupts nor
+	 * (but in its _bh form) bottom halves off, so a lock hold keeps less out
+	 */
+	bool	rt;
 };
 
 /*

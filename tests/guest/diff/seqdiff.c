@@ -10,14 +10,15 @@
  * and waits while that CPU has interrupts off, as a device's interrupt
  * does; an edge that comes while the flow is disabled is retriggered by the
  * chip at the enable.  Edge lines run handle_edge_irq, level lines
- * handle_level_irq.  The kernel's log reaches the records through a console
- * of the module's (the console log level must let warnings through).
+ * handle_level_irq.  The kernel's log reaches the records from its ring
+ * buffer (kmsg_dump's iterator), read before each settled record: on a
+ * PREEMPT_RT kernel the consoles print from a thread, later, while the ring
+ * buffer has each line when printk returns.
  *
  * Use (debugfs): write a sequence to /sys/kernel/debug/seqdiff/run; the
  * write returns when it has run (-EINVAL if a line does not parse); read
  * the records from the same file.
  */
-#include <linux/console.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/fs.h>
@@ -25,6 +26,7 @@
 #include <linux/irq.h>
 #include <linux/irq_work.h>
 #include <linux/irqdomain.h>
+#include <linux/kmsg_dump.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -221,9 +223,6 @@ static void side_settle(void *ctx)
 			break;
 		usleep_range(50, 100);
 	}
-	/* what the steps printed reaches the console (seq_log) now, not later */
-	console_lock();
-	console_unlock();
 }
 
 /* Let time pass: a short sleep (a timer to the next jiffy needs a few). */
@@ -263,33 +262,31 @@ static void side_out(void *ctx, const char *text)
 	}
 }
 
-/* The log: each line, without its time stamp, to seq_log. */
-static void con_write(struct console *con, const char *s, unsigned int n)
-{
-	static char line[256];
-	static unsigned int len;
+/* The log: each line since the last look, without its time stamp, to seq_log (@keep). */
+static struct kmsg_dump_iter log_iter;
 
-	for (unsigned int i = 0; i < n; i++) {
-		if (s[i] != '\n') {
-			if (len + 1 < sizeof(line))
-				line[len++] = s[i];
+static void log_drain(bool keep)
+{
+	static char line[512];
+	size_t len;
+
+	while (kmsg_dump_get_line(&log_iter, false, line, sizeof(line) - 1, &len)) {
+		if (!keep)
 			continue;
-		}
 		line[len] = '\0';
+		if (len && line[len - 1] == '\n')
+			line[len - 1] = '\0';
 		if (line[0] == '[' && strchr(line, ']'))
 			seq_log(skip_spaces(strchr(line, ']') + 1));
 		else
 			seq_log(line);
-		len = 0;
 	}
 }
 
-static struct console seq_console = {
-	.name	= "seqdiff",
-	.write	= con_write,
-	.flags	= CON_ENABLED,
-	.index	= -1,
-};
+static void side_log_flush(void *ctx)
+{
+	log_drain(true);
+}
 
 /* ---- debugfs ------------------------------------------------------------------------ */
 
@@ -298,7 +295,8 @@ static ssize_t run_write(struct file *f, const char __user *buf, size_t len, lof
 	struct seq_side side = { .line = side_line, .raise = side_raise,
 				 .set_level = side_set_level, .settle = side_settle,
 				 .tick = side_tick, .spurious = side_spurious, .out = side_out,
-				 .nochip = side_nochip, .nochip_free = side_nochip_free };
+				 .nochip = side_nochip, .nochip_free = side_nochip_free,
+				 .log_flush = side_log_flush, .rt = IS_ENABLED(CONFIG_PREEMPT_RT) };
 	char *text;
 	int bad;
 
@@ -309,6 +307,7 @@ static ssize_t run_write(struct file *f, const char __user *buf, size_t len, lof
 		return PTR_ERR(text);
 	mutex_lock(&run_lock);
 	out_len = 0;
+	log_drain(false);	/* what came before the sequence is not its */
 	bad = seq_run(&side, text);
 	for (unsigned int n = 1; n <= SEQ_LINES; n++) {
 		if (slines[n].virq)
@@ -346,7 +345,8 @@ static int __init seqdiff_init(void)
 	out = vzalloc(OUT_SIZE);
 	if (!out)
 		return -ENOMEM;
-	init_irq_work(&fire_work, fire);
+	/* hard: in hardirq context on PREEMPT_RT too, where plain irq_work runs in a thread */
+	fire_work = IRQ_WORK_INIT_HARD(fire);
 	domain = irq_domain_add_linear(NULL, SEQ_LINES + 1, &sl_ops, NULL);
 	if (!domain) {
 		vfree(out);
@@ -354,13 +354,12 @@ static int __init seqdiff_init(void)
 	}
 	dir = debugfs_create_dir("seqdiff", NULL);
 	debugfs_create_file("run", 0600, dir, NULL, &run_fops);
-	register_console(&seq_console);
+	kmsg_dump_rewind(&log_iter);
 	return 0;
 }
 
 static void __exit seqdiff_exit(void)
 {
-	unregister_console(&seq_console);
 	debugfs_remove_recursive(dir);
 	irq_work_sync(&fire_work);
 	irq_domain_remove(domain);
