@@ -14,7 +14,9 @@
  * Linux raise the interrupt while the CPU's tick runs; irqkit's CPUs have
  * no tick of their own (the jiffies tick is no interrupt of a CPU), so they
  * are raised at once, as Linux does with the tick stopped.
- * IRQKIT_IRQ_WORK_HARD_IRQ is accepted: every item runs in hardirq context.
+ * Every item runs in hardirq context, but in PREEMPT_RT mode
+ * (IRQKIT_CFG_PREEMPT_RT), where an item not marked IRQKIT_IRQ_WORK_HARD_IRQ
+ * runs in task context in its CPU's irq_work/N thread, as on an RT kernel.
  */
 #ifndef IRQKIT_IRQ_WORK_H
 #define IRQKIT_IRQ_WORK_H

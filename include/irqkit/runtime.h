@@ -94,7 +94,8 @@ enum irqkit_mode {
  * raised in hardirq context run in ksoftirqd, not at irq_exit; a thread's
  * local_bh_enable runs what is pending; local_bh_disable on a thread bound
  * to a CPU takes that CPU's sleeping bh lock; an hrtimer not set up with
- * HRTIMER_MODE_HARD expires in softirq context.
+ * HRTIMER_MODE_HARD expires in softirq context, and an irq_work not marked
+ * IRQ_WORK_HARD_IRQ runs in the CPU's irq_work/N thread.
  * IRQKIT_PREEMPT_RT=1 in the environment does the same.  A program's
  * `#ifdef CONFIG_PREEMPT_RT` is its own: irqkit_preempt_rt()
  * (<irqkit/spinlock.h>) says which mode runs.

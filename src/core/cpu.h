@@ -154,6 +154,11 @@ struct irqkit_cpu {
 	/* irq_work (irq_work.c): queued items, newest first; the one running */
 	struct irqkit_irq_work	*irq_work;
 	struct irqkit_irq_work	*irq_work_running;
+	/* PREEMPT_RT: items not marked hard, for the CPU's irq_work/N thread */
+	struct irqkit_irq_work	*irq_work_lazy;
+	struct irqkit_plat_thread *irq_workd;
+	unsigned int		irq_workd_seq;	/* its eventcount */
+	unsigned int		irq_workd_stop;
 	/* the watchdog's view of each hold (watchdog.c, its thread only) */
 	struct irqkit__stall	wd_hold[2];
 	/* the last bound thread to turn interrupts off here (for the watchdog) */

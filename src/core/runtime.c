@@ -118,9 +118,12 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 	ret = irqkit__softirq_init();
 	if (ret)
 		goto fail_cpus;
-	ret = irqkit__workqueue_init();
+	ret = irqkit__irq_work_init();
 	if (ret)
 		goto fail_softirq;
+	ret = irqkit__workqueue_init();
+	if (ret)
+		goto fail_irq_work;
 	ret = irqkit__watchdog_init();
 	if (ret)
 		goto fail_workqueue;
@@ -128,6 +131,8 @@ int irqkit__core_init(const struct irqkit_config *cfg)
 
 fail_workqueue:
 	irqkit__workqueue_exit();
+fail_irq_work:
+	irqkit__irq_work_exit();
 fail_softirq:
 	irqkit__softirq_exit();
 fail_cpus:

@@ -108,6 +108,7 @@ IRQKIT_API void irqkit_delayed_work_timer_fn(struct irqkit_timer_list *timer);
 HIDDEN void irqkit__softirq_takeover(unsigned int cpu, unsigned int to);
 
 /* irq_work.c */
+HIDDEN int irqkit__irq_work_init(void);
 HIDDEN void irqkit__irq_work_run(struct irqkit_cpu *c);
 HIDDEN void irqkit__irq_work_dead_cpu(unsigned int cpu, unsigned int to);
 HIDDEN void irqkit__irq_work_exit(void);

@@ -8,11 +8,17 @@
  * queueing) to the start of its callback, BUSY to its end, so that an item
  * queued again while it runs runs again, and a queueing of a pending item
  * is a no-op.
+ *
+ * PREEMPT_RT mode, as Linux's: an item not marked IRQ_WORK_HARD_IRQ goes on
+ * the CPU's other list instead, run in task context by that CPU's
+ * irq_work/N thread, where its callback may take a spinlock_t (which sleeps
+ * there).
  */
 #include "core.h"
 #include "cpu.h"
 #include "bh.h"
 #include "debug/debug.h"
+#include "sched/sched.h"
 
 #include <irqkit/irq_work.h>
 
@@ -29,15 +35,26 @@ static bool claim(struct irqkit_irq_work *work)
 	return !(old & IRQKIT_IRQ_WORK_PENDING);
 }
 
-/* Onto @c's list; the first item raises the vector. */
-static void enqueue(struct irqkit_cpu *c, struct irqkit_irq_work *work)
+/* Push @work on @list; was the list empty? */
+static bool push(struct irqkit_irq_work **list, struct irqkit_irq_work *work)
 {
-	struct irqkit_irq_work *old = READ_ONCE(c->irq_work);
+	struct irqkit_irq_work *old = READ_ONCE(*list);
 
 	do
 		work->next = old;
-	while (!a_cas(&c->irq_work, &old, work));
-	if (!old)
+	while (!a_cas(list, &old, work));
+	return !old;
+}
+
+/* Onto @c's list; the first item raises the vector (RT: wakes irq_work/N). */
+static void enqueue(struct irqkit_cpu *c, struct irqkit_irq_work *work)
+{
+	if (unlikely(c->irq_workd) && !(READ_ONCE(work->flags) & IRQKIT_IRQ_WORK_HARD_IRQ)) {
+		if (push(&c->irq_work_lazy, work))
+			irqkit__seq_wake(&c->irq_workd_seq);
+		return;
+	}
+	if (push(&c->irq_work, work))
 		irqkit__cpu_sysvec(c, SYSVEC_IWI);
 }
 
@@ -75,14 +92,13 @@ bool irqkit_irq_work_queue_on(struct irqkit_irq_work *work, unsigned int cpu)
 }
 
 /*
- * SYSVEC_IWI on @c, in hardirq context (dispatch.c): take the list and run
- * it.  Each item's next is read before its PENDING bit goes: from then on
- * another CPU may queue it again, on another list.
+ * Run the items taken from one of @c's lists, newest first.  Each item's
+ * next is read before its PENDING bit goes: from then on another CPU may
+ * queue it again, on another list.
  */
-void irqkit__irq_work_run(struct irqkit_cpu *c)
+static void run_list(struct irqkit_cpu *c, struct irqkit_irq_work *work)
 {
 	struct irqkit_task *task = irqkit_arch_current();
-	struct irqkit_irq_work *work = a_xchg_acquire(&c->irq_work, NULL);
 
 	while (work) {
 		struct irqkit_irq_work *next = work->next;
@@ -102,13 +118,65 @@ void irqkit__irq_work_run(struct irqkit_cpu *c)
 	}
 }
 
+/* SYSVEC_IWI on @c, in hardirq context (dispatch.c): take the list and run it. */
+void irqkit__irq_work_run(struct irqkit_cpu *c)
+{
+	run_list(c, a_xchg_acquire(&c->irq_work, NULL));
+}
+
+/* PREEMPT_RT's irq_work/N: the CPU's items not marked hard, in task context. */
+static void irq_workd_main(void *arg)
+{
+	struct irqkit_cpu *c = arg;
+
+	if (irqkit__kthread_bind((int)c->id))
+		irqkit_plat_fatal("irq_work/N cannot bind to its CPU");
+	for (;;) {
+		unsigned int seq = a_load_seq(&c->irq_workd_seq);
+		struct irqkit_irq_work *work;
+
+		if (a_load_seq(&c->irq_workd_stop))
+			break;
+		work = a_xchg_acquire(&c->irq_work_lazy, NULL);
+		if (work) {
+			run_list(c, work);
+			continue;
+		}
+		if (!a_load_seq(&c->irq_workd_stop) && !READ_ONCE(c->irq_work_lazy))
+			irqkit_plat_wait(&c->irq_workd_seq, seq);
+	}
+	irqkit_thread_unbind();
+}
+
+/* PREEMPT_RT mode: start each CPU's irq_work/N.  Process context. */
+int irqkit__irq_work_init(void)
+{
+	struct irqkit__runtime *rt = &irqkit__rt;
+
+	if (!(rt->flags & IRQKIT_CFG_PREEMPT_RT))
+		return 0;
+	for (unsigned int i = 0; i < rt->nr_cpus; i++) {
+		struct irqkit_cpu *c = &rt->cpus[i];
+		char name[24];
+
+		irqkit__snprintf(name, sizeof(name), "irq_work/%u", i);
+		if (irqkit_plat_thread_create(&c->irq_workd, name, irq_workd_main, c)) {
+			irqkit__irq_work_exit();
+			return -IRQKIT_ENOMEM;
+		}
+	}
+	return 0;
+}
+
 void irqkit_irq_work_sync(struct irqkit_irq_work *work)
 {
 	struct irqkit_cpu *c = irqkit__this_cpu();
 	struct irqkit__wait w;
 	unsigned int spins = 0;
 
-	if (c && READ_ONCE(c->irq_work_running) == work && irqkit_in_hardirq()) {
+	/* its own callback, in the IRQ work interrupt or (RT) in irq_work/N */
+	if (c && READ_ONCE(c->irq_work_running) == work &&
+	    READ_ONCE(irqkit_arch_current()->running_fn) == (const void *)work->func) {
 		irqkit__warn(__FILE__, __LINE__,
 			     "irq_work_sync() called from the irq_work's own callback: it would wait for itself forever; not waiting");
 		return;
@@ -141,19 +209,50 @@ void irqkit__irq_work_dead_cpu(unsigned int cpu, unsigned int to)
 		enqueue(&irqkit__rt.cpus[to], oldest_first);
 		oldest_first = next;
 	}
+	work = a_xchg_acquire(&irqkit__rt.cpus[cpu].irq_work_lazy, NULL);
+	while (work) {			/* RT's: to the other CPU's irq_work/N, order kept likewise */
+		struct irqkit_irq_work *next = work->next;
+
+		work->next = oldest_first;
+		oldest_first = work;
+		work = next;
+	}
+	while (oldest_first) {
+		struct irqkit_irq_work *next = oldest_first->next;
+
+		enqueue(&irqkit__rt.cpus[to], oldest_first);
+		oldest_first = next;
+	}
 }
 
-/* At stop: items still queued are dropped, not pending any more (their memory is the caller's). */
+/* Items still queued on @list are dropped, not pending any more (their memory is the caller's). */
+static void drop(struct irqkit_irq_work **list)
+{
+	struct irqkit_irq_work *work = a_xchg_acquire(list, NULL);
+
+	while (work) {
+		struct irqkit_irq_work *next = work->next;
+
+		a_fetch_and(&work->flags, ~IRQKIT_IRQ_WORK_CLAIMED);
+		work = next;
+	}
+}
+
+/* At stop: RT's irq_work/N threads end (a running callback first returns), then the lists go. */
 void irqkit__irq_work_exit(void)
 {
 	for (unsigned int i = 0; i < irqkit__rt.nr_cpus; i++) {
-		struct irqkit_irq_work *work = a_xchg_acquire(&irqkit__rt.cpus[i].irq_work, NULL);
+		struct irqkit_cpu *c = &irqkit__rt.cpus[i];
 
-		while (work) {
-			struct irqkit_irq_work *next = work->next;
-
-			a_fetch_and(&work->flags, ~IRQKIT_IRQ_WORK_CLAIMED);
-			work = next;
-		}
+		if (!c->irq_workd)
+			continue;
+		a_store_seq(&c->irq_workd_stop, 1);
+		irqkit__seq_wake(&c->irq_workd_seq);
+		irqkit_plat_thread_join(c->irq_workd);
+		c->irq_workd = NULL;
+	}
+	for (unsigned int i = 0; i < irqkit__rt.nr_cpus; i++) {
+		drop(&irqkit__rt.cpus[i].irq_work);
+		drop(&irqkit__rt.cpus[i].irq_work_lazy);
 	}
 }

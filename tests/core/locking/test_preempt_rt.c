@@ -13,6 +13,7 @@
 #include <linux/bottom_half.h>
 #include <linux/hardirq.h>
 #include <linux/hrtimer.h>
+#include <linux/irq_work.h>
 #include <linux/interrupt.h>
 #include <linux/local_lock.h>
 #include <linux/percpu.h>
@@ -560,6 +561,56 @@ static void test_rt_hrtimers_expire_in_softirq_unless_hard(void **state)
 	assert_log_lacks(BUG_SLEEP);
 }
 
+/* ---- irq_work: a thread's unless marked hard ----------------------------------------- */
+
+static atomic_int iw_runs, iw_hardirq;
+static char iw_thread[16];
+
+static void iw_takes_lock(struct irq_work *w)
+{
+	irq_work_sync(w);	/* its own: a report, not a wait for ever */
+	atomic_store(&iw_hardirq, in_hardirq() != 0);
+	pthread_getname_np(pthread_self(), iw_thread, sizeof(iw_thread));
+	spin_lock(&lock);	/* right on RT in the thread only */
+	spin_unlock(&lock);
+	atomic_fetch_add(&iw_runs, 1);
+}
+
+static void run_irq_work(struct irq_work *w)
+{
+	atomic_store(&iw_runs, 0);
+	assert_int_equal(irqkit_thread_bind(1), 0);
+	assert_true(irq_work_queue(w));
+	assert_int_equal(irqkit_thread_unbind(), 0);
+	assert_true(wait_until(atomic_load(&iw_runs) == 1, 10000));
+	irq_work_sync(w);
+	assert_false(irq_work_is_busy(w));
+}
+
+static void test_rt_irq_work_runs_in_a_thread_unless_hard(void **state)
+{
+	struct irq_work plain = IRQ_WORK_INIT(iw_takes_lock);
+	struct irq_work hard = IRQ_WORK_INIT_HARD(iw_takes_lock);
+
+	(void)state;
+	log_clear();
+	assert_int_equal(nr_threads_named("irq_work/", NULL), 2);
+	run_irq_work(&plain);
+	assert_log_contains("irq_work_sync() called from the irq_work's own callback");
+	assert_false(atomic_load(&iw_hardirq));
+	assert_string_equal(iw_thread, "irq_work/1");
+	assert_log_lacks(BUG_SLEEP);
+	run_irq_work(&hard);			/* hard: the IRQ work interrupt, a bug on RT */
+	assert_true(atomic_load(&iw_hardirq));
+	assert_log_contains(BUG_SLEEP);
+	irqkit_stop();
+	assert_int_equal(nr_threads_named("irq_work/", NULL), 0);
+	assert_int_equal(thr_setup(NULL), 0);
+	run_irq_work(&plain);			/* without RT: hardirq context, and fine */
+	assert_true(atomic_load(&iw_hardirq));
+	assert_int_equal(nr_threads_named("irq_work/", NULL), 0);
+}
+
 /* ---- priority inheritance --------------------------------------------------------- */
 
 static atomic_int pi_stage;
@@ -705,6 +756,7 @@ int main(void)
 		T(test_rt_local_lock_is_a_lock),
 		T(test_rt_softirqs_leave_the_hardirq_path),
 		T(test_rt_hrtimers_expire_in_softirq_unless_hard),
+		T(test_rt_irq_work_runs_in_a_thread_unless_hard),
 		T(test_rt_bh_sections_exclude_each_other_stress),
 		T(test_rt_spinlock_passes_priority),
 		T(test_rt_runs_are_explored),
