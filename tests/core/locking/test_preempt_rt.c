@@ -594,7 +594,7 @@ static void test_rt_irq_work_runs_in_a_thread_unless_hard(void **state)
 
 	(void)state;
 	log_clear();
-	assert_int_equal(nr_threads_named("irq_work/", NULL), 2);
+	assert_true(wait_until(nr_threads_named("irq_work/", NULL) == 2, 10000));
 	run_irq_work(&plain);
 	assert_log_contains("irq_work_sync() called from the irq_work's own callback");
 	assert_false(atomic_load(&iw_hardirq));
