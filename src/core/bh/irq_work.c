@@ -190,10 +190,10 @@ void irqkit_irq_work_sync(struct irqkit_irq_work *work)
 	irqkit__wait_end(&w);
 }
 
-/* CPU @cpu went offline: what is queued on it moves to CPU @to, in its order. */
-void irqkit__irq_work_dead_cpu(unsigned int cpu, unsigned int to)
+/* The items of @list, taken whole, onto CPU @to's lists, in their order. */
+static void move_list(struct irqkit_irq_work **list, unsigned int to)
 {
-	struct irqkit_irq_work *work = a_xchg_acquire(&irqkit__rt.cpus[cpu].irq_work, NULL);
+	struct irqkit_irq_work *work = a_xchg_acquire(list, NULL);
 	struct irqkit_irq_work *oldest_first = NULL;
 
 	while (work) {			/* newest first: reverse, so pushing keeps the order */
@@ -209,20 +209,13 @@ void irqkit__irq_work_dead_cpu(unsigned int cpu, unsigned int to)
 		enqueue(&irqkit__rt.cpus[to], oldest_first);
 		oldest_first = next;
 	}
-	work = a_xchg_acquire(&irqkit__rt.cpus[cpu].irq_work_lazy, NULL);
-	while (work) {			/* RT's: to the other CPU's irq_work/N, order kept likewise */
-		struct irqkit_irq_work *next = work->next;
+}
 
-		work->next = oldest_first;
-		oldest_first = work;
-		work = next;
-	}
-	while (oldest_first) {
-		struct irqkit_irq_work *next = oldest_first->next;
-
-		enqueue(&irqkit__rt.cpus[to], oldest_first);
-		oldest_first = next;
-	}
+/* CPU @cpu went offline: what is queued on it (RT's thread's items too) moves to CPU @to. */
+void irqkit__irq_work_dead_cpu(unsigned int cpu, unsigned int to)
+{
+	move_list(&irqkit__rt.cpus[cpu].irq_work, to);
+	move_list(&irqkit__rt.cpus[cpu].irq_work_lazy, to);
 }
 
 /* Items still queued on @list are dropped, not pending any more (their memory is the caller's). */
