@@ -10,6 +10,7 @@
 #include <irqkit/chip.h>
 #include <irqkit/irqdesc.h>
 #include <irqkit/irqdomain.h>
+#include <irqkit/affinity.h>
 #include <irqkit/irqsim.h>
 #include <irqkit/runtime.h>
 #include <irqkit/softirq.h>

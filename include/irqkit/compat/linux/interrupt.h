@@ -237,4 +237,16 @@ struct device;
 	IRQKIT_ERA_ERROR("devm_free_irq needs Linux 2.6.21 (devres); this build is for an older kernel")
 #endif
 
+/*
+ * Spreading a multi-queue device's vectors over the CPUs (<irqkit/affinity.h>):
+ * struct irq_affinity (2.6.12 for the name; pre/post vectors 4.8, sets 5.0).
+ */
+#include <irqkit/affinity.h>
+#define irq_affinity			irqkit_irq_affinity
+#define irq_affinity_desc		irqkit_irq_affinity_desc
+#define IRQ_AFFINITY_MAX_SETS		IRQKIT_IRQ_AFFINITY_MAX_SETS
+#define irq_create_affinity_masks(nvecs, affd)	irqkit_irq_create_affinity_masks((nvecs), (affd))
+#define irq_calc_affinity_vectors(minvec, maxvec, affd)				\
+	irqkit_irq_calc_affinity_vectors((minvec), (maxvec), (affd))
+
 #endif
