@@ -45,80 +45,47 @@ typedef struct {
 #define local_lock_init(lock)		((void)(lock))
 #endif
 
-#define irqkit__local_rt_lock(lock)	irqkit_spin_lock(&this_cpu_ptr(lock)->irqkit__lock)
-#define irqkit__local_rt_unlock(lock)	irqkit_spin_unlock(&this_cpu_ptr(lock)->irqkit__lock)
+/*
+ * Every form is one of these two: on PREEMPT_RT the CPU's instance is taken
+ * (@rt first: flags 0 for the _irqsave form), else @off (preemption or
+ * interrupts, what the plain kernel turns off) and the validator's note;
+ * the unlock undoes it in the other order.
+ */
+#define irqkit__local_lock_as(lock, off, rt)						\
+	do {										\
+		if (irqkit_preempt_rt()) {						\
+			rt;								\
+			irqkit_spin_lock(&this_cpu_ptr(lock)->irqkit__lock);		\
+			break;								\
+		}									\
+		off;									\
+		irqkit__local_acquire(this_cpu_ptr(lock));				\
+	} while (0)
+#define irqkit__local_unlock_as(lock, on)						\
+	do {										\
+		if (irqkit_preempt_rt()) {						\
+			irqkit_spin_unlock(&this_cpu_ptr(lock)->irqkit__lock);	\
+			break;								\
+		}									\
+		irqkit__local_release(this_cpu_ptr(lock));				\
+		on;									\
+	} while (0)
 
-#define local_lock(lock)								\
-	do {										\
-		if (irqkit_preempt_rt()) {						\
-			irqkit__local_rt_lock(lock);					\
-			break;								\
-		}									\
-		preempt_disable();							\
-		irqkit__local_acquire(this_cpu_ptr(lock));				\
-	} while (0)
-#define local_unlock(lock)								\
-	do {										\
-		if (irqkit_preempt_rt()) {						\
-			irqkit__local_rt_unlock(lock);					\
-			break;								\
-		}									\
-		irqkit__local_release(this_cpu_ptr(lock));				\
-		preempt_enable();							\
-	} while (0)
-#define local_lock_irq(lock)								\
-	do {										\
-		if (irqkit_preempt_rt()) {						\
-			irqkit__local_rt_lock(lock);					\
-			break;								\
-		}									\
-		local_irq_disable();							\
-		irqkit__local_acquire(this_cpu_ptr(lock));				\
-	} while (0)
-#define local_unlock_irq(lock)								\
-	do {										\
-		if (irqkit_preempt_rt()) {						\
-			irqkit__local_rt_unlock(lock);					\
-			break;								\
-		}									\
-		irqkit__local_release(this_cpu_ptr(lock));				\
-		local_irq_enable();							\
-	} while (0)
+#define local_lock(lock)		irqkit__local_lock_as(lock, preempt_disable(), (void)0)
+#define local_unlock(lock)		irqkit__local_unlock_as(lock, preempt_enable())
+#define local_lock_irq(lock)		irqkit__local_lock_as(lock, local_irq_disable(), (void)0)
+#define local_unlock_irq(lock)		irqkit__local_unlock_as(lock, local_irq_enable())
 #define local_lock_irqsave(lock, flags)							\
-	do {										\
-		if (irqkit_preempt_rt()) {						\
-			(flags) = 0;							\
-			irqkit__local_rt_lock(lock);					\
-			break;								\
-		}									\
-		local_irq_save(flags);							\
-		irqkit__local_acquire(this_cpu_ptr(lock));				\
-	} while (0)
+	irqkit__local_lock_as(lock, local_irq_save(flags), (flags) = 0)
 #define local_unlock_irqrestore(lock, flags)						\
-	do {										\
-		if (irqkit_preempt_rt()) {						\
-			irqkit__local_rt_unlock(lock);					\
-			break;								\
-		}									\
-		irqkit__local_release(this_cpu_ptr(lock));				\
-		local_irq_restore(flags);						\
-	} while (0)
+	irqkit__local_unlock_as(lock, local_irq_restore(flags))
 
 /* Bottom halves are off already (a softirq, or local_bh_disable): RT takes the lock. */
 #define local_lock_nested_bh(lock)							\
 	do {										\
 		WARN_ON_ONCE(!in_softirq() || in_hardirq() || in_nmi());		\
-		if (irqkit_preempt_rt())						\
-			irqkit__local_rt_lock(lock);					\
-		else									\
-			irqkit__local_acquire(this_cpu_ptr(lock));			\
+		irqkit__local_lock_as(lock, (void)0, (void)0);				\
 	} while (0)
-#define local_unlock_nested_bh(lock)							\
-	do {										\
-		if (irqkit_preempt_rt())						\
-			irqkit__local_rt_unlock(lock);					\
-		else									\
-			irqkit__local_release(this_cpu_ptr(lock));			\
-	} while (0)
+#define local_unlock_nested_bh(lock)	irqkit__local_unlock_as(lock, (void)0)
 
 #endif
