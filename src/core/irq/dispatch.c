@@ -194,12 +194,6 @@ void irqkit__cpu_release_hardirq(struct irqkit_task *t, struct irqkit_cpu *c)
 	cpu_release_hardirq(t, c);
 }
 
-/*
- * irq_exit with softirqs pending: turn the hardirq hold into the softirq hold
- * and run them, unless the thread is inside a bottom-half-off section or
- * another thread holds the CPU in any way (then they run later: at that
- * thread's local_bh_enable, in its softirq loop, or in ksoftirqd).
- */
 /* PREEMPT_RT's invoke_softirq: the hold goes, and what is pending is ksoftirqd's */
 static __attribute__((noinline)) void irq_exit_rt(struct irqkit_task *t, struct irqkit_cpu *c)
 {
@@ -207,6 +201,13 @@ static __attribute__((noinline)) void irq_exit_rt(struct irqkit_task *t, struct 
 	irqkit__wakeup_softirqd(c);
 }
 
+/*
+ * irq_exit with softirqs pending: turn the hardirq hold into the softirq hold
+ * and run them, unless the thread is inside a bottom-half-off section or
+ * another thread holds the CPU in any way (then they run later: at that
+ * thread's local_bh_enable, in its softirq loop, or in ksoftirqd).  On
+ * PREEMPT_RT they are ksoftirqd's (irq_exit_rt).
+ */
 static void irq_exit_and_release(struct irqkit_task *t, struct irqkit_cpu *c)
 {
 	if (irqkit__softirq_pending(c)) {

@@ -157,17 +157,19 @@ static void irq_thread_main(void *arg)
 		if (want != cpu && !irqkit__kthread_bind(want))
 			cpu = want;
 		start = unlikely(irqkit__observing()) ? irqkit__now_ns() + 1 : 0;
-		if ((tf & IRQTF_FORCED) && !(irqkit__rt.flags & IRQKIT_CFG_PREEMPT_RT)) {
-			/* 1.13: a forced thread runs with bottom halves and interrupts off */
+		if (tf & IRQTF_FORCED) {
+			/*
+			 * 1.13: a forced thread runs with bottom halves off, and
+			 * interrupts too but on PREEMPT_RT (its spinlock_t may sleep)
+			 */
+			bool irqs_off = !(irqkit__rt.flags & IRQKIT_CFG_PREEMPT_RT);
+
 			irqkit_local_bh_disable();
-			irqkit_local_irq_disable();
+			if (irqs_off)
+				irqkit_local_irq_disable();
 			ret = action->thread_fn((int)action->irq, action->dev_id);
-			irqkit_local_irq_enable();
-			irqkit_local_bh_enable();
-		} else if (tf & IRQTF_FORCED) {
-			/* on PREEMPT_RT with bottom halves off only: its spinlock_t may sleep */
-			irqkit_local_bh_disable();
-			ret = action->thread_fn((int)action->irq, action->dev_id);
+			if (irqs_off)
+				irqkit_local_irq_enable();
 			irqkit_local_bh_enable();
 		} else {
 			ret = action->thread_fn((int)action->irq, action->dev_id);
