@@ -38,6 +38,28 @@ for tool in qemu-system-x86_64 busybox apt-get dpkg-deb; do
 	command -v "$tool" >/dev/null || { echo "guest: $tool not found (tools/setup-debian.sh)" >&2; exit 1; }
 done
 
+# busybox_root DIR: a fresh initramfs tree in DIR with busybox, its applets and
+# tests/guest/init as PID 1
+busybox_root() {
+	rm -rf "$1" && mkdir -p "$1/bin" "$1/lib/modules" "$1/proc" "$1/sys" "$1/dev"
+	cp "$(command -v busybox)" "$1/bin/busybox"
+	for applet in $("$1/bin/busybox" --list); do
+		[ "$applet" = busybox ] || ln -s busybox "$1/bin/$applet"
+	done
+	cp "$top/tests/guest/init" "$1/init"
+}
+
+# split_records LOG DIR: each sequence's records between the guest's markers
+# in LOG, to DIR/NAME.kernel
+split_records() {
+	rm -rf "$2" && mkdir -p "$2"
+	tr -d '\r' <"$1" | awk -v d="$2" '
+		/^GUEST-SEQ: / { f = d "/" $2 ".kernel"; printf "" > f; next }
+		/^GUEST-SEQ-END/ { f = ""; next }
+		f && (/^[0-9]+: / || /^line [0-9]+: / || /^handler [0-9]+: / || /^end: / ||
+		      /^GUEST-SEQ-ERROR/) { print > f }'
+}
+
 # ---- 1. the kernel --------------------------------------------------------------
 image_pkg() {
 	apt-cache depends linux-image-amd64 2>/dev/null |
@@ -156,12 +178,7 @@ done
 
 # ---- 3. the initramfs ---------------------------------------------------------------
 root=$dir/initramfs
-rm -rf "$root" && mkdir -p "$root/bin" "$root/lib/modules" "$root/proc" "$root/sys" "$root/dev"
-cp "$(command -v busybox)" "$root/bin/busybox"
-for applet in $("$root/bin/busybox" --list); do
-	[ "$applet" = busybox ] || ln -s busybox "$root/bin/$applet"
-done
-cp "$top/tests/guest/init" "$root/init"
+busybox_root "$root"
 cp "$mods/drivers/uio/uio.ko" "$mods/drivers/uio/uio_pci_generic.ko" \
 	"$mods/virt/lib/irqbypass.ko" "$mods/drivers/vfio/vfio.ko" \
 	"$mods/drivers/vfio/vfio_iommu_type1.ko" "$mods/drivers/vfio/vfio_virqfd.ko" \
@@ -222,12 +239,7 @@ echo "guest: the recordings replayed on the host ($(ls "$rec"/*.rec | wc -l) fil
 
 # ---- 6. the kernel's records of each sequence, against the same .expect as irqkit's --
 seqs=$dir/seqs
-rm -rf "$seqs" && mkdir -p "$seqs"
-tr -d '\r' <"$log" | awk -v d="$seqs" '
-	/^GUEST-SEQ: / { f = d "/" $2 ".kernel"; printf "" > f; next }
-	/^GUEST-SEQ-END/ { f = ""; next }
-	f && (/^[0-9]+: / || /^line [0-9]+: / || /^handler [0-9]+: / || /^end: / ||
-	      /^GUEST-SEQ-ERROR/) { print > f }'
+split_records "$log" "$seqs"
 bad=0
 n=0
 for s in "$top"/tests/guest/diff/seqs/*.seq; do
@@ -318,13 +330,8 @@ cp "$sdir/seq.c" "$sdir/seq.h" "$sdir/seqdiff_main.c" "$sdir/Kbuild" "$rmod/seq/
 nrt=${IRQKIT_DIFF_RT_N:-300}
 [ "$nrt" -le "$ngen" ] || nrt=$ngen
 rroot=$dir/initramfs-rt
-rm -rf "$rroot" && mkdir -p "$rroot/bin" "$rroot/lib/modules" "$rroot/proc" "$rroot/sys" \
-	"$rroot/dev" "$rroot/seqs/gen"
-cp "$root/bin/busybox" "$rroot/bin/"
-for applet in $("$rroot/bin/busybox" --list); do
-	[ "$applet" = busybox ] || ln -s busybox "$rroot/bin/$applet"
-done
-cp "$top/tests/guest/init" "$rroot/init"
+busybox_root "$rroot"
+mkdir -p "$rroot/seqs/gen"
 cp "$rmod/sim/irq_sim.ko" "$rmod/seq/seqdiff.ko" "$rroot/lib/modules/"
 cp "$top"/tests/guest/diff/seqs/*.seq "$rroot/seqs/"
 i=1
@@ -350,12 +357,7 @@ if [ "$rc" -ne 1 ] || ! grep -q '^GUEST-RESULT: PASS' "$rlog" || ! grep -q '^GUE
 	exit 1
 fi
 rseqs=$dir/seqs-rt
-rm -rf "$rseqs" && mkdir -p "$rseqs"
-tr -d '\r' <"$dir/guest-rt-records.txt" | awk -v d="$rseqs" '
-	/^GUEST-SEQ: / { f = d "/" $2 ".kernel"; printf "" > f; next }
-	/^GUEST-SEQ-END/ { f = ""; next }
-	f && (/^[0-9]+: / || /^line [0-9]+: / || /^handler [0-9]+: / || /^end: / ||
-	      /^GUEST-SEQ-ERROR/) { print > f }'
+split_records "$dir/guest-rt-records.txt" "$rseqs"
 norm=$top/tests/guest/diff/rt-normalize.sh
 agree=0 timing=0 other=0 bad=0 timed="" others=""
 for s in "$top"/tests/guest/diff/seqs/*.seq "$rroot"/seqs/gen/*.seq; do
