@@ -204,6 +204,13 @@ int main(int argc, char **argv)
 	irqkit_wait_delivered(CARD_IRQ, 1000);
 	free_irq(CARD_IRQ, &card);		/* no top half runs after this */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+	/*
+	 * Unlike tasklet_kill, which lets a scheduled tasklet run first,
+	 * disable_work_sync cancels a queued item: the last interrupt's may
+	 * not have run yet (its softirq follows the handler), and its packets
+	 * would stay in the ring.  Flush it, then disable.
+	 */
+	flush_work(&card.rx_bh);
 	disable_work_sync(&card.rx_bh);		/* nor the bottom half it queued */
 #else
 	tasklet_kill(&card.rx_tasklet);		/* nor the bottom half it scheduled */
