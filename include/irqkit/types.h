@@ -38,6 +38,7 @@ extern "C" {
 #define IRQKIT_EINVAL	22
 #define IRQKIT_EMFILE	24
 #define IRQKIT_ENOSPC	28
+#define IRQKIT_ERANGE	34
 #define IRQKIT_EDEADLK	35
 #define IRQKIT_ENOSYS	38
 #define IRQKIT_ENODATA	61

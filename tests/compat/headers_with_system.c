@@ -42,6 +42,7 @@
 #include <linux/err.h>
 #include <linux/spinlock.h>
 #include <linux/local_lock.h>
+#include <linux/pci.h>
 #include <linux/hardirq.h>
 #include <asm/hardirq.h>
 #include <asm/irq.h>

@@ -5,7 +5,9 @@
  * has no no-IOMMU mode), its interrupts taken through irqkit's VFIO source:
  * INTx with VFIO's automatic mask and the unmask eventfd, then MSI, both set
  * up by irqkit_vfio_set_irqs().  MSI needs bus mastering, set through the
- * device's config region.
+ * device's config region.  Then the same device through <irqkit/pci.h>, as
+ * a kernel driver asks for vectors: edu has no MSI-X (-EINVAL), one MSI
+ * vector (-ENOSPC for two), and pci_alloc_irq_vectors falls back to it.
  *
  * Prints one "ok N - what" or "not ok N - what" line per check, then
  * "GUEST vfio_edu: PASS" or "GUEST vfio_edu: FAIL"; exits 0 on a pass.
@@ -14,6 +16,7 @@
 #define _GNU_SOURCE
 #include <irqkit/irqkit.h>
 #include <irqkit/fd.h>
+#include <irqkit/pci.h>
 
 #include "guest.h"
 
@@ -48,12 +51,17 @@ static unsigned int raise_one_at_a_time(unsigned int line)
 	return atomic_load(&edu_handled) - start;
 }
 
-/* The device's VFIO descriptor, through a type-1 container and its IOMMU group; -1 on failure. */
+static int container = -1, group = -1;
+
+/*
+ * The device's VFIO descriptor, through a type-1 container and its IOMMU
+ * group (left in container and group); -1 on failure.
+ */
 static int open_device(const char *addr)
 {
 	struct vfio_group_status gs = { .argsz = sizeof(gs) };
 	char link[256], path[300];
-	int container, group, dev;
+	int dev;
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/iommu_group", addr);
@@ -88,6 +96,45 @@ static int irqs_off(int dev, unsigned int index)
 				    .index = index, .start = 0, .count = 0 };
 
 	return ioctl(dev, VFIO_DEVICE_SET_IRQS, &set);
+}
+
+/* The device again, opened and its vectors allocated by <irqkit/pci.h>. */
+static void pci_vectors(const char *addr)
+{
+	struct irqkit_pci_dev *pdev = NULL;
+	int cookie, v;
+
+	check(irqkit_pci_open(addr, &pdev) == 0 && pdev, "irqkit_pci_open by address");
+	if (!pdev)
+		return;
+	check(pdev->vendor == 0x1234 && pdev->device == 0x11e8, "IDs read from config space");
+	check(pdev->irq > 0, "an INTx line from the open on (dev->irq)");
+	check(irqkit_pci_msix_vec_count(pdev) == -EINVAL && irqkit_pci_msi_vec_count(pdev) == 1,
+	      "VFIO's counts: no MSI-X capability, one MSI vector");
+	check(irqkit_pci_alloc_irq_vectors(pdev, 1, 4, IRQKIT_PCI_IRQ_MSIX) == -EINVAL,
+	      "MSI-X only: -EINVAL");
+	check(irqkit_pci_alloc_irq_vectors(pdev, 2, 4, IRQKIT_PCI_IRQ_MSI) == -ENOSPC,
+	      "two MSI vectors at least: -ENOSPC");
+	check(irqkit_pci_alloc_irq_vectors(pdev, 1, 4, IRQKIT_PCI_IRQ_ALL_TYPES |
+				IRQKIT_PCI_IRQ_AFFINITY) == 1 && pdev->msi_enabled,
+	      "all types: falls back to the one MSI vector");
+	irqkit_pci_set_master(pdev);
+	edu_bar = irqkit_pci_iomap(pdev, 0, 0);
+	check(edu_bar && edu_bar[EDU_ID / 4] == EDU_ID_VALUE, "pci_iomap of BAR0");
+	v = irqkit_pci_irq_vector(pdev, 0);
+	check(v > 0 && (unsigned int)v == pdev->irq, "vector 0 is dev->irq while MSI is on");
+	check(irqkit_request_irq((unsigned int)v, edu_interrupt, 0, "edu-pci", &cookie) == 0,
+	      "request_irq (vector 0)");
+	check(edu_bar && raise_one_at_a_time((unsigned int)v) == RAISES,
+	      "MSI through pci_alloc_irq_vectors: 100 raises one at a time, 100 handled");
+	check(irqkit_pci_irq_vector(pdev, 1) == -EINVAL, "vector 1 of 1: -EINVAL");
+	irqkit_free_irq((unsigned int)v, &cookie);
+	irqkit_pci_free_irq_vectors(pdev);
+	check(!pdev->msi_enabled && irqkit_pci_irq_vector(pdev, 0) == (int)pdev->irq,
+	      "freed: INTx is dev->irq again");
+	check(irqkit_pci_close(pdev) == 0, "irqkit_pci_close");
+	check(irqkit_pci_open("0000:00:03.0", &pdev) == -ENODEV,
+	      "a device bound to another driver: -ENODEV");
 }
 
 int main(int argc, char **argv)
@@ -155,6 +202,11 @@ int main(int argc, char **argv)
 	trig = -1;
 	check(irqkit_vfio_set_irqs(dev, VFIO_PCI_MSIX_IRQ_INDEX, 1, &trig, NULL) < 0,
 	      "MSI-X, which edu lacks: an error, nothing bound");
+	munmap((void *)edu_bar, bar0.size);
+	close(dev);
+	close(group);
+	close(container);
+	pci_vectors(argv[1]);
 	irqkit_stop();
 	return verdict("vfio_edu");
 }

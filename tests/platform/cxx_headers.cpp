@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The native headers compile as C++ (a compile test; tests/CMakeLists.txt).
 #include <irqkit/irqkit.h>
+#include <irqkit/pci.h>
 
 static enum irqkit_irqreturn handler(int irq, void *dev_id)
 {

@@ -14,6 +14,7 @@
 
 #include <irqkit/irqkit.h>
 #include <irqkit/fd.h>
+#include <irqkit/pci.h>
 #include <irqkit-core/irqchip.h>
 
 #include <stdbool.h>
@@ -162,6 +163,29 @@ void irqkit__fd_read_records(struct fd_line *l, struct fd_arrival *a, size_t siz
 void irqkit__fd_keep_record(struct fd_line *l, const void *rec, size_t len);
 /* Read an 8-byte counter (eventfd, timerfd, VFIO's trigger eventfd): its value is the arrivals. */
 void irqkit__fd_read_counter(struct fd_line *l, struct fd_arrival *a);
+
+/* ---- PCI devices (pci.c), over VFIO or the simulated device (pcisim.c) ----------------- */
+
+/*
+ * Where a PCI device's VFIO calls go: the device's descriptor, or the
+ * simulated device.  @ioctl takes VFIO_DEVICE_* requests and returns 0 or
+ * -errno; @config reads or writes configuration space; @release ends the
+ * backend when the device is closed.
+ */
+struct irqkit__pci_backend {
+	int	(*ioctl)(void *data, unsigned long req, void *arg);
+	int	(*config)(void *data, void *buf, unsigned int len, unsigned int where, bool write);
+	/* BAR @bar mapped, *@len bytes at most (0: all; set to the length mapped); NULL: cannot */
+	void	*(*map)(void *data, unsigned int bar, size_t *len);
+	void	(*unmap)(void *data, void *addr, size_t len);
+	void	(*release)(void *data);
+};
+
+/* A device named @addr over @be: its INTx line set up.  Return: 0 or -errno. */
+int irqkit__pci_new(const char *addr, const struct irqkit__pci_backend *be, void *data,
+		    struct irqkit_pci_dev **out);
+/* The backend data of @pdev if its backend is @be, else NULL. */
+void *irqkit__pci_backend_data(struct irqkit_pci_dev *pdev, const struct irqkit__pci_backend *be);
 
 /* ---- signals: a line's signalfd or the tasks, never both (sigroute.c) ------------------ */
 

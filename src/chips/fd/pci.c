@@ -1,0 +1,806 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A PCI device's interrupt vectors over VFIO, allocated as Linux's PCI core
+ * allocates them: MSI-X, then MSI, then INTx as the flags allow, each kind
+ * with as many vectors as the device has up to the maximum and no fewer
+ * than the minimum, spread over the CPUs when asked.  Each MSI or MSI-X
+ * vector is an eventfd VFIO signals, bound to a line of the device's own
+ * irq domain (hwirq = vector); INTx is a level line whose end of interrupt
+ * writes VFIO's unmask eventfd.
+ *
+ * VFIO takes one kind at a time: INTx is turned off in VFIO while MSI or
+ * MSI-X is on, and back on when they are freed, as Linux clears and sets
+ * the INTx-disable bit of the command register around them.
+ */
+#include "fd.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <linux/vfio.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define NO_INDEX	(~0u)
+
+/* Linux's WARN_ON and WARN_ON_ONCE, over the public report. */
+#define warn_on(cond) ({							\
+	bool c_ = (cond);							\
+	if (c_)									\
+		irqkit_warn_at(__FILE__, __LINE__, NULL);			\
+	c_;									\
+})
+#define warn_on_once(cond) ({							\
+	static bool warned_;							\
+	bool c_ = (cond);							\
+	if (c_ && !warned_) {							\
+		warned_ = true;							\
+		irqkit_warn_at(__FILE__, __LINE__, NULL);			\
+	}									\
+	c_;									\
+})
+
+struct irqkit__pci {
+	const struct irqkit__pci_backend *be;
+	void		*data;
+	unsigned int	count[VFIO_PCI_NUM_IRQS];	/* vectors per index, as VFIO says */
+	/* INTx: a level line from the open on (0: no pin), signalled by VFIO while intx_on */
+	unsigned int	intx_line;
+	int		intx_fd, intx_unmask;
+	bool		intx_on;
+	/* MSI or MSI-X, while index is one of them */
+	unsigned int	index;
+	unsigned int	nvec;
+	unsigned int	*virq;
+	int		*fds;
+	struct irqkit_irq_affinity_desc *masks;
+	struct irqkit_irq_domain *domain;
+	struct irqkit_fwnode fwnode;
+	char		domain_name[48];
+	struct {
+		void	*addr;
+		size_t	len;
+	} maps[6];			/* irqkit_pci_iomap's, one per BAR */
+};
+
+static const char *pci_name(const struct irqkit_pci_dev *pdev)
+{
+	return pdev->dev.name;
+}
+
+static const char *index_name(unsigned int index)
+{
+	return index == VFIO_PCI_MSIX_IRQ_INDEX ? "MSI-X" : index == VFIO_PCI_MSI_IRQ_INDEX ? "MSI" :
+										  "INTx";
+}
+
+/* ---- VFIO's calls ------------------------------------------------------------------------ */
+
+/* SET_IRQS of @index: @count eventfds from vector 0, or (@fds NULL, @count 0) off. */
+static int set_irqs(struct irqkit__pci *p, unsigned int index, uint32_t action, unsigned int count,
+		    const int *fds)
+{
+	size_t size = sizeof(struct vfio_irq_set) + sizeof(int32_t) * count;
+	struct vfio_irq_set *set = calloc(1, size);
+	int ret;
+
+	if (!set)
+		return -IRQKIT_ENOMEM;
+	*set = (struct vfio_irq_set){
+		.argsz = (uint32_t)size,
+		.flags = (fds ? VFIO_IRQ_SET_DATA_EVENTFD : VFIO_IRQ_SET_DATA_NONE) | action,
+		.index = index, .start = 0, .count = count };
+	if (fds)
+		memcpy(set->data, fds, sizeof(int32_t) * count);
+	ret = p->be->ioctl(p->data, VFIO_DEVICE_SET_IRQS, set);
+	free(set);
+	return ret;
+}
+
+static int vfio_ioctl(void *data, unsigned long req, void *arg)
+{
+	return ioctl(*(int *)data, req, arg) ? -errno : 0;
+}
+
+/* The device's descriptor and where its configuration space is in it. */
+struct vfio_dev {
+	int	fd;		/* first: vfio_ioctl reads it */
+	int	group, container;	/* -1 when the caller opened the device */
+	off_t	cfg;
+};
+
+static int vfio_config(void *data, void *buf, unsigned int len, unsigned int where, bool write)
+{
+	struct vfio_dev *v = data;
+	ssize_t n = write ? pwrite(v->fd, buf, len, v->cfg + where) :
+			    pread(v->fd, buf, len, v->cfg + where);
+
+	return n == (ssize_t)len ? 0 : -IRQKIT_EIO;
+}
+
+static void vfio_release(void *data)
+{
+	struct vfio_dev *v = data;
+
+	if (v->group >= 0) {
+		close(v->fd);
+		close(v->group);
+		close(v->container);
+	}
+	free(v);
+}
+
+static void *vfio_map(void *data, unsigned int bar, size_t *len)
+{
+	struct vfio_dev *v = data;
+	struct vfio_region_info r = { .argsz = sizeof(r), .index = bar };
+	void *addr;
+
+	if (ioctl(v->fd, VFIO_DEVICE_GET_REGION_INFO, &r) || !r.size ||
+	    !(r.flags & VFIO_REGION_INFO_FLAG_MMAP))
+		return NULL;
+	if (!*len || *len > r.size)
+		*len = r.size;
+	addr = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_SHARED, v->fd, (off_t)r.offset);
+	return addr == MAP_FAILED ? NULL : addr;
+}
+
+static void vfio_unmap(void *data, void *addr, size_t len)
+{
+	(void)data;
+	munmap(addr, len);
+}
+
+static const struct irqkit__pci_backend vfio_backend = {
+	.ioctl = vfio_ioctl, .config = vfio_config, .map = vfio_map, .unmap = vfio_unmap,
+	.release = vfio_release,
+};
+
+/* ---- INTx ----------------------------------------------------------------------------------- */
+
+static void intx_off(struct irqkit_pci_dev *pdev)
+{
+	struct irqkit__pci *p = pdev->priv;
+	int ret;
+
+	if (!p->intx_on)
+		return;
+	ret = set_irqs(p, VFIO_PCI_INTX_IRQ_INDEX, VFIO_IRQ_SET_ACTION_TRIGGER, 0, NULL);
+	if (ret)
+		irqkit_printk(IRQKIT_LOG_ERR, "pci %s: turning INTx off in VFIO failed (%d)",
+			      pci_name(pdev), ret);
+	p->intx_on = false;
+}
+
+static int intx_on(struct irqkit_pci_dev *pdev)
+{
+	struct irqkit__pci *p = pdev->priv;
+	int ret;
+
+	if (p->intx_on || p->intx_fd < 0)
+		return 0;
+	ret = set_irqs(p, VFIO_PCI_INTX_IRQ_INDEX, VFIO_IRQ_SET_ACTION_TRIGGER, 1, &p->intx_fd);
+	if (!ret)
+		ret = set_irqs(p, VFIO_PCI_INTX_IRQ_INDEX, VFIO_IRQ_SET_ACTION_UNMASK, 1,
+			       &p->intx_unmask);
+	if (ret) {
+		(void)set_irqs(p, VFIO_PCI_INTX_IRQ_INDEX, VFIO_IRQ_SET_ACTION_TRIGGER, 0, NULL);
+		irqkit_printk(IRQKIT_LOG_ERR, "pci %s: VFIO refused INTx's eventfds (%d)",
+			      pci_name(pdev), ret);
+		return ret;
+	}
+	p->intx_on = true;
+	return 0;
+}
+
+/* Give the device its INTx line, if it has the pin; pdev->irq stays 0 without. */
+static int intx_setup(struct irqkit_pci_dev *pdev)
+{
+	struct irqkit__pci *p = pdev->priv;
+	int irq, ret;
+
+	if (!p->count[VFIO_PCI_INTX_IRQ_INDEX])
+		return 0;
+	irq = irqkit_irq_alloc_descs(-1, 1, 1, NULL);
+	if (irq < 0)
+		return irq;
+	p->intx_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	p->intx_unmask = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (p->intx_fd < 0 || p->intx_unmask < 0) {
+		ret = -IRQKIT_EMFILE;
+	} else {
+		ret = irqkit__fd_bind_kind((unsigned int)irq, p->intx_fd, &irqkit__fd_kind_vfio,
+					   p->intx_unmask);
+		if (!ret) {
+			ret = intx_on(pdev);
+			if (ret)
+				(void)irqkit_fd_unbind((unsigned int)irq);
+		}
+	}
+	if (ret) {
+		if (p->intx_fd >= 0)
+			close(p->intx_fd);
+		if (p->intx_unmask >= 0)
+			close(p->intx_unmask);
+		p->intx_fd = p->intx_unmask = -1;
+		irqkit_irq_free_descs((unsigned int)irq, 1);
+		return ret;
+	}
+	p->intx_line = pdev->irq = (unsigned int)irq;
+	return 0;
+}
+
+static void intx_teardown(struct irqkit_pci_dev *pdev)
+{
+	struct irqkit__pci *p = pdev->priv;
+
+	if (p->intx_fd < 0)
+		return;
+	intx_off(pdev);
+	(void)irqkit_fd_unbind(p->intx_line);
+	irqkit_irq_free_descs(p->intx_line, 1);
+	close(p->intx_fd);
+	close(p->intx_unmask);
+	p->intx_fd = p->intx_unmask = -1;
+	p->intx_line = pdev->irq = 0;
+}
+
+/* ---- the device ----------------------------------------------------------------------------- */
+
+int irqkit__pci_new(const char *addr, const struct irqkit__pci_backend *be, void *data,
+		    struct irqkit_pci_dev **out)
+{
+	struct irqkit_pci_dev *pdev = calloc(1, sizeof(*pdev));
+	struct irqkit__pci *p = calloc(1, sizeof(*p));
+	uint32_t ids;
+	int ret;
+
+	if (!pdev || !p) {
+		free(pdev);
+		free(p);
+		be->release(data);
+		return -IRQKIT_ENOMEM;
+	}
+	irqkit_device_initialize(&pdev->dev, "%s", addr);
+	pdev->priv = p;
+	p->be = be;
+	p->data = data;
+	p->index = NO_INDEX;
+	p->intx_fd = p->intx_unmask = -1;
+	for (unsigned int i = 0; i <= VFIO_PCI_MSIX_IRQ_INDEX; i++) {
+		struct vfio_irq_info info = { .argsz = sizeof(info), .index = i };
+
+		ret = be->ioctl(data, VFIO_DEVICE_GET_IRQ_INFO, &info);
+		if (ret) {
+			irqkit_printk(IRQKIT_LOG_ERR, "pci %s: VFIO_DEVICE_GET_IRQ_INFO(%s): %d", addr,
+				      index_name(i), ret);
+			goto fail;
+		}
+		p->count[i] = info.count;
+	}
+	if (!irqkit_pci_read_config(pdev, 0, 4, &ids)) {
+		pdev->vendor = (uint16_t)ids;
+		pdev->device = (uint16_t)(ids >> 16);
+	}
+	ret = intx_setup(pdev);
+	if (ret)
+		goto fail;
+	*out = pdev;
+	return 0;
+fail:
+	be->release(data);
+	free(p);
+	free(pdev);
+	return ret;
+}
+
+void *irqkit__pci_backend_data(struct irqkit_pci_dev *pdev, const struct irqkit__pci_backend *be)
+{
+	return pdev && pdev->priv && pdev->priv->be == be ? pdev->priv->data : NULL;
+}
+
+static bool valid_addr(const char *addr)
+{
+	return addr && *addr && strlen(addr) < sizeof(((struct irqkit_device *)0)->name) &&
+	       !strchr(addr, '/');
+}
+
+/* The group of the device at @addr, checked to be bound to vfio-pci; -errno when not. */
+static int device_group(const char *addr, char *group, size_t len)
+{
+	char path[128], link[256];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", addr);
+	if (access(path, F_OK)) {
+		irqkit_printk(IRQKIT_LOG_ERR, "pci %s: no such PCI device", addr);
+		return -IRQKIT_ENODEV;
+	}
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", addr);
+	n = readlink(path, link, sizeof(link) - 1);
+	link[n > 0 ? n : 0] = '\0';
+	if (n <= 0 || strcmp(basename(link), "vfio-pci")) {
+		irqkit_printk(IRQKIT_LOG_ERR, "pci %s: bound to %s, not vfio-pci", addr,
+			      n > 0 ? basename(link) : "no driver");
+		return -IRQKIT_ENODEV;
+	}
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/iommu_group", addr);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0) {
+		irqkit_printk(IRQKIT_LOG_ERR, "pci %s: no IOMMU group", addr);
+		return -IRQKIT_ENODEV;
+	}
+	link[n] = '\0';
+	snprintf(group, len, "/dev/vfio/%s", basename(link));
+	return 0;
+}
+
+/* The configuration region's offset in the device's descriptor. */
+static int config_region(struct vfio_dev *v)
+{
+	struct vfio_region_info conf = { .argsz = sizeof(conf),
+					 .index = VFIO_PCI_CONFIG_REGION_INDEX };
+
+	if (ioctl(v->fd, VFIO_DEVICE_GET_REGION_INFO, &conf))
+		return -errno;
+	v->cfg = (off_t)conf.offset;
+	return 0;
+}
+
+int irqkit_pci_open_fd(const char *addr, int device_fd, struct irqkit_pci_dev **out)
+{
+	struct vfio_dev *v;
+	int ret;
+
+	if (!valid_addr(addr) || device_fd < 0 || !out)
+		return -IRQKIT_EINVAL;
+	v = calloc(1, sizeof(*v));
+	if (!v)
+		return -IRQKIT_ENOMEM;
+	*v = (struct vfio_dev){ .fd = device_fd, .group = -1, .container = -1 };
+	ret = config_region(v);
+	if (ret) {
+		irqkit_printk(IRQKIT_LOG_ERR, "pci %s: fd %d is not a VFIO PCI device (%d)", addr,
+			      device_fd, ret);
+		free(v);
+		return ret;
+	}
+	return irqkit__pci_new(addr, &vfio_backend, v, out);
+}
+
+int irqkit_pci_open(const char *addr, struct irqkit_pci_dev **out)
+{
+	struct vfio_group_status gs = { .argsz = sizeof(gs) };
+	char group[300];
+	struct vfio_dev *v;
+	int ret;
+
+	if (!valid_addr(addr) || !out)
+		return -IRQKIT_EINVAL;
+	ret = device_group(addr, group, sizeof(group));
+	if (ret)
+		return ret;
+	v = calloc(1, sizeof(*v));
+	if (!v)
+		return -IRQKIT_ENOMEM;
+	v->container = open("/dev/vfio/vfio", O_RDWR | O_CLOEXEC);
+	v->group = open(group, O_RDWR | O_CLOEXEC);
+	v->fd = -1;
+	if (v->container < 0 || v->group < 0 || ioctl(v->group, VFIO_GROUP_GET_STATUS, &gs)) {
+		ret = -errno;
+		irqkit_printk(IRQKIT_LOG_ERR, "pci %s: cannot open %s or the VFIO container (%d)",
+			      addr, group, ret);
+	} else if (!(gs.flags & VFIO_GROUP_FLAGS_VIABLE)) {
+		ret = -IRQKIT_EBUSY;
+		irqkit_printk(IRQKIT_LOG_ERR,
+			      "pci %s: group %s is not viable: bind all its devices to vfio-pci",
+			      addr, group);
+	} else if (ioctl(v->group, VFIO_GROUP_SET_CONTAINER, &v->container) ||
+		   ioctl(v->container, VFIO_SET_IOMMU, VFIO_TYPE1_IOMMU) ||
+		   (v->fd = ioctl(v->group, VFIO_GROUP_GET_DEVICE_FD, addr)) < 0) {
+		ret = -errno;
+		irqkit_printk(IRQKIT_LOG_ERR, "pci %s: VFIO set-up of %s failed (%d)", addr, group,
+			      ret);
+	} else {
+		ret = config_region(v);
+	}
+	if (ret) {
+		if (v->fd >= 0)
+			close(v->fd);
+		if (v->group >= 0)
+			close(v->group);
+		if (v->container >= 0)
+			close(v->container);
+		free(v);
+		return ret;
+	}
+	return irqkit__pci_new(addr, &vfio_backend, v, out);
+}
+
+/* ---- configuration space -------------------------------------------------------------------- */
+
+int irqkit_pci_read_config(struct irqkit_pci_dev *pdev, unsigned int where, unsigned int len,
+			   uint32_t *val)
+{
+	uint8_t b[4] = { 0 };
+	int ret;
+
+	if (!pdev || !val || (len != 1 && len != 2 && len != 4) || where > 4096 - len ||
+	    where % len)
+		return -IRQKIT_EINVAL;
+	ret = pdev->priv->be->config(pdev->priv->data, b, len, where, false);
+	*val = ret ? ~0u : (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+				   (uint32_t)b[3] << 24;
+	return ret;
+}
+
+int irqkit_pci_write_config(struct irqkit_pci_dev *pdev, unsigned int where, unsigned int len,
+			    uint32_t val)
+{
+	uint8_t b[4] = { (uint8_t)val, (uint8_t)(val >> 8), (uint8_t)(val >> 16),
+			 (uint8_t)(val >> 24) };
+
+	if (!pdev || (len != 1 && len != 2 && len != 4) || where > 4096 - len || where % len)
+		return -IRQKIT_EINVAL;
+	return pdev->priv->be->config(pdev->priv->data, b, len, where, true);
+}
+
+void irqkit_pci_set_master(struct irqkit_pci_dev *pdev)
+{
+	uint32_t cmd;
+
+	if (irqkit_pci_read_config(pdev, 4, 2, &cmd) ||
+	    irqkit_pci_write_config(pdev, 4, 2, cmd | 0x4))	/* PCI_COMMAND_MASTER */
+		irqkit_printk(IRQKIT_LOG_ERR, "pci %s: cannot set bus mastering",
+			      pdev ? pci_name(pdev) : "(null)");
+}
+
+/* ---- BARs ------------------------------------------------------------------------------------ */
+
+void *irqkit_pci_iomap(struct irqkit_pci_dev *pdev, int bar, size_t maxlen)
+{
+	struct irqkit__pci *p = pdev ? pdev->priv : NULL;
+	size_t len = maxlen;
+	void *addr;
+
+	if (!p || bar < 0 || bar > 5)
+		return NULL;
+	if (p->maps[bar].addr) {
+		irqkit_printk(IRQKIT_LOG_ERR, "pci %s: BAR %d is mapped already", pci_name(pdev), bar);
+		return NULL;
+	}
+	addr = p->be->map(p->data, (unsigned int)bar, &len);
+	if (!addr) {
+		irqkit_printk(IRQKIT_LOG_ERR, "pci %s: BAR %d cannot be mapped", pci_name(pdev), bar);
+		return NULL;
+	}
+	p->maps[bar].addr = addr;
+	p->maps[bar].len = len;
+	return addr;
+}
+
+void irqkit_pci_iounmap(struct irqkit_pci_dev *pdev, void *addr)
+{
+	struct irqkit__pci *p = pdev ? pdev->priv : NULL;
+
+	for (unsigned int i = 0; p && addr && i < 6; i++)
+		if (p->maps[i].addr == addr) {
+			p->be->unmap(p->data, addr, p->maps[i].len);
+			p->maps[i].addr = NULL;
+			return;
+		}
+	irqkit_printk(IRQKIT_LOG_ERR, "pci %s: pci_iounmap of %p, not a mapping of it",
+		      pdev ? pci_name(pdev) : "(null)", addr);
+}
+
+/* ---- MSI and MSI-X vectors ------------------------------------------------------------------- */
+
+static int vec_map(struct irqkit_irq_domain *d, unsigned int virq, irqkit_hwirq_t hw)
+{
+	struct irqkit__pci *p = d->host_data;
+
+	return irqkit__fd_bind_kind(virq, p->fds[hw], &irqkit__fd_kind_vfio, -1);
+}
+
+static void vec_unmap(struct irqkit_irq_domain *d, unsigned int virq)
+{
+	struct fd_line *l;
+
+	(void)d;
+	irqkit__fd_bind_lock();
+	l = irqkit__fd_bound_line(virq);
+	if (l)
+		irqkit__fd_unbind_locked(l);
+	irqkit__fd_bind_unlock();
+}
+
+static const struct irqkit_irq_domain_ops vec_domain_ops = { .map = vec_map, .unmap = vec_unmap };
+
+/* Undo what vectors_setup() did up to where it got: lines, eventfds, domain, masks. */
+static void vectors_release(struct irqkit__pci *p)
+{
+	for (unsigned int i = 0; i < p->nvec; i++) {
+		if (p->virq && p->virq[i])
+			irqkit_irq_dispose_mapping(p->virq[i]);
+		if (p->fds && p->fds[i] >= 0)
+			close(p->fds[i]);
+	}
+	if (p->domain)
+		irqkit_irq_domain_remove(p->domain);
+	irqkit_kfree(p->masks);
+	free(p->virq);
+	free(p->fds);
+	p->domain = NULL;
+	p->masks = NULL;
+	p->virq = NULL;
+	p->fds = NULL;
+	p->nvec = 0;
+	p->index = NO_INDEX;
+}
+
+/* @nvec vectors of @index, spread as @affd says (NULL: not).  Return: 0 or -errno. */
+static int vectors_setup(struct irqkit_pci_dev *pdev, unsigned int index, unsigned int nvec,
+			 struct irqkit_irq_affinity *affd)
+{
+	struct irqkit__pci *p = pdev->priv;
+	int ret = 0;
+
+	p->nvec = nvec;
+	p->virq = calloc(nvec, sizeof(*p->virq));
+	p->fds = malloc(nvec * sizeof(*p->fds));
+	if (!p->virq || !p->fds) {
+		ret = -IRQKIT_ENOMEM;
+		goto fail;
+	}
+	for (unsigned int i = 0; i < nvec; i++)
+		p->fds[i] = -1;
+	if (affd)
+		p->masks = irqkit_irq_create_affinity_masks(nvec, affd);
+	snprintf(p->domain_name, sizeof(p->domain_name), "PCI-%s-%s",
+		 index == VFIO_PCI_MSIX_IRQ_INDEX ? "MSIX" : "MSI", pci_name(pdev));
+	p->fwnode.name = p->domain_name;
+	p->domain = irqkit_irq_domain_create_linear(&p->fwnode, nvec, &vec_domain_ops, p);
+	if (!p->domain) {
+		ret = -IRQKIT_ENOMEM;
+		goto fail;
+	}
+	for (unsigned int i = 0; i < nvec; i++) {
+		p->fds[i] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (p->fds[i] < 0) {
+			ret = -IRQKIT_EMFILE;
+			goto fail;
+		}
+		p->virq[i] = irqkit_irq_create_mapping_affinity(p->domain, i,
+								p->masks ? &p->masks[i] : NULL);
+		if (!p->virq[i]) {
+			ret = -IRQKIT_ENOSPC;
+			goto fail;
+		}
+	}
+	intx_off(pdev);
+	ret = set_irqs(p, index, VFIO_IRQ_SET_ACTION_TRIGGER, nvec, p->fds);
+	if (ret) {
+		irqkit_printk(IRQKIT_LOG_ERR, "pci %s: VFIO refused %u %s vectors (%d)",
+			      pci_name(pdev), nvec, index_name(index), ret);
+		(void)intx_on(pdev);
+		goto fail;
+	}
+	p->index = index;
+	if (index == VFIO_PCI_MSIX_IRQ_INDEX) {
+		pdev->msix_enabled = true;
+	} else {
+		pdev->msi_enabled = true;
+		pdev->irq = p->virq[0];
+	}
+	return 0;
+fail:
+	vectors_release(p);
+	return ret;
+}
+
+/*
+ * Linux's __pci_enable_msix_range and __pci_enable_msi_range: @min..@max
+ * vectors of @index, as many as the device has and the spreading wants.
+ */
+static int enable_range(struct irqkit_pci_dev *pdev, unsigned int index, unsigned int min,
+			unsigned int max, struct irqkit_irq_affinity *affd)
+{
+	struct irqkit__pci *p = pdev->priv;
+	unsigned int hw = p->count[index];
+	unsigned int nvec = max;
+	bool msix = index == VFIO_PCI_MSIX_IRQ_INDEX;
+
+	/* Linux's order of checks: MSI-X's range first, MSI's after the other kind */
+	if (!msix && min < 1)
+		return -IRQKIT_EINVAL;
+	if (msix && max < min)
+		return -IRQKIT_ERANGE;
+	if (msix ? pdev->msi_enabled : pdev->msix_enabled) {
+		irqkit_printk(IRQKIT_LOG_INFO, "pci %s: can't enable %s (%s already enabled)",
+			      pci_name(pdev), msix ? "MSI-X" : "MSI", msix ? "MSI" : "MSI-X");
+		return -IRQKIT_EINVAL;
+	}
+	if (max < min)
+		return -IRQKIT_ERANGE;
+	if (warn_on_once(msix ? pdev->msix_enabled : pdev->msi_enabled))
+		return -IRQKIT_EINVAL;
+	if (!msix) {
+		if (!hw)
+			return -IRQKIT_EINVAL;
+		if (hw < min)
+			return -IRQKIT_ENOSPC;
+		if (nvec > hw)
+			nvec = hw;
+	}
+	for (;;) {
+		if (affd) {
+			nvec = irqkit_irq_calc_affinity_vectors(min, nvec, affd);
+			if (nvec < min)
+				return -IRQKIT_ENOSPC;
+		}
+		if (msix) {
+			if (nvec < 1 || !hw)
+				return -IRQKIT_EINVAL;
+			if (nvec > hw) {
+				if (hw < min)
+					return -IRQKIT_ENOSPC;
+				nvec = hw;
+				continue;
+			}
+		}
+		return vectors_setup(pdev, index, nvec, affd) ?: (int)nvec;
+	}
+}
+
+int irqkit_pci_alloc_irq_vectors_affinity(struct irqkit_pci_dev *pdev, unsigned int min,
+					  unsigned int max, unsigned int flags,
+					  struct irqkit_irq_affinity *affd)
+{
+	struct irqkit_irq_affinity none = { 0 };
+	int n = -IRQKIT_ENOSPC;
+
+	irqkit_might_sleep(__FILE__, __LINE__);
+	if (!pdev || !pdev->priv)
+		return -IRQKIT_EINVAL;
+	if (flags & IRQKIT_PCI_IRQ_AFFINITY) {
+		if (!affd)
+			affd = &none;
+	} else if (warn_on(affd)) {
+		affd = NULL;
+	}
+	if (flags & IRQKIT_PCI_IRQ_MSIX) {
+		n = enable_range(pdev, VFIO_PCI_MSIX_IRQ_INDEX, min, max, affd);
+		if (n > 0)
+			return n;
+	}
+	if (flags & IRQKIT_PCI_IRQ_MSI) {
+		n = enable_range(pdev, VFIO_PCI_MSI_IRQ_INDEX, min, max, affd);
+		if (n > 0)
+			return n;
+	}
+	if ((flags & IRQKIT_PCI_IRQ_INTX) && min == 1 && pdev->irq) {
+		/* the spreading runs for one vector, so calc_sets sees the single-vector case */
+		if (affd)
+			irqkit_kfree(irqkit_irq_create_affinity_masks(1, affd));
+		return 1;
+	}
+	return n;
+}
+
+int irqkit_pci_alloc_irq_vectors(struct irqkit_pci_dev *pdev, unsigned int min, unsigned int max,
+				 unsigned int flags)
+{
+	return irqkit_pci_alloc_irq_vectors_affinity(pdev, min, max, flags, NULL);
+}
+
+/* A vector of @p with a handler requested, or -1. */
+static int busy_vector(const struct irqkit__pci *p)
+{
+	for (unsigned int i = 0; i < p->nvec; i++)
+		if (irqkit_irq_has_action(p->virq[i]))
+			return (int)i;
+	return -1;
+}
+
+void irqkit_pci_free_irq_vectors(struct irqkit_pci_dev *pdev)
+{
+	struct irqkit__pci *p;
+	int busy, ret;
+
+	irqkit_might_sleep(__FILE__, __LINE__);
+	if (!pdev || !pdev->priv)
+		return;
+	p = pdev->priv;
+	if (p->index == NO_INDEX) {
+		irqkit_printk(IRQKIT_LOG_WARNING,
+			      "pci %s: pci_free_irq_vectors: no MSI or MSI-X vectors allocated",
+			      pci_name(pdev));
+		return;
+	}
+	busy = busy_vector(p);
+	if (busy >= 0) {
+		irqkit_printk(IRQKIT_LOG_ERR,
+			      "pci %s: pci_free_irq_vectors: vector %d (irq %u) still has a handler; free_irq() it first",
+			      pci_name(pdev), busy, p->virq[busy]);
+		return;
+	}
+	ret = set_irqs(p, p->index, VFIO_IRQ_SET_ACTION_TRIGGER, 0, NULL);
+	if (ret)
+		irqkit_printk(IRQKIT_LOG_ERR, "pci %s: turning %s off in VFIO failed (%d)",
+			      pci_name(pdev), index_name(p->index), ret);
+	pdev->irq = p->intx_line;
+	pdev->msi_enabled = pdev->msix_enabled = false;
+	vectors_release(p);
+	(void)intx_on(pdev);
+}
+
+int irqkit_pci_irq_vector(struct irqkit_pci_dev *pdev, unsigned int nr)
+{
+	struct irqkit__pci *p = pdev ? pdev->priv : NULL;
+
+	if (!p)
+		return -IRQKIT_EINVAL;
+	if (p->index == NO_INDEX && !nr && pdev->irq)
+		return (int)pdev->irq;
+	if (p->index != NO_INDEX && nr < p->nvec)
+		return (int)p->virq[nr];
+	irqkit_printk(IRQKIT_LOG_ERR, "pci %s: pci_irq_vector(%u): the device has %u %s vector%s",
+		      pci_name(pdev), nr, p->index == NO_INDEX ? (pdev->irq ? 1u : 0u) : p->nvec,
+		      index_name(p->index), p->index == NO_INDEX || p->nvec != 1 ? "s" : "");
+	return -IRQKIT_EINVAL;
+}
+
+const struct irqkit_cpus *irqkit_pci_irq_get_affinity(struct irqkit_pci_dev *pdev, unsigned int nr)
+{
+	int irq = irqkit_pci_irq_vector(pdev, nr);
+
+	if (warn_on_once(irq <= 0))
+		return NULL;
+	if (pdev->priv->index == NO_INDEX)
+		return irqkit_cpu_possible_cpus();
+	return pdev->priv->masks ? &pdev->priv->masks[nr].mask : NULL;
+}
+
+int irqkit_pci_msix_vec_count(struct irqkit_pci_dev *pdev)
+{
+	unsigned int n = pdev && pdev->priv ? pdev->priv->count[VFIO_PCI_MSIX_IRQ_INDEX] : 0;
+
+	return n ? (int)n : -IRQKIT_EINVAL;
+}
+
+int irqkit_pci_msi_vec_count(struct irqkit_pci_dev *pdev)
+{
+	unsigned int n = pdev && pdev->priv ? pdev->priv->count[VFIO_PCI_MSI_IRQ_INDEX] : 0;
+
+	return n ? (int)n : -IRQKIT_EINVAL;
+}
+
+int irqkit_pci_close(struct irqkit_pci_dev *pdev)
+{
+	struct irqkit__pci *p;
+
+	if (!pdev || !pdev->priv)
+		return -IRQKIT_EINVAL;
+	p = pdev->priv;
+	if (busy_vector(p) >= 0 || (p->intx_line && irqkit_irq_has_action(p->intx_line))) {
+		irqkit_printk(IRQKIT_LOG_ERR, "pci %s: close with a handler still requested; not closed",
+			      pci_name(pdev));
+		return -IRQKIT_EBUSY;
+	}
+	if (p->index != NO_INDEX)
+		irqkit_pci_free_irq_vectors(pdev);
+	intx_teardown(pdev);
+	for (unsigned int i = 0; i < 6; i++)
+		if (p->maps[i].addr)
+			irqkit_pci_iounmap(pdev, p->maps[i].addr);
+	irqkit_devres_release_all(&pdev->dev);
+	p->be->release(p->data);
+	free(p);
+	free(pdev);
+	return 0;
+}
