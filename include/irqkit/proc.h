@@ -49,6 +49,22 @@ IRQKIT_API unsigned int irqkit_kstat_softirqs_cpu(unsigned int nr, unsigned int 
  */
 IRQKIT_API int irqkit_show_spurious_buf(unsigned int irq, char *buf, size_t size);
 
+/* irqkit_show_irq_affinity_buf @which: the files of /proc/irq/N/ */
+#define IRQKIT_PROC_SMP_AFFINITY		0	/* smp_affinity: hex, "3" */
+#define IRQKIT_PROC_SMP_AFFINITY_LIST		1	/* smp_affinity_list: "0-1" */
+#define IRQKIT_PROC_EFFECTIVE_AFFINITY		2	/* effective_affinity: the CPU it targets */
+#define IRQKIT_PROC_EFFECTIVE_AFFINITY_LIST	3	/* effective_affinity_list */
+
+/**
+ * irqkit_show_irq_affinity_buf - /proc/irq/N/smp_affinity(_list) (the CPUs
+ * the line may target: a managed vector's mask, every CPU when unset) and
+ * effective_affinity(_list) (the one it targets), as Linux prints them: a
+ * hex mask in 32-bit chunks, or a list of ranges.
+ * Return: as irqkit_show_interrupts_buf(); -EINVAL for a bad @irq or @which.
+ */
+IRQKIT_API int irqkit_show_irq_affinity_buf(unsigned int irq, unsigned int which, char *buf,
+					    size_t size);
+
 /**
  * irqkit_show_counters_json - every counter as one JSON object: "cpus",
  * "err", "irqs" (each shown line: "irq", "per_cpu" handled counts, "count",

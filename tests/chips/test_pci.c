@@ -99,10 +99,17 @@ static void test_msix_vectors_are_spread_with_a_pre_vector_kept_out(void **state
 	assert_int_equal(irqkit_pci_sim_triggers(pdev, IRQKIT_PCI_IRQ_INTX), 0);
 	for (unsigned int i = 0; i < VECS; i++) {
 		const struct irqkit_cpus *m = irqkit_pci_irq_get_affinity(pdev, i);
+		struct irqkit_irq_data *d;
 		struct irqkit_irq_info info;
 
 		virq[i] = irqkit_pci_irq_vector(pdev, i);
 		assert_true(virq[i] > 0);
+		/* a line of the device's own domain, hwirq the vector's index */
+		d = irqkit_irq_get_irq_data((unsigned int)virq[i]);
+		assert_non_null(d);
+		assert_non_null(d->domain);
+		assert_string_equal(d->domain->name, "PCI-MSIX-0000:00:05.0");
+		assert_int_equal(d->hwirq, i);
 		for (unsigned int j = 0; j < i; j++)
 			assert_int_not_equal(virq[i], virq[j]);
 		assert_non_null(m);
@@ -120,6 +127,44 @@ static void test_msix_vectors_are_spread_with_a_pre_vector_kept_out(void **state
 		seen[i].mask = m;
 		assert_int_equal(irqkit_request_irq((unsigned int)virq[i], vec_handler, 0, "queue",
 						    &seen[i]), 0);
+	}
+
+	/* /proc/interrupts as current Linux prints a per-device MSI-X domain's vectors */
+	{
+		static char table[16384];
+		char head[16], *row;
+
+		assert_true(irqkit_show_interrupts_buf(table, sizeof(table), 0) > 0);
+		snprintf(head, sizeof(head), "\n%3d:", virq[3]);
+		row = strstr(table, head);
+		assert_non_null(row);
+		*strchrnul(row + 1, '\n') = '\0';
+		assert_non_null(strstr(row, " PCI-MSIX-0000:00:05.0   3 Edge    -edge      queue"));
+	}
+	/* /proc/irq/N/: the managed vector's mask and target, the pre vector's */
+	{
+		char b[64];
+
+		assert_int_equal(irqkit_show_irq_affinity_buf((unsigned int)virq[3],
+							      IRQKIT_PROC_SMP_AFFINITY_LIST, b,
+							      sizeof(b)), 2);
+		assert_string_equal(b, "2\n");
+		assert_true(irqkit_show_irq_affinity_buf((unsigned int)virq[3],
+							 IRQKIT_PROC_SMP_AFFINITY, b, sizeof(b)) > 0);
+		assert_string_equal(b, "4\n");
+		assert_true(irqkit_show_irq_affinity_buf((unsigned int)virq[3],
+							 IRQKIT_PROC_EFFECTIVE_AFFINITY_LIST, b,
+							 sizeof(b)) > 0);
+		assert_string_equal(b, "2\n");
+		assert_true(irqkit_show_irq_affinity_buf((unsigned int)virq[0],
+							 IRQKIT_PROC_SMP_AFFINITY_LIST, b,
+							 sizeof(b)) > 0);
+		assert_string_equal(b, "0-3\n");
+		assert_true(irqkit_show_irq_affinity_buf((unsigned int)virq[0],
+							 IRQKIT_PROC_SMP_AFFINITY, b, sizeof(b)) > 0);
+		assert_string_equal(b, "f\n");
+		assert_int_equal(irqkit_show_irq_affinity_buf((unsigned int)virq[0], 4, b, sizeof(b)),
+				 -EINVAL);
 	}
 
 	/* each vector's message reaches its own handler, on a CPU of its mask */
@@ -146,6 +191,7 @@ static void test_msix_vectors_are_spread_with_a_pre_vector_kept_out(void **state
 		assert_false(irqkit_irq_has_action((unsigned int)virq[i]));
 	assert_int_equal(irqkit_pci_close(pdev), 0);
 	assert_int_equal(open_fds(), fds_before);
+	assert_log_lacks("still has lines mapped");	/* the device's domain went too */
 }
 
 static void test_bar_and_config_space(void **state)

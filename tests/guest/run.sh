@@ -1,6 +1,6 @@
 #!/bin/sh
 # The Linux guest's tests: Debian's own kernel in qemu-system-x86_64 (q35,
-# software emulation: TCG), two of QEMU's edu PCI devices, and irqkit's
+# software emulation: TCG), two of QEMU's edu PCI devices and its e1000e, and irqkit's
 # sources against the kernel's real drivers (uio_pci_generic; vfio-pci
 # behind QEMU's intel-iommu), nothing mocked.
 #
@@ -149,12 +149,21 @@ make -s -C "$hdr" M="$sdir" KBUILD_EXTRA_SYMBOLS="$gdir/mod/Module.symvers" modu
 	>"$sdir/build.log" 2>&1 ||
 	{ cat "$sdir/build.log" >&2; echo "guest: building seqdiff failed" >&2; exit 1; }
 
+# ---- 1d. affmask: the kernel's side of the affinity comparison ---------------------
+adir=$dir/affmask
+rm -rf "$adir" && mkdir -p "$adir"
+cp "$top/tests/guest/affmask/affmask.c" "$top/tests/guest/affmask/cases.h" "$adir/"
+printf 'obj-m := affmask.o\n' >"$adir/Kbuild"
+make -s -C "$hdr" M="$adir" modules >"$adir/build.log" 2>&1 ||
+	{ cat "$adir/build.log" >&2; echo "guest: building affmask failed" >&2; exit 1; }
+
 # ---- 2. the programs ----------------------------------------------------------------
 # (and, for the host, the test that replays the guest's recordings)
 cmake -S "$top" -B "$dir/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DIRQKIT_WERROR=ON \
 	-DIRQKIT_LIBDW=OFF -DIRQKIT_USDT=OFF -DIRQKIT_BUILD_TESTS=ON -DIRQKIT_BUILD_BENCH=OFF \
 	-DIRQKIT_BUILD_EXAMPLES=OFF -DIRQKIT_BUILD_GUEST=ON >/dev/null
-cmake --build "$dir/build" --target guest_uio_edu guest_vfio_edu guest_serial_loop \
+cmake --build "$dir/build" --target guest_uio_edu guest_vfio_edu guest_vfio_e1000e \
+	guest_affmask_irqkit guest_serial_loop \
 	guest_gpio_sim guest_bench_uio test_record seq_irqkit fuzz_api_replay >/dev/null
 
 # ---- 2b. generated sequences and irqkit's records of them -------------------------
@@ -184,7 +193,7 @@ cp "$mods/drivers/uio/uio.ko" "$mods/drivers/uio/uio_pci_generic.ko" \
 	"$mods/drivers/vfio/vfio_iommu_type1.ko" "$mods/drivers/vfio/vfio_virqfd.ko" \
 	"$mods/drivers/vfio/pci/vfio-pci-core.ko" "$mods/drivers/vfio/pci/vfio-pci.ko" \
 	"$mods/fs/configfs/configfs.ko" "$gdir/mod/irq_sim.ko" "$gdir/mod/gpio-sim.ko" \
-	"$sdir/seqdiff.ko" "$root/lib/modules/"
+	"$sdir/seqdiff.ko" "$adir/affmask.ko" "$root/lib/modules/"
 mkdir -p "$root/seqs/gen"
 cp "$top"/tests/guest/diff/seqs/*.seq "$root/seqs/"
 cp "$gen"/*.seq "$root/seqs/gen/"
@@ -202,7 +211,7 @@ set +e
 timeout --kill-after=5 "$limit" qemu-system-x86_64 -accel tcg -M q35 -cpu max -smp 2 -m 512 \
 	-nodefaults -no-user-config -display none -no-reboot -serial stdio -serial null \
 	-device intel-iommu,intremap=on -device edu,addr=03.0 -device edu,addr=04.0 \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+	-device e1000e,addr=05.0 -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	-kernel "$vmlinuz" -initrd "$dir/initramfs.cpio" \
 	-append "console=ttyS0 panic=-1 loglevel=4 intel_iommu=on" </dev/null >"$log" 2>&1
 rc=$?
@@ -218,6 +227,16 @@ if [ "$rc" -ne 1 ] || ! grep -q '^GUEST-RESULT: PASS' "$log"; then
 	exit 1
 fi
 echo "guest: PASS ($pkg, QEMU status $rc, $secs s; log $log)"
+
+# ---- 4b. the e1000e's vectors: the kernel's affinity masks and irqkit's ------------
+tr -d '\r' <"$log" | sed -n 's/^AFFMASK-LINUX //p' >"$adir/linux.txt"
+tr -d '\r' <"$log" | sed -n 's/^AFFMASK-IRQKIT //p' >"$adir/irqkit.txt"
+if [ ! -s "$adir/linux.txt" ] || ! cmp -s "$adir/linux.txt" "$adir/irqkit.txt"; then
+	echo "guest: FAIL (the e1000e's affinity masks: the kernel's and irqkit's differ; - kernel, + irqkit)"
+	diff -u "$adir/linux.txt" "$adir/irqkit.txt" | sed 's/^/    | /'
+	exit 1
+fi
+echo "guest: the e1000e's affinity masks the same in the kernel and in irqkit ($(grep -c vectors "$adir/linux.txt") cases, $(grep -c vector "$adir/linux.txt" | tr -d ' ') lines)"
 
 # ---- 5. the guest's recordings, replayed on the host in the simulator -------------
 rec=$dir/recordings

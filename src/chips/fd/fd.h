@@ -131,6 +131,9 @@ extern const struct irqkit__fd_kind irqkit__fd_kind_tap;				/* tap.c */
 
 /* ---- what line.c offers the kinds ---------------------------------------------------- */
 
+/* The chip of every bound line ("FD"); a PCI device's vectors use a copy named by their domain. */
+extern struct irqkit_chip irqkit_fd_chip;
+
 /* The bound line @irq, or NULL.  Any context. */
 struct fd_line *irqkit__fd_bound_line(unsigned int irq);
 /* @l's interrupt number. */

@@ -70,8 +70,6 @@ static struct fd_line *lines;
 static unsigned int nr_lines;
 static struct irqkit_spinlock bind_lock = IRQKIT_SPINLOCK_INIT;
 
-extern struct irqkit_chip irqkit_fd_chip;
-
 static inline void add64(uint64_t *p, uint64_t v)
 {
 	if (v)
@@ -772,7 +770,9 @@ static int bind_finish(struct fd_line *l, struct irqkit_irq_data *d, int fd,
 	irqkit_irq_set_chip_and_handler_name(irq, &irqkit_fd_chip,
 					     edge ? irqkit_handle_edge_irq : irqkit_handle_fasteoi_irq,
 					     NULL);
-	irqkit_irq_set_hwirq(irq, fd < 0 ? 0 : (unsigned long)fd);
+	/* the descriptor is the hwirq, unless a domain numbers the line (a PCI vector) */
+	if (!READ_ONCE(d->domain))
+		irqkit_irq_set_hwirq(irq, fd < 0 ? 0 : (unsigned long)fd);
 	return irqkit_irq_set_default_type(irq, edge ? IRQKIT_TYPE_EDGE_RISING : IRQKIT_TYPE_LEVEL_HIGH);
 }
 

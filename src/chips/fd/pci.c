@@ -62,6 +62,7 @@ struct irqkit__pci {
 	struct irqkit_irq_domain *domain;
 	struct irqkit_fwnode fwnode;
 	char		domain_name[48];
+	struct irqkit_chip chip;	/* the fd chip, named as the domain: /proc/interrupts */
 	struct {
 		void	*addr;
 		size_t	len;
@@ -500,11 +501,20 @@ void irqkit_pci_iounmap(struct irqkit_pci_dev *pdev, void *addr)
 
 /* ---- MSI and MSI-X vectors ------------------------------------------------------------------- */
 
+/*
+ * A vector's line: its eventfd bound as a VFIO source, and, as Linux's
+ * per-device MSI domains show it, the chip named by the domain
+ * ("PCI-MSIX-0000:00:05.0") and the flow by "edge".
+ */
 static int vec_map(struct irqkit_irq_domain *d, unsigned int virq, irqkit_hwirq_t hw)
 {
 	struct irqkit__pci *p = d->host_data;
+	int ret = irqkit__fd_bind_kind(virq, p->fds[hw], &irqkit__fd_kind_vfio, -1);
 
-	return irqkit__fd_bind_kind(virq, p->fds[hw], &irqkit__fd_kind_vfio, -1);
+	if (!ret)
+		ret = irqkit_irq_set_chip_and_handler_name(virq, &p->chip, irqkit_handle_edge_irq,
+							   "edge");
+	return ret;
 }
 
 static void vec_unmap(struct irqkit_irq_domain *d, unsigned int virq)
@@ -564,6 +574,8 @@ static int vectors_setup(struct irqkit_pci_dev *pdev, unsigned int index, unsign
 	snprintf(p->domain_name, sizeof(p->domain_name), "PCI-%s-%s",
 		 index == VFIO_PCI_MSIX_IRQ_INDEX ? "MSIX" : "MSI", pci_name(pdev));
 	p->fwnode.name = p->domain_name;
+	p->chip = irqkit_fd_chip;
+	p->chip.name = p->domain_name;
 	p->domain = irqkit_irq_domain_create_linear(&p->fwnode, nvec, &vec_domain_ops, p);
 	if (!p->domain) {
 		ret = -IRQKIT_ENOMEM;

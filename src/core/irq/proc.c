@@ -92,6 +92,62 @@ static const struct {
 	[SYSVEC_IWI] = { "IWI", "IRQ work interrupts" },
 };
 
+/* @m of @nr CPUs as Linux's %*pb prints it: 32-bit hex chunks, the first only as wide as it needs. */
+static void sb_mask(struct sbuf *sb, irqkit_cpumask m, unsigned int nr)
+{
+	unsigned int chunks = (nr + 31) / 32, first_bits = nr - (chunks - 1) * 32;
+
+	for (unsigned int i = chunks; i-- > 0;) {
+		unsigned int bits = i == chunks - 1 ? first_bits : 32;
+
+		sb_printf(sb, "%s%0*x", i == chunks - 1 ? "" : ",", (int)(bits + 3) / 4,
+			  (unsigned int)(m >> (i * 32)));
+	}
+}
+
+/* @m as Linux's %*pbl prints it: ranges, "0-1,3". */
+static void sb_mask_list(struct sbuf *sb, irqkit_cpumask m, unsigned int nr)
+{
+	bool first = true;
+
+	for (unsigned int c = 0; c < nr; c++) {
+		unsigned int e = c;
+
+		if (!(m & (1ull << c)))
+			continue;
+		while (e + 1 < nr && (m & (1ull << (e + 1))))
+			e++;
+		sb_printf(sb, e > c ? "%s%u-%u" : "%s%u", first ? "" : ",", c, e);
+		first = false;
+		c = e;
+	}
+}
+
+int irqkit_show_irq_affinity_buf(unsigned int irq, unsigned int which, char *buf, size_t size)
+{
+	struct irqkit__runtime *rt = &irqkit__rt;
+	struct irqkit_desc *desc = irq_to_desc(irq);
+	struct sbuf sb = { buf, size, 0 };
+	irqkit_cpumask all, m;
+	unsigned long flags;
+
+	if (!desc || which > IRQKIT_PROC_EFFECTIVE_AFFINITY_LIST || (!buf && size))
+		return -IRQKIT_EINVAL;
+	all = irqkit_cpus_mask(&rt->possible_cpus);
+	flags = desc_lock_irqsave(desc);
+	if (which >= IRQKIT_PROC_EFFECTIVE_AFFINITY)
+		m = 1ull << desc->irq_data.cpu;
+	else
+		m = desc->irq_data.affinity ? desc->irq_data.affinity & all : all;
+	desc_unlock_irqrestore(desc, flags);
+	if (which == IRQKIT_PROC_SMP_AFFINITY || which == IRQKIT_PROC_EFFECTIVE_AFFINITY)
+		sb_mask(&sb, m, rt->nr_cpus);
+	else
+		sb_mask_list(&sb, m, rt->nr_cpus);
+	sb_printf(&sb, "\n");
+	return sb_finish(&sb);
+}
+
 int irqkit_show_interrupts_buf(char *buf, size_t size, unsigned int flags)
 {
 	struct irqkit__runtime *rt = &irqkit__rt;

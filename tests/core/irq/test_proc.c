@@ -233,6 +233,39 @@ static void test_counters_json_escapes_names(void **state)
 		fail_msg("name not escaped:\n%s", buf);
 }
 
+/* /proc/irq/N/smp_affinity and effective_affinity in Linux's bitmap forms, past 32 CPUs too. */
+static void test_irq_affinity_files_in_linux_format(void **state)
+{
+	struct irqkit_config cfg = { .nr_irqs = 64, .nr_cpus = 40,
+				     .mode = IRQKIT_MODE_DETERMINISTIC, .log = logcap_hook };
+
+	(void)state;
+	det_teardown(NULL);
+	assert_int_equal(irqkit_start(&cfg), 0);
+	assert_int_equal(irqkit_swchip_add(3, 1, IRQKIT_TYPE_EDGE_RISING), 0);
+	assert_true(irqkit_show_irq_affinity_buf(3, IRQKIT_PROC_SMP_AFFINITY, buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "ff,ffffffff\n");
+	assert_true(irqkit_show_irq_affinity_buf(3, IRQKIT_PROC_SMP_AFFINITY_LIST, buf,
+						 sizeof(buf)) > 0);
+	assert_string_equal(buf, "0-39\n");
+	assert_int_equal(irqkit_irq_set_affinity(3, (1ull << 33) | (1ull << 34) | (1ull << 36) | 1),
+			 0);
+	assert_true(irqkit_show_irq_affinity_buf(3, IRQKIT_PROC_SMP_AFFINITY, buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "16,00000001\n");
+	assert_true(irqkit_show_irq_affinity_buf(3, IRQKIT_PROC_SMP_AFFINITY_LIST, buf,
+						 sizeof(buf)) > 0);
+	assert_string_equal(buf, "0,33-34,36\n");
+	assert_true(irqkit_show_irq_affinity_buf(3, IRQKIT_PROC_EFFECTIVE_AFFINITY_LIST, buf,
+						 sizeof(buf)) > 0);
+	assert_string_equal(buf, "0\n");
+	assert_true(irqkit_show_irq_affinity_buf(3, IRQKIT_PROC_EFFECTIVE_AFFINITY, buf,
+						 sizeof(buf)) > 0);
+	assert_string_equal(buf, "00,00000001\n");
+	assert_int_equal(irqkit_show_irq_affinity_buf(64, IRQKIT_PROC_SMP_AFFINITY, buf, sizeof(buf)),
+			 -IRQKIT_EINVAL);
+	/* det_teardown stops this one */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +281,7 @@ int main(void)
 		T(test_irq_column_width_grows_with_nr_irqs),
 		T(test_softirqs_table_in_linux_format),
 		T(test_counters_json_escapes_names),
+		T(test_irq_affinity_files_in_linux_format),
 #undef T
 	};
 
