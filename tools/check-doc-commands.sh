@@ -34,6 +34,11 @@ cc t.c $(pkg-config --cflags --libs irqkit-kunit)|tools/check-install.sh|$(pkg-c
 cc irq_test.c -iquote "$(pkg-config --variable=genirq_internals irqkit-kunit)" $(pkg-config --cflags --libs irqkit-kunit)|-|the kernel's irq_test.c (6.16 and later) is not shipped, and Debian's kernel source predates it; tests/kunit/irq_desc_test.c builds against the same folder
 tools/kernel-kunit.sh build/rel ~/linux|-|needs a kernel tree of 6.16 or later, which no Debian package has
 tests/guest/run.sh build/guest|tools/run-tests.sh|tests/guest/run.sh
+lspci -nn -s 0000:00:05.0|-|the guest's initramfs has no lspci; tests/guest/vfio_e1000e.c checks the same IDs from configuration space
+sudo sh -c 'echo vfio-pci > /sys/bus/pci/devices/0000:00:05.0/driver_override'|tests/guest/init|driver_override
+sudo sh -c 'echo 0000:00:05.0 > /sys/bus/pci/drivers_probe'|tests/guest/init|drivers_probe
+./build/examples/example-multiqueue-pci 0000:00:05.0|tests/guest/init|/bin/multiqueue_pci 0000:00:05.0
+./build/examples/example-multiqueue-pci|tests/CMakeLists.txt|example-multiqueue-pci 20000
 tools/diff-kernel.sh 2000|-|half an hour of guest time under TCG; CI runs the same comparison with 1,000 sequences (tests/guest/run.sh)
 perf probe -x /path/libirqkit.so -a sdt_irqkit:irq_handler_entry|tools/check-usdt.sh|perf probe -q -x "$lib" -a sdt_irqkit:irq_handler_entry
 perf stat -e sdt_irqkit:irq_handler_entry ./my-program|tools/check-usdt.sh|perf stat -x, -e sdt_irqkit:irq_handler_entry

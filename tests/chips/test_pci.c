@@ -395,15 +395,20 @@ static void test_a_managed_vector_shuts_down_with_its_cpu(void **state)
 }
 
 static struct irqkit_pci_dev *intx_dev;
-static atomic_int intx_calls;
+static atomic_int intx_entered, intx_calls;
 
-/* Deasserts the pin on every second call: an unmask with the pin still up signals again. */
+/*
+ * Deasserts the pin on every second call: an unmask with the pin still up
+ * signals again.  The call is counted after the deassert, so the test's
+ * next assert comes after it.
+ */
 static enum irqkit_irqreturn intx_handler(int irq, void *dev_id)
 {
 	(void)irq;
 	(void)dev_id;
-	if (atomic_fetch_add(&intx_calls, 1) % 2)
+	if (atomic_fetch_add(&intx_entered, 1) % 2)
 		assert_int_equal(irqkit_pci_sim_set_intx(intx_dev, false), 0);
+	atomic_fetch_add(&intx_calls, 1);
 	return IRQKIT_HANDLED;
 }
 
@@ -411,6 +416,7 @@ static void test_intx_is_a_level_line_unmasked_after_its_handler(void **state)
 {
 	(void)state;
 	intx_dev = sim(0, 0, true);
+	atomic_store(&intx_entered, 0);
 	atomic_store(&intx_calls, 0);
 	assert_int_equal(irqkit_request_irq(intx_dev->irq, intx_handler, 0, "intx", NULL), 0);
 	assert_int_equal(info_of(intx_dev->irq).trigger & IRQKIT_TYPE_LEVEL_MASK,
