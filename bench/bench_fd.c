@@ -14,6 +14,8 @@
  *    round trip against libuv's own uv_poll_t round trip, same loop thread.
  *  - an arrival recorded (<irqkit/record.h>) against the same arrival not
  *    recorded, one thread (below).
+ *  - a PCI device's MSI-X vector (<irqkit/pci.h>, the simulated device)
+ *    against a plain eventfd line, one thread (below).
  *
  * Placement is fixed, the same for both sides: the device on host CPU 0,
  * the side that takes the interrupt (virtual CPU 1's dispatcher, pinned with
@@ -23,6 +25,7 @@
  */
 #define _GNU_SOURCE
 #include <irqkit/irqkit.h>
+#include <irqkit/pci.h>
 
 #include <pthread.h>
 #include <stdio.h>
@@ -509,6 +512,54 @@ static void recorded_arrivals(long n)
 		abort();
 }
 
+/* ---- a PCI vector's arrival ------------------------------------------------------------
+ *
+ * The same single-threaded loop, the arrival coming through an MSI-X
+ * vector of a simulated PCI device (a line of the device's own domain,
+ * bound to the eventfd VFIO would signal) instead of a line bound to an
+ * eventfd by hand.  The device side is the same on both: one eventfd
+ * write, to the vector's eventfd here (what the host kernel writes for
+ * VFIO), so the pair compares the deliveries alone.
+ */
+static struct irqkit_pci_dev *vec_dev;
+static unsigned int vec_irq;
+static int vec_fd;
+
+static int setup_vector(void)
+{
+	struct irqkit_pci_sim_config sim = { .msix = 1 };
+	int v;
+
+	if (setup_arrivals() || irqkit_pci_sim_create("0000:00:05.0", &sim, &vec_dev) ||
+	    irqkit_pci_alloc_irq_vectors(vec_dev, 1, 1, IRQKIT_PCI_IRQ_MSIX) != 1)
+		return -1;
+	v = irqkit_pci_irq_vector(vec_dev, 0);
+	if (v <= 0 || irqkit_irq_set_affinity((unsigned int)v, 1ull << SERVER_VCPU) ||
+	    irqkit_request_irq((unsigned int)v, reply_handler, 0, "bench-vector", NULL))
+		return -1;
+	vec_irq = (unsigned int)v;
+	vec_fd = irqkit_fd_of(vec_irq);
+	return vec_fd < 0 ? -1 : 0;
+}
+
+static void teardown_vector(void)
+{
+	irqkit_free_irq(vec_irq, NULL);
+	irqkit_pci_free_irq_vectors(vec_dev);
+	(void)irqkit_pci_close(vec_dev);
+	teardown_arrivals();
+}
+
+static void vector_arrivals(long n)
+{
+	for (long i = 0; i < n; i++) {
+		efd_put(vec_fd);
+		if (irqkit_loop_run() != 1)
+			abort();
+		efd_get(dev_b);
+	}
+}
+
 static const struct bench benches[] = {
 	{ .name = "fd_round_trip", .floor_name = "eventfd_epoll_pingpong",
 	  .subject = irqkit_round_trips, .floor = raw_round_trips, .target = 1.05,
@@ -533,6 +584,9 @@ static const struct bench benches[] = {
 	{ .name = "fd_arrival_recorded", .floor_name = "fd_arrival",
 	  .subject = recorded_arrivals, .floor = loop_arrivals, .target = 0,
 	  .setup = setup_arrivals, .teardown = teardown_arrivals, .unit = "ns/arrival" },
+	{ .name = "pci_vector_arrival", .floor_name = "fd_arrival",
+	  .subject = vector_arrivals, .floor = loop_arrivals, .target = 1.05,
+	  .setup = setup_vector, .teardown = teardown_vector, .unit = "ns/arrival" },
 };
 
 const struct bench_set bench_fd_set = { benches, sizeof(benches) / sizeof(benches[0]) };
