@@ -141,6 +141,60 @@ IRQKIT_API const struct irqkit_cpus *irqkit_pci_irq_get_affinity(struct irqkit_p
 IRQKIT_API int irqkit_pci_msix_vec_count(struct irqkit_pci_dev *pdev);
 IRQKIT_API int irqkit_pci_msi_vec_count(struct irqkit_pci_dev *pdev);
 
+/* Linux's struct msi_map: an MSI-X table entry and its line; a failure has index -errno. */
+struct irqkit_msi_map {
+	int	index;
+	int	virq;
+};
+#define IRQKIT_MSI_ANY_INDEX	(~0u)
+
+/**
+ * irqkit_pci_msix_can_alloc_dyn - can MSI-X vectors be added to a running
+ * set (Linux's pci_msix_can_alloc_dyn)?  Over VFIO always, for a device
+ * with MSI-X: where VFIO cannot grow a running set (NORESIZE, vfio-pci
+ * before 6.5) it is turned off and on again, as QEMU does.
+ */
+IRQKIT_API bool irqkit_pci_msix_can_alloc_dyn(struct irqkit_pci_dev *pdev);
+
+/**
+ * irqkit_pci_msix_alloc_irq_at - one more MSI-X vector, at table entry
+ * @index or (IRQKIT_MSI_ANY_INDEX) the first free one, with the affinity
+ * @affdesc (may be NULL), after pci_alloc_irq_vectors enabled MSI-X
+ * (Linux's pci_msix_alloc_irq_at, 6.2).  Where VFIO had to turn MSI-X off
+ * and on to add it, each vector already on is signalled once after, so
+ * that what it sent in between is not lost (its handler may find nothing).
+ * Return: the map; on failure index -ENOTSUPP (MSI-X not on), -EBUSY (the
+ * entry is taken, or none is free), -ERANGE (past the table), or VFIO's
+ * -errno, and virq 0.
+ */
+IRQKIT_API struct irqkit_msi_map
+irqkit_pci_msix_alloc_irq_at(struct irqkit_pci_dev *pdev, unsigned int index,
+			     const struct irqkit_irq_affinity_desc *affdesc);
+
+/**
+ * irqkit_pci_msix_free_irq - give back one vector of
+ * irqkit_pci_msix_alloc_irq_at() (or of the first set); MSI-X stays on
+ * (Linux's pci_msix_free_irq).  A bad map is a warning; one with a handler
+ * requested is refused (logged).
+ */
+IRQKIT_API void irqkit_pci_msix_free_irq(struct irqkit_pci_dev *pdev, struct irqkit_msi_map map);
+
+/* irqkit_pci_event_irq @which: VFIO's device events, by their VFIO index */
+#define IRQKIT_PCI_EVENT_ERR	3	/* VFIO_PCI_ERR_IRQ_INDEX: an AER error was reported */
+#define IRQKIT_PCI_EVENT_REQ	4	/* VFIO_PCI_REQ_IRQ_INDEX: the host asks for the device back */
+
+/**
+ * irqkit_pci_event_irq - a line for one of VFIO's device events: the
+ * request to give the device back (the host unbinds it from vfio-pci, or
+ * it is being unplugged; vfio-pci repeats it until the device is closed)
+ * or an error the device reported.  The first call allocates an edge line
+ * and has VFIO signal its eventfd; request a handler on it as on any line.
+ * irqkit_pci_close() frees it (free_irq first).
+ * Return: the line; -EINVAL (bad @which); -ENODEV (the device does not
+ * offer the event: no AER capability for errors); VFIO's -errno.
+ */
+IRQKIT_API int irqkit_pci_event_irq(struct irqkit_pci_dev *pdev, unsigned int which);
+
 /**
  * irqkit_pci_read_config, irqkit_pci_write_config - @len (1, 2 or 4) bytes
  * of configuration space at @where, little-endian as the bus (Linux's
@@ -169,13 +223,16 @@ IRQKIT_API void irqkit_pci_set_master(struct irqkit_pci_dev *pdev);
 
 /*
  * What the simulated device has: vectors of each kind (0: no capability;
- * MSI a power of two up to 32, MSI-X up to 2048), INTx or not, and its IDs.
+ * MSI a power of two up to 32, MSI-X up to 2048), INTx or not, AER or not,
+ * and its IDs.
  * Its BAR 0 is 4 KiB of memory the test and the driver share.
  */
 struct irqkit_pci_sim_config {
 	unsigned int	msix;
 	unsigned int	msi;
 	bool		intx;
+	bool		aer;		/* the error event (IRQKIT_PCI_EVENT_ERR); REQ is always there */
+	bool		grow;		/* MSI-X grows while on (NORESIZE clear, vfio-pci 6.5 on) */
 	uint16_t	vendor, device;
 };
 
@@ -204,6 +261,13 @@ IRQKIT_API int irqkit_pci_sim_fire(struct irqkit_pci_dev *pdev, unsigned int nr)
  * unmask with the pin still asserted signals again.  Return: 0, -EINVAL.
  */
 IRQKIT_API int irqkit_pci_sim_set_intx(struct irqkit_pci_dev *pdev, bool level);
+
+/**
+ * irqkit_pci_sim_event - the simulated host signals device event @which
+ * (IRQKIT_PCI_EVENT_REQ or _ERR).  Return: 0; -ENOENT when no eventfd is
+ * set for it; -EINVAL.
+ */
+IRQKIT_API int irqkit_pci_sim_event(struct irqkit_pci_dev *pdev, unsigned int which);
 
 /**
  * irqkit_pci_sim_triggers - how many eventfds VFIO holds for the device's

@@ -49,6 +49,7 @@ extern "C" {
 #define IRQKIT_ETIMEDOUT	110
 #define IRQKIT_EALREADY	114
 #define IRQKIT_ERESTARTSYS	512	/* kernel-only: the call is restarted after the signal */
+#define IRQKIT_ENOTSUPP		524	/* kernel-only: the operation is not supported */
 
 /* What a handler returns; results of a shared line are OR-ed. */
 enum irqkit_irqreturn {

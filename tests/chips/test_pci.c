@@ -394,6 +394,155 @@ static void test_a_managed_vector_shuts_down_with_its_cpu(void **state)
 	assert_int_equal(irqkit_pci_close(pdev), 0);
 }
 
+static atomic_int req_calls;
+
+static enum irqkit_irqreturn req_handler(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	atomic_fetch_add(&req_calls, 1);
+	return IRQKIT_HANDLED;
+}
+
+/* VFIO's request to give the device back reaches a handler; the error event needs AER. */
+static void test_device_events_are_lines(void **state)
+{
+	struct irqkit_pci_sim_config cfg = { .msix = 2, .aer = true };
+	struct irqkit_pci_dev *pdev = sim(2, 0, false), *aer;
+	int req, req2, err;
+
+	(void)state;
+	assert_int_equal(irqkit_pci_sim_event(pdev, IRQKIT_PCI_EVENT_REQ), -ENOENT);
+	req = irqkit_pci_event_irq(pdev, IRQKIT_PCI_EVENT_REQ);
+	assert_true(req > 0);
+	req2 = irqkit_pci_event_irq(pdev, IRQKIT_PCI_EVENT_REQ);	/* the same line again */
+	assert_int_equal(req2, req);
+	assert_int_equal(irqkit_request_irq((unsigned int)req, req_handler, 0, "req", NULL), 0);
+	atomic_store(&req_calls, 0);
+	for (int i = 1; i <= 5; i++) {
+		assert_int_equal(irqkit_pci_sim_event(pdev, IRQKIT_PCI_EVENT_REQ), 0);
+		assert_true(wait_until(atomic_load(&req_calls) == i, 5000));
+	}
+	/* alongside MSI-X, which VFIO keeps apart */
+	assert_int_equal(irqkit_pci_alloc_irq_vectors(pdev, 2, 2, IRQKIT_PCI_IRQ_MSIX), 2);
+	assert_int_equal(irqkit_pci_sim_event(pdev, IRQKIT_PCI_EVENT_REQ), 0);
+	assert_true(wait_until(atomic_load(&req_calls) == 6, 5000));
+	irqkit_pci_free_irq_vectors(pdev);
+	log_clear();
+	assert_int_equal(irqkit_pci_event_irq(pdev, IRQKIT_PCI_EVENT_ERR), -ENODEV);
+	assert_log_contains("no error (no AER) event");
+	assert_int_equal(irqkit_pci_event_irq(pdev, 2), -EINVAL);
+	assert_int_equal(irqkit_pci_close(pdev), -EBUSY);		/* its handler first */
+	irqkit_free_irq((unsigned int)req, NULL);
+	assert_int_equal(irqkit_pci_close(pdev), 0);
+
+	assert_int_equal(irqkit_pci_sim_create("0000:00:06.0", &cfg, &aer), 0);
+	err = irqkit_pci_event_irq(aer, IRQKIT_PCI_EVENT_ERR);
+	assert_true(err > 0);
+	assert_int_equal(irqkit_request_irq((unsigned int)err, req_handler, 0, "err", NULL), 0);
+	atomic_store(&req_calls, 0);
+	assert_int_equal(irqkit_pci_sim_event(aer, IRQKIT_PCI_EVENT_ERR), 0);
+	assert_true(wait_until(atomic_load(&req_calls) == 1, 5000));
+	irqkit_free_irq((unsigned int)err, NULL);
+	assert_int_equal(irqkit_pci_close(aer), 0);
+	assert_int_equal(irqkit_pci_sim_event(NULL, IRQKIT_PCI_EVENT_REQ), -EINVAL);
+}
+
+/*
+ * MSI-X vectors added while MSI-X is on: through one SET_IRQS where VFIO
+ * grows a running set, else MSI-X off and on again with each vector that
+ * was on signalled once after (so nothing sent in between is lost).
+ */
+static void test_msix_vectors_added_to_a_running_set(void **state)
+{
+	(void)state;
+	for (int grow = 0; grow <= 1; grow++) {
+		struct irqkit_pci_sim_config cfg = { .msix = 8, .grow = grow };
+		struct irqkit_irq_affinity_desc on3 = { .mask = irqkit_cpus_bit[3], .is_managed = 1 };
+		struct irqkit_pci_dev *pdev;
+		struct irqkit_msi_map m2, m5, bad;
+		int kick = grow ? 0 : 1, v;
+
+		memset(seen, 0, sizeof(seen));
+		assert_int_equal(irqkit_pci_sim_create("0000:00:07.0", &cfg, &pdev), 0);
+		assert_true(irqkit_pci_msix_can_alloc_dyn(pdev));
+		bad = irqkit_pci_msix_alloc_irq_at(pdev, IRQKIT_MSI_ANY_INDEX, NULL);
+		assert_int_equal(bad.index, -IRQKIT_ENOTSUPP);	/* MSI-X is not on */
+		assert_int_equal(bad.virq, 0);
+		assert_int_equal(irqkit_pci_alloc_irq_vectors(pdev, 2, 2, IRQKIT_PCI_IRQ_MSIX), 2);
+		for (unsigned int i = 0; i < 2; i++) {
+			v = irqkit_pci_irq_vector(pdev, i);
+			assert_int_equal(irqkit_request_irq((unsigned int)v, vec_handler, 0, "q",
+							    &seen[i]), 0);
+		}
+
+		/* the first free entry */
+		m2 = irqkit_pci_msix_alloc_irq_at(pdev, IRQKIT_MSI_ANY_INDEX, NULL);
+		assert_int_equal(m2.index, 2);
+		assert_int_equal(m2.virq, irqkit_pci_irq_vector(pdev, 2));
+		assert_int_equal(irqkit_pci_sim_triggers(pdev, IRQKIT_PCI_IRQ_MSIX), 3);
+		for (unsigned int i = 0; i < 2; i++) {
+			assert_int_equal(irqkit_wait_delivered((unsigned int)irqkit_pci_irq_vector(pdev, i),
+							       1000), 0);
+			assert_int_equal(atomic_load(&seen[i].calls), kick);
+		}
+		assert_int_equal(irqkit_request_irq((unsigned int)m2.virq, vec_handler, 0, "q2",
+						    &seen[2]), 0);
+		assert_int_equal(irqkit_pci_sim_fire(pdev, 2), 0);
+		assert_true(wait_until(atomic_load(&seen[2].calls) == 1, 5000));
+
+		/* a given entry past those on, with a managed affinity; a hole before it */
+		m5 = irqkit_pci_msix_alloc_irq_at(pdev, 5, &on3);
+		assert_int_equal(m5.index, 5);
+		assert_true(m5.virq > 0);
+		assert_int_equal(irqkit_pci_irq_vector(pdev, 3), -EINVAL);
+		assert_true(irqkit_cpus_mask(irqkit_pci_irq_get_affinity(pdev, 5)) == 1ull << 3);
+		assert_true(info_of((unsigned int)m5.virq).managed);
+		for (unsigned int i = 0; i < 3; i++) {
+			assert_int_equal(irqkit_wait_delivered((unsigned int)irqkit_pci_irq_vector(pdev, i),
+							       1000), 0);
+			assert_int_equal(atomic_load(&seen[i].calls), (i == 2) + (i == 2 ? 1 : 2) * kick);
+		}
+		seen[3].mask = &irqkit_cpus_bit[3];
+		assert_int_equal(irqkit_request_irq((unsigned int)m5.virq, vec_handler, 0, "q5",
+						    &seen[3]), 0);
+		assert_int_equal(irqkit_pci_sim_fire(pdev, 5), 0);
+		assert_true(wait_until(atomic_load(&seen[3].calls) == 1, 5000));
+		assert_int_equal(atomic_load(&seen[3].cpu), 3);
+
+		/* taken, past the table */
+		assert_int_equal(irqkit_pci_msix_alloc_irq_at(pdev, 5, NULL).index, -IRQKIT_EBUSY);
+		assert_int_equal(irqkit_pci_msix_alloc_irq_at(pdev, 8, NULL).index, -IRQKIT_ERANGE);
+
+		/* one given back: VFIO lets its eventfd go, the others stay */
+		log_clear();
+		irqkit_pci_msix_free_irq(pdev, m5);		/* a handler still on it */
+		assert_log_contains("vector 5 (irq");
+		irqkit_free_irq((unsigned int)m5.virq, &seen[3]);
+		irqkit_pci_msix_free_irq(pdev, m5);
+		assert_int_equal(irqkit_pci_sim_fire(pdev, 5), -ENOENT);
+		assert_int_equal(irqkit_pci_irq_vector(pdev, 5), -EINVAL);
+		assert_int_equal(irqkit_pci_sim_fire(pdev, 2), 0);
+		assert_true(wait_until(atomic_load(&seen[2].calls) == 2 + kick, 5000));
+		log_clear();
+		irqkit_pci_msix_free_irq(pdev, m5);		/* twice */
+		assert_log_contains("no vector 5");
+		irqkit_pci_msix_free_irq(pdev, bad);		/* a failed map: a warning, once */
+		if (!grow)
+			assert_log_contains("WARNING");
+		/* the entry can be taken again */
+		m5 = irqkit_pci_msix_alloc_irq_at(pdev, 5, NULL);
+		assert_int_equal(m5.index, 5);
+		assert_null(irqkit_pci_irq_get_affinity(pdev, 5));
+
+		for (unsigned int i = 0; i < 3; i++)
+			irqkit_free_irq((unsigned int)irqkit_pci_irq_vector(pdev, i), &seen[i]);
+		irqkit_pci_free_irq_vectors(pdev);
+		assert_int_equal(irqkit_pci_sim_triggers(pdev, IRQKIT_PCI_IRQ_MSIX), 0);
+		assert_int_equal(irqkit_pci_close(pdev), 0);
+	}
+}
+
 static struct irqkit_pci_dev *intx_dev;
 static atomic_int intx_entered, intx_calls;
 
@@ -448,6 +597,9 @@ int main(void)
 						setup, thr_teardown),
 		cmocka_unit_test_setup_teardown(test_intx_is_a_level_line_unmasked_after_its_handler,
 						setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_device_events_are_lines, setup, thr_teardown),
+		cmocka_unit_test_setup_teardown(test_msix_vectors_added_to_a_running_set, setup,
+						thr_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

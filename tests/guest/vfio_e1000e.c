@@ -12,8 +12,10 @@
  * Checks: each cause arrives on its own vector and on a CPU of its mask;
  * a queue vector whose CPU goes offline is shut down and the cause raised
  * meanwhile is delivered once when the CPU comes back; the free leaves
- * vfio-pci no interrupt (its "vfio-msix" lines in /proc/interrupts) and
- * the process no descriptor; bad calls get Linux's errors.
+ * vfio-pci no interrupt (its "vfio-msix" lines in /proc/interrupts); an
+ * unbind from vfio-pci reaches the driver as VFIO's device request and
+ * completes once it closes the device, which leaves the process no
+ * descriptor; bad calls get Linux's errors.  The device ends unbound.
  *
  * Prints "ok N - what" or "not ok N - what" per check, then
  * "GUEST vfio_e1000e: PASS" or "... FAIL"; exits 0 on a pass.
@@ -29,7 +31,9 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/wait.h>
 
 /* 82574 registers (BAR 0) and interrupt causes */
 #define E1000_ICR	0x000c0
@@ -85,6 +89,14 @@ static irqreturn_t vec_interrupt(int irq, void *data)
 		atomic_fetch_add(&v->off_mask, 1);
 	wr(E1000_ICR, v->cause);	/* with MSI-X on, the driver clears its cause */
 	atomic_fetch_add(&v->irqs, 1);
+	return IRQ_HANDLED;
+}
+
+static atomic_uint req_seen;
+
+static irqreturn_t req_interrupt(int irq, void *data)
+{
+	atomic_fetch_add(&req_seen, 1);
 	return IRQ_HANDLED;
 }
 
@@ -173,7 +185,8 @@ int main(int argc, char **argv)
 	struct irqkit_config cfg = { .nr_irqs = 64, .nr_cpus = IRQKIT_CPUS,
 				     .mode = IRQKIT_MODE_THREADED, .log = log_line };
 	struct pci_dev *pdev = NULL;
-	int fds, v;
+	int fds, v, req, status = 0;
+	pid_t child = -1;
 	bool all = true;
 
 	if (argc < 2) {
@@ -241,7 +254,71 @@ int main(int argc, char **argv)
 	check(!pdev->msix_enabled && proc_interrupts_with("vfio-msix") == 0,
 	      "remove: vfio-pci holds no MSI-X interrupt");
 	irqkit_pci_free_irq_vectors(pdev);	/* twice: a log line, nothing else */
+
+	/*
+	 * A vector added to a running set: one vector first (the "other"
+	 * causes), then rx0's.  The guest's vfio-pci (6.1) cannot grow a
+	 * running set, so MSI-X goes off and on with two, and vector 0 is
+	 * signalled once after.
+	 */
+	{
+		struct msi_map map;
+		unsigned int other = atomic_load(&vecs[0].irqs);
+
+		vecs[0].mask = vecs[1].mask = cpu_possible_mask;	/* not spread: any CPU */
+		regs = pci_iomap(pdev, 0, 0);			/* the remove unmapped it */
+		check(regs != NULL, "BAR 0 mapped again");
+		if (!regs)
+			return verdict("vfio_e1000e");
+		wr(E1000_IVAR, (IVAR_VALID | 1) | (IVAR_VALID | 0) << 16);
+		check(pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSIX) == 1 &&
+		      request_irq(pci_irq_vector(pdev, 0), vec_interrupt, 0, vecs[0].name,
+				  &vecs[0]) == 0, "one MSI-X vector, its handler");
+		map = pci_msix_alloc_irq_at(pdev, MSI_ANY_INDEX, NULL);
+		check(map.index == 1 && map.virq == pci_irq_vector(pdev, 1) &&
+		      proc_interrupts_with("vfio-msix") == 2,
+		      "pci_msix_alloc_irq_at: entry 1, vfio-pci holds two");
+		check(wait_for(&vecs[0].irqs, other + 1, 5000) &&
+		      irqkit_wait_delivered((unsigned int)pci_irq_vector(pdev, 0), 1000) == 0 &&
+		      atomic_load(&vecs[0].irqs) == other + 1,
+		      "vector 0 signalled once after MSI-X went off and on");
+		check(request_irq((unsigned int)map.virq, vec_interrupt, 0, vecs[1].name,
+				  &vecs[1]) == 0, "a handler on the new vector");
+		wr(E1000_IMS, ICR_RXQ0 | ICR_OTHER | ICR_LSC);
+		check(raise_and_see(&vecs[1]) && raise_and_see(&vecs[0]),
+		      "rx0 on the new vector, the other causes on vector 0");
+		wr(E1000_IMC, ~0u);
+		free_irq((unsigned int)map.virq, &vecs[1]);
+		pci_msix_free_irq(pdev, map);
+		free_irq(pci_irq_vector(pdev, 0), &vecs[0]);
+		pci_free_irq_vectors(pdev);
+		pci_iounmap(pdev, (void *)regs);
+		check(proc_interrupts_with("vfio-msix") == 0, "all given back");
+	}
+
+	/* the host wants the device back: vfio-pci's request reaches the driver, which lets go */
+	req = irqkit_pci_event_irq(pdev, IRQKIT_PCI_EVENT_REQ);
+	check(req > 0 && request_irq((unsigned int)req, req_interrupt, 0, "e1000e-req", NULL) == 0,
+	      "VFIO's device request as a line, a handler on it");
+	child = fork();
+	if (child == 0) {
+		int fd;
+
+		/* the VFIO descriptors the fork copied would keep the device open */
+		for (fd = 3; fd < 1024; fd++)
+			close(fd);
+		fd = open("/sys/bus/pci/drivers/vfio-pci/unbind", O_WRONLY);
+
+		_exit(fd >= 0 && write(fd, argv[1], strlen(argv[1])) == (ssize_t)strlen(argv[1]) ?
+			      0 : 1);
+	}
+	check(child > 0 && wait_for(&req_seen, 1, 20000),
+	      "unbinding it from vfio-pci: the request reaches the handler");
+	if (req > 0)
+		free_irq((unsigned int)req, NULL);
 	check(irqkit_pci_close(pdev) == 0, "irqkit_pci_close");
+	check(child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+	      WEXITSTATUS(status) == 0, "the unbind completes once the device is closed");
 	check(open_fds() == fds, "no descriptor left open");
 	irqkit_stop();
 	return verdict("vfio_e1000e");

@@ -175,11 +175,16 @@ void irqkit__fd_read_counter(struct fd_line *l, struct fd_arrival *a);
  * -errno; @config reads or writes configuration space; @release ends the
  * backend when the device is closed.
  */
+struct irqkit__pci_mapping {
+	void	*addr;
+	size_t	len;
+};
+
 struct irqkit__pci_backend {
 	int	(*ioctl)(void *data, unsigned long req, void *arg);
 	int	(*config)(void *data, void *buf, unsigned int len, unsigned int where, bool write);
-	/* BAR @bar mapped, *@len bytes at most (0: all; set to the length mapped); NULL: cannot */
-	void	*(*map)(void *data, unsigned int bar, size_t *len);
+	/* BAR @bar mapped, @maxlen bytes at most (0: all); addr NULL: cannot */
+	struct irqkit__pci_mapping (*map)(void *data, unsigned int bar, size_t maxlen);
 	void	(*unmap)(void *data, void *addr, size_t len);
 	void	(*release)(void *data);
 };

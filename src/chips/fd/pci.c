@@ -49,16 +49,23 @@ struct irqkit__pci {
 	const struct irqkit__pci_backend *be;
 	void		*data;
 	unsigned int	count[VFIO_PCI_NUM_IRQS];	/* vectors per index, as VFIO says */
+	uint32_t	flags[VFIO_PCI_NUM_IRQS];	/* and VFIO_IRQ_INFO_* (NORESIZE) */
 	/* INTx: a level line from the open on (0: no pin), signalled by VFIO while intx_on */
 	unsigned int	intx_line;
 	int		intx_fd, intx_unmask;
 	bool		intx_on;
-	/* MSI or MSI-X, while index is one of them */
+	/*
+	 * MSI or MSI-X, while index is one of them: @size entries (MSI-X:
+	 * the device's table; MSI: the vectors), of which VFIO signals the
+	 * first @nvec; an entry without a line (virq 0) is a hole, which
+	 * irqkit_pci_msix_alloc_irq_at() may fill.
+	 */
 	unsigned int	index;
-	unsigned int	nvec;
+	unsigned int	size, nvec;
 	unsigned int	*virq;
 	int		*fds;
-	struct irqkit_irq_affinity_desc *masks;
+	struct irqkit_irq_affinity_desc *aff;	/* each entry's mask, where aff_set */
+	uint8_t		*aff_set;
 	struct irqkit_irq_domain *domain;
 	struct irqkit_fwnode fwnode;
 	char		domain_name[48];
@@ -67,6 +74,9 @@ struct irqkit__pci {
 		void	*addr;
 		size_t	len;
 	} maps[6];			/* irqkit_pci_iomap's, one per BAR */
+	/* the device events (ERR, REQ): a line each once asked for, 0 before */
+	unsigned int	ev_line[2];
+	int		ev_fd[2];
 };
 
 static const char *pci_name(const struct irqkit_pci_dev *pdev)
@@ -82,9 +92,9 @@ static const char *index_name(unsigned int index)
 
 /* ---- VFIO's calls ------------------------------------------------------------------------ */
 
-/* SET_IRQS of @index: @count eventfds from vector 0, or (@fds NULL, @count 0) off. */
-static int set_irqs(struct irqkit__pci *p, unsigned int index, uint32_t action, unsigned int count,
-		    const int *fds)
+/* SET_IRQS of @index: @count eventfds from vector @start, or (@fds NULL, @count 0) off. */
+static int set_irqs_at(struct irqkit__pci *p, unsigned int index, uint32_t action,
+		       unsigned int start, unsigned int count, const int *fds)
 {
 	size_t size = sizeof(struct vfio_irq_set) + sizeof(int32_t) * count;
 	struct vfio_irq_set *set = calloc(1, size);
@@ -95,12 +105,18 @@ static int set_irqs(struct irqkit__pci *p, unsigned int index, uint32_t action, 
 	*set = (struct vfio_irq_set){
 		.argsz = (uint32_t)size,
 		.flags = (fds ? VFIO_IRQ_SET_DATA_EVENTFD : VFIO_IRQ_SET_DATA_NONE) | action,
-		.index = index, .start = 0, .count = count };
+		.index = index, .start = start, .count = count };
 	if (fds)
 		memcpy(set->data, fds, sizeof(int32_t) * count);
 	ret = p->be->ioctl(p->data, VFIO_DEVICE_SET_IRQS, set);
 	free(set);
 	return ret;
+}
+
+static int set_irqs(struct irqkit__pci *p, unsigned int index, uint32_t action, unsigned int count,
+		    const int *fds)
+{
+	return set_irqs_at(p, index, action, 0, count, fds);
 }
 
 static int vfio_ioctl(void *data, unsigned long req, void *arg)
@@ -136,19 +152,20 @@ static void vfio_release(void *data)
 	free(v);
 }
 
-static void *vfio_map(void *data, unsigned int bar, size_t *len)
+static struct irqkit__pci_mapping vfio_map(void *data, unsigned int bar, size_t maxlen)
 {
 	struct vfio_dev *v = data;
 	struct vfio_region_info r = { .argsz = sizeof(r), .index = bar };
+	struct irqkit__pci_mapping m = { NULL, 0 };
 	void *addr;
 
 	if (ioctl(v->fd, VFIO_DEVICE_GET_REGION_INFO, &r) || !r.size ||
 	    !(r.flags & VFIO_REGION_INFO_FLAG_MMAP))
-		return NULL;
-	if (!*len || *len > r.size)
-		*len = r.size;
-	addr = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_SHARED, v->fd, (off_t)r.offset);
-	return addr == MAP_FAILED ? NULL : addr;
+		return m;
+	m.len = !maxlen || maxlen > r.size ? (size_t)r.size : maxlen;
+	addr = mmap(NULL, m.len, PROT_READ | PROT_WRITE, MAP_SHARED, v->fd, (off_t)r.offset);
+	m.addr = addr == MAP_FAILED ? NULL : addr;
+	return m;
 }
 
 static void vfio_unmap(void *data, void *addr, size_t len)
@@ -273,16 +290,22 @@ int irqkit__pci_new(const char *addr, const struct irqkit__pci_backend *be, void
 	p->data = data;
 	p->index = NO_INDEX;
 	p->intx_fd = p->intx_unmask = -1;
-	for (unsigned int i = 0; i <= VFIO_PCI_MSIX_IRQ_INDEX; i++) {
+	for (unsigned int i = 0; i < VFIO_PCI_NUM_IRQS; i++) {
 		struct vfio_irq_info info = { .argsz = sizeof(info), .index = i };
 
 		ret = be->ioctl(data, VFIO_DEVICE_GET_IRQ_INFO, &info);
+		if (ret && i >= VFIO_PCI_ERR_IRQ_INDEX) {
+			/* vfio-pci answers -EINVAL for the error event of a device without PCIe */
+			info.count = 0;
+			ret = 0;
+		}
 		if (ret) {
 			irqkit_printk(IRQKIT_LOG_ERR, "pci %s: VFIO_DEVICE_GET_IRQ_INFO(%s): %d", addr,
 				      index_name(i), ret);
 			goto fail;
 		}
 		p->count[i] = info.count;
+		p->flags[i] = info.flags;
 	}
 	if (!irqkit_pci_read_config(pdev, 0, 4, &ids)) {
 		pdev->vendor = (uint16_t)ids;
@@ -461,13 +484,68 @@ void irqkit_pci_set_master(struct irqkit_pci_dev *pdev)
 			      pdev ? pci_name(pdev) : "(null)");
 }
 
+/* ---- the device events ------------------------------------------------------------------- */
+
+int irqkit_pci_event_irq(struct irqkit_pci_dev *pdev, unsigned int which)
+{
+	struct irqkit__pci *p = pdev ? pdev->priv : NULL;
+	unsigned int e = which - IRQKIT_PCI_EVENT_ERR;
+	int irq, fd, ret;
+
+	if (!p || (which != IRQKIT_PCI_EVENT_ERR && which != IRQKIT_PCI_EVENT_REQ))
+		return -IRQKIT_EINVAL;
+	if (p->ev_line[e])
+		return (int)p->ev_line[e];
+	if (!p->count[which]) {
+		irqkit_printk(IRQKIT_LOG_ERR, "pci %s: VFIO offers no %s event", pci_name(pdev),
+			      which == IRQKIT_PCI_EVENT_ERR ? "error (no AER)" : "request");
+		return -IRQKIT_ENODEV;
+	}
+	irq = irqkit_irq_alloc_descs(-1, 1, 1, NULL);
+	if (irq < 0)
+		return irq;
+	fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	ret = fd < 0 ? -IRQKIT_EMFILE :
+		       irqkit__fd_bind_kind((unsigned int)irq, fd, &irqkit__fd_kind_vfio, -1);
+	if (!ret) {
+		ret = set_irqs(p, which, VFIO_IRQ_SET_ACTION_TRIGGER, 1, &fd);
+		if (ret) {
+			irqkit_printk(IRQKIT_LOG_ERR, "pci %s: VFIO refused the %s event's eventfd (%d)",
+				      pci_name(pdev), which == IRQKIT_PCI_EVENT_ERR ? "error" : "request",
+				      ret);
+			(void)irqkit_fd_unbind((unsigned int)irq);
+		}
+	}
+	if (ret) {
+		if (fd >= 0)
+			close(fd);
+		irqkit_irq_free_descs((unsigned int)irq, 1);
+		return ret;
+	}
+	p->ev_line[e] = (unsigned int)irq;
+	p->ev_fd[e] = fd;
+	return irq;
+}
+
+static void events_teardown(struct irqkit__pci *p)
+{
+	for (unsigned int e = 0; e < 2; e++) {
+		if (!p->ev_line[e])
+			continue;
+		(void)set_irqs(p, IRQKIT_PCI_EVENT_ERR + e, VFIO_IRQ_SET_ACTION_TRIGGER, 0, NULL);
+		(void)irqkit_fd_unbind(p->ev_line[e]);
+		irqkit_irq_free_descs(p->ev_line[e], 1);
+		close(p->ev_fd[e]);
+		p->ev_line[e] = 0;
+	}
+}
+
 /* ---- BARs ------------------------------------------------------------------------------------ */
 
 void *irqkit_pci_iomap(struct irqkit_pci_dev *pdev, int bar, size_t maxlen)
 {
 	struct irqkit__pci *p = pdev ? pdev->priv : NULL;
-	size_t len = maxlen;
-	void *addr;
+	struct irqkit__pci_mapping m;
 
 	if (!p || bar < 0 || bar > 5)
 		return NULL;
@@ -475,14 +553,14 @@ void *irqkit_pci_iomap(struct irqkit_pci_dev *pdev, int bar, size_t maxlen)
 		irqkit_printk(IRQKIT_LOG_ERR, "pci %s: BAR %d is mapped already", pci_name(pdev), bar);
 		return NULL;
 	}
-	addr = p->be->map(p->data, (unsigned int)bar, &len);
-	if (!addr) {
+	m = p->be->map(p->data, (unsigned int)bar, maxlen);
+	if (!m.addr) {
 		irqkit_printk(IRQKIT_LOG_ERR, "pci %s: BAR %d cannot be mapped", pci_name(pdev), bar);
 		return NULL;
 	}
-	p->maps[bar].addr = addr;
-	p->maps[bar].len = len;
-	return addr;
+	p->maps[bar].addr = m.addr;
+	p->maps[bar].len = m.len;
+	return m.addr;
 }
 
 void irqkit_pci_iounmap(struct irqkit_pci_dev *pdev, void *addr)
@@ -534,7 +612,7 @@ static const struct irqkit_irq_domain_ops vec_domain_ops = { .map = vec_map, .un
 /* Undo what vectors_setup() did up to where it got: lines, eventfds, domain, masks. */
 static void vectors_release(struct irqkit__pci *p)
 {
-	for (unsigned int i = 0; i < p->nvec; i++) {
+	for (unsigned int i = 0; i < p->size; i++) {
 		if (p->virq && p->virq[i])
 			irqkit_irq_dispose_mapping(p->virq[i]);
 		if (p->fds && p->fds[i] >= 0)
@@ -542,14 +620,16 @@ static void vectors_release(struct irqkit__pci *p)
 	}
 	if (p->domain)
 		irqkit_irq_domain_remove(p->domain);
-	irqkit_kfree(p->masks);
+	free(p->aff);
+	free(p->aff_set);
 	free(p->virq);
 	free(p->fds);
 	p->domain = NULL;
-	p->masks = NULL;
+	p->aff = NULL;
+	p->aff_set = NULL;
 	p->virq = NULL;
 	p->fds = NULL;
-	p->nvec = 0;
+	p->size = p->nvec = 0;
 	p->index = NO_INDEX;
 }
 
@@ -558,25 +638,33 @@ static int vectors_setup(struct irqkit_pci_dev *pdev, unsigned int index, unsign
 			 struct irqkit_irq_affinity *affd)
 {
 	struct irqkit__pci *p = pdev->priv;
+	struct irqkit_irq_affinity_desc *masks;
 	int ret = 0;
 
+	p->size = index == VFIO_PCI_MSIX_IRQ_INDEX ? p->count[index] : nvec;
 	p->nvec = nvec;
-	p->virq = calloc(nvec, sizeof(*p->virq));
-	p->fds = malloc(nvec * sizeof(*p->fds));
-	if (!p->virq || !p->fds) {
+	p->virq = calloc(p->size, sizeof(*p->virq));
+	p->fds = malloc(p->size * sizeof(*p->fds));
+	p->aff = calloc(p->size, sizeof(*p->aff));
+	p->aff_set = calloc(p->size, sizeof(*p->aff_set));
+	if (!p->virq || !p->fds || !p->aff || !p->aff_set) {
 		ret = -IRQKIT_ENOMEM;
 		goto fail;
 	}
-	for (unsigned int i = 0; i < nvec; i++)
+	for (unsigned int i = 0; i < p->size; i++)
 		p->fds[i] = -1;
-	if (affd)
-		p->masks = irqkit_irq_create_affinity_masks(nvec, affd);
+	masks = affd ? irqkit_irq_create_affinity_masks(nvec, affd) : NULL;
+	for (unsigned int i = 0; masks && i < nvec; i++) {
+		p->aff[i] = masks[i];
+		p->aff_set[i] = 1;
+	}
+	irqkit_kfree(masks);
 	snprintf(p->domain_name, sizeof(p->domain_name), "PCI-%s-%s",
 		 index == VFIO_PCI_MSIX_IRQ_INDEX ? "MSIX" : "MSI", pci_name(pdev));
 	p->fwnode.name = p->domain_name;
 	p->chip = irqkit_fd_chip;
 	p->chip.name = p->domain_name;
-	p->domain = irqkit_irq_domain_create_linear(&p->fwnode, nvec, &vec_domain_ops, p);
+	p->domain = irqkit_irq_domain_create_linear(&p->fwnode, p->size, &vec_domain_ops, p);
 	if (!p->domain) {
 		ret = -IRQKIT_ENOMEM;
 		goto fail;
@@ -588,7 +676,7 @@ static int vectors_setup(struct irqkit_pci_dev *pdev, unsigned int index, unsign
 			goto fail;
 		}
 		p->virq[i] = irqkit_irq_create_mapping_affinity(p->domain, i,
-								p->masks ? &p->masks[i] : NULL);
+								p->aff_set[i] ? &p->aff[i] : NULL);
 		if (!p->virq[i]) {
 			ret = -IRQKIT_ENOSPC;
 			goto fail;
@@ -713,8 +801,8 @@ int irqkit_pci_alloc_irq_vectors(struct irqkit_pci_dev *pdev, unsigned int min, 
 /* A vector of @p with a handler requested, or -1. */
 static int busy_vector(const struct irqkit__pci *p)
 {
-	for (unsigned int i = 0; i < p->nvec; i++)
-		if (irqkit_irq_has_action(p->virq[i]))
+	for (unsigned int i = 0; i < p->size; i++)
+		if (p->virq[i] && irqkit_irq_has_action(p->virq[i]))
 			return (int)i;
 	return -1;
 }
@@ -759,7 +847,7 @@ int irqkit_pci_irq_vector(struct irqkit_pci_dev *pdev, unsigned int nr)
 		return -IRQKIT_EINVAL;
 	if (p->index == NO_INDEX && !nr && pdev->irq)
 		return (int)pdev->irq;
-	if (p->index != NO_INDEX && nr < p->nvec)
+	if (p->index != NO_INDEX && nr < p->size && p->virq[nr])
 		return (int)p->virq[nr];
 	irqkit_printk(IRQKIT_LOG_ERR, "pci %s: pci_irq_vector(%u): the device has %u %s vector%s",
 		      pci_name(pdev), nr, p->index == NO_INDEX ? (pdev->irq ? 1u : 0u) : p->nvec,
@@ -775,7 +863,131 @@ const struct irqkit_cpus *irqkit_pci_irq_get_affinity(struct irqkit_pci_dev *pde
 		return NULL;
 	if (pdev->priv->index == NO_INDEX)
 		return irqkit_cpu_possible_cpus();
-	return pdev->priv->masks ? &pdev->priv->masks[nr].mask : NULL;
+	return pdev->priv->aff_set[nr] ? &pdev->priv->aff[nr].mask : NULL;
+}
+
+/* ---- MSI-X vectors added to a running set (Linux 6.2) ------------------------------------- */
+
+bool irqkit_pci_msix_can_alloc_dyn(struct irqkit_pci_dev *pdev)
+{
+	return pdev && pdev->priv && pdev->priv->count[VFIO_PCI_MSIX_IRQ_INDEX];
+}
+
+/*
+ * VFIO signals the first @nvec entries; have it signal @index too.  Where
+ * VFIO can add a vector to a running set (NORESIZE clear, vfio-pci 6.5 on)
+ * it is one SET_IRQS.  Else, as QEMU does, MSI-X goes off and on again with
+ * the larger count; what a vector sent in between is gone in VFIO, so each
+ * vector that was on is signalled once after (a call its handler may find
+ * nothing for, as on a shared line).  Return: 0 or VFIO's -errno.
+ */
+static int msix_add(struct irqkit__pci *p, unsigned int index)
+{
+	int ret;
+
+	if (index < p->nvec || !(p->flags[VFIO_PCI_MSIX_IRQ_INDEX] & VFIO_IRQ_INFO_NORESIZE)) {
+		ret = set_irqs_at(p, VFIO_PCI_MSIX_IRQ_INDEX, VFIO_IRQ_SET_ACTION_TRIGGER, index, 1,
+				  &p->fds[index]);
+		if (!ret && index >= p->nvec)
+			p->nvec = index + 1;
+		return ret;
+	}
+	ret = set_irqs(p, VFIO_PCI_MSIX_IRQ_INDEX, VFIO_IRQ_SET_ACTION_TRIGGER, 0, NULL);
+	if (!ret)
+		ret = set_irqs(p, VFIO_PCI_MSIX_IRQ_INDEX, VFIO_IRQ_SET_ACTION_TRIGGER, index + 1,
+			       p->fds);
+	if (ret) {
+		/* the old set back, if VFIO takes it */
+		(void)set_irqs(p, VFIO_PCI_MSIX_IRQ_INDEX, VFIO_IRQ_SET_ACTION_TRIGGER, p->nvec,
+			       p->fds);
+		return ret;
+	}
+	for (unsigned int i = 0; i < p->nvec; i++) {
+		static const uint64_t one = 1;
+
+		if (p->fds[i] >= 0)
+			(void)!write(p->fds[i], &one, sizeof(one));
+	}
+	p->nvec = index + 1;
+	return 0;
+}
+
+struct irqkit_msi_map irqkit_pci_msix_alloc_irq_at(struct irqkit_pci_dev *pdev, unsigned int index,
+						   const struct irqkit_irq_affinity_desc *affdesc)
+{
+	struct irqkit__pci *p = pdev ? pdev->priv : NULL;
+	struct irqkit_msi_map map = { .index = -IRQKIT_ENOTSUPP, .virq = 0 };
+	int ret;
+
+	irqkit_might_sleep(__FILE__, __LINE__);
+	if (!p || !pdev->msix_enabled)
+		return map;
+	if (index == IRQKIT_MSI_ANY_INDEX) {
+		for (index = 0; index < p->size && p->virq[index]; index++)
+			;
+		if (index == p->size) {
+			map.index = -IRQKIT_EBUSY;
+			return map;
+		}
+	} else if (index >= p->size || p->virq[index]) {
+		map.index = index >= p->size ? -IRQKIT_ERANGE : -IRQKIT_EBUSY;
+		return map;
+	}
+	p->fds[index] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (p->fds[index] < 0) {
+		map.index = -IRQKIT_EMFILE;
+		return map;
+	}
+	if (affdesc) {
+		p->aff[index] = *affdesc;
+		p->aff_set[index] = 1;
+	}
+	p->virq[index] = irqkit_irq_create_mapping_affinity(p->domain, index, affdesc);
+	ret = p->virq[index] ? msix_add(p, index) : -IRQKIT_ENOSPC;
+	if (ret) {
+		irqkit_printk(IRQKIT_LOG_ERR, "pci %s: MSI-X vector %u could not be added (%d)",
+			      pci_name(pdev), index, ret);
+		if (p->virq[index])
+			irqkit_irq_dispose_mapping(p->virq[index]);
+		close(p->fds[index]);
+		p->fds[index] = -1;
+		p->virq[index] = 0;
+		p->aff_set[index] = 0;
+		map.index = ret;
+		return map;
+	}
+	map.index = (int)index;
+	map.virq = (int)p->virq[index];
+	return map;
+}
+
+void irqkit_pci_msix_free_irq(struct irqkit_pci_dev *pdev, struct irqkit_msi_map map)
+{
+	struct irqkit__pci *p = pdev ? pdev->priv : NULL;
+	unsigned int i = (unsigned int)map.index;
+	static const int none = -1;
+
+	irqkit_might_sleep(__FILE__, __LINE__);
+	if (warn_on_once(!p || map.index < 0 || map.virq <= 0))
+		return;
+	if (!pdev->msix_enabled || i >= p->size || p->virq[i] != (unsigned int)map.virq) {
+		irqkit_printk(IRQKIT_LOG_ERR, "pci %s: pci_msix_free_irq: no vector %d at irq %d",
+			      pci_name(pdev), map.index, map.virq);
+		return;
+	}
+	if (irqkit_irq_has_action(p->virq[i])) {
+		irqkit_printk(IRQKIT_LOG_ERR,
+			      "pci %s: pci_msix_free_irq: vector %u (irq %u) still has a handler; free_irq() it first",
+			      pci_name(pdev), i, p->virq[i]);
+		return;
+	}
+	/* VFIO lets go of the eventfd (-1 for one vector), the rest stays on */
+	(void)set_irqs_at(p, VFIO_PCI_MSIX_IRQ_INDEX, VFIO_IRQ_SET_ACTION_TRIGGER, i, 1, &none);
+	irqkit_irq_dispose_mapping(p->virq[i]);
+	close(p->fds[i]);
+	p->fds[i] = -1;
+	p->virq[i] = 0;
+	p->aff_set[i] = 0;
 }
 
 int irqkit_pci_msix_vec_count(struct irqkit_pci_dev *pdev)
@@ -799,7 +1011,9 @@ int irqkit_pci_close(struct irqkit_pci_dev *pdev)
 	if (!pdev || !pdev->priv)
 		return -IRQKIT_EINVAL;
 	p = pdev->priv;
-	if (busy_vector(p) >= 0 || (p->intx_line && irqkit_irq_has_action(p->intx_line))) {
+	if (busy_vector(p) >= 0 || (p->intx_line && irqkit_irq_has_action(p->intx_line)) ||
+	    (p->ev_line[0] && irqkit_irq_has_action(p->ev_line[0])) ||
+	    (p->ev_line[1] && irqkit_irq_has_action(p->ev_line[1]))) {
 		irqkit_printk(IRQKIT_LOG_ERR, "pci %s: close with a handler still requested; not closed",
 			      pci_name(pdev));
 		return -IRQKIT_EBUSY;
@@ -807,6 +1021,7 @@ int irqkit_pci_close(struct irqkit_pci_dev *pdev)
 	if (p->index != NO_INDEX)
 		irqkit_pci_free_irq_vectors(pdev);
 	intx_teardown(pdev);
+	events_teardown(p);
 	for (unsigned int i = 0; i < 6; i++)
 		if (p->maps[i].addr)
 			irqkit_pci_iounmap(pdev, p->maps[i].addr);

@@ -31,9 +31,11 @@ struct pcisim {
 	/* INTx */
 	int		unmask_fd;	/* VFIO's: written to unmask; -1 none */
 	bool		masked, level;
+	bool		grow;		/* MSI-X grows while on (NORESIZE clear) */
 	pthread_t	thread;
 	bool		thread_on;
 	int		stop_fd;
+	int		ev_fd[2];	/* ERR, REQ: -1 none */
 	uint8_t		config[256];
 	uint8_t		*bar0;		/* 4 KiB, shared with the test */
 };
@@ -145,11 +147,38 @@ static int set_unmask(struct pcisim *s, const struct vfio_irq_set *set)
 	return 0;
 }
 
+/* The device events (ERR, REQ): one eventfd each, beside whichever kind is on. */
+static int set_event(struct pcisim *s, const struct vfio_irq_set *set)
+{
+	uint32_t data = set->flags & VFIO_IRQ_SET_DATA_TYPE_MASK;
+	int *slot = &s->ev_fd[set->index - VFIO_PCI_ERR_IRQ_INDEX];
+	int32_t fd;
+
+	if (set->start != 0 || set->count > 1 || !s->count[set->index])
+		return -EINVAL;
+	if (data == VFIO_IRQ_SET_DATA_NONE && !set->count) {
+		if (*slot >= 0)
+			close(*slot);
+		*slot = -1;
+		return 0;
+	}
+	if (data != VFIO_IRQ_SET_DATA_EVENTFD || set->count != 1)
+		return -EINVAL;
+	memcpy(&fd, set->data, sizeof(fd));
+	fd = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
+	if (*slot >= 0)
+		close(*slot);
+	*slot = fd;
+	return 0;
+}
+
 /* vfio-pci's checks of SET_IRQS with the trigger action. */
 static int set_trigger(struct pcisim *s, const struct vfio_irq_set *set)
 {
 	uint32_t data = set->flags & VFIO_IRQ_SET_DATA_TYPE_MASK;
 
+	if (set->index == VFIO_PCI_ERR_IRQ_INDEX || set->index == VFIO_PCI_REQ_IRQ_INDEX)
+		return set_event(s, set);
 	if (set->index > VFIO_PCI_MSIX_IRQ_INDEX || !s->count[set->index])
 		return -EINVAL;
 	if (data == VFIO_IRQ_SET_DATA_NONE && !set->count) {
@@ -182,9 +211,22 @@ static int set_trigger(struct pcisim *s, const struct vfio_irq_set *set)
 		intx_update(s);
 		return 0;
 	}
-	/* another kind is on, or vectors past those enabled: vfio-pci (NORESIZE) says no */
-	if (s->on != set->index || set->start + set->count > s->nfds)
-		return -EINVAL;
+	if (s->on != set->index)
+		return -EINVAL;		/* another kind is on */
+	if (set->start + set->count > s->nfds) {
+		int *more;
+
+		/* vectors past those enabled: vfio-pci 6.5 on adds MSI-X ones, before it says no */
+		if (set->index != VFIO_PCI_MSIX_IRQ_INDEX || !s->grow)
+			return -EINVAL;
+		more = realloc(s->fds, sizeof(int) * (set->start + set->count));
+		if (!more)
+			return -ENOMEM;
+		s->fds = more;
+		for (unsigned int i = s->nfds; i < set->start + set->count; i++)
+			s->fds[i] = -1;
+		s->nfds = set->start + set->count;
+	}
 	return dup_fds(s, set);
 }
 
@@ -204,7 +246,9 @@ static int sim_ioctl(void *data, unsigned long req, void *arg)
 			info->flags = VFIO_IRQ_INFO_EVENTFD |
 				      (info->index == VFIO_PCI_INTX_IRQ_INDEX ?
 					       VFIO_IRQ_INFO_MASKABLE | VFIO_IRQ_INFO_AUTOMASKED :
-					       VFIO_IRQ_INFO_NORESIZE);
+				       info->index == VFIO_PCI_MSI_IRQ_INDEX ||
+				       (info->index == VFIO_PCI_MSIX_IRQ_INDEX && !s->grow) ?
+					       VFIO_IRQ_INFO_NORESIZE : 0);
 			ret = 0;
 		}
 	} else if (req == VFIO_DEVICE_SET_IRQS) {
@@ -236,15 +280,16 @@ static int sim_config(void *data, void *buf, unsigned int len, unsigned int wher
 	return 0;
 }
 
-static void *sim_map(void *data, unsigned int bar, size_t *len)
+static struct irqkit__pci_mapping sim_map(void *data, unsigned int bar, size_t maxlen)
 {
 	struct pcisim *s = data;
+	struct irqkit__pci_mapping m = { NULL, 0 };
 
-	if (bar != 0)
-		return NULL;
-	if (!*len || *len > 4096)
-		*len = 4096;
-	return s->bar0;
+	if (bar == 0) {
+		m.addr = s->bar0;
+		m.len = !maxlen || maxlen > 4096 ? 4096 : maxlen;
+	}
+	return m;
 }
 
 static void sim_unmap(void *data, void *addr, size_t len)
@@ -260,6 +305,9 @@ static void sim_release(void *data)
 
 	unmask_stop(s);
 	irqs_off(s);
+	for (unsigned int e = 0; e < 2; e++)
+		if (s->ev_fd[e] >= 0)
+			close(s->ev_fd[e]);
 	pthread_mutex_destroy(&s->lock);
 	free(s->bar0);
 	free(s);
@@ -289,6 +337,10 @@ int irqkit_pci_sim_create(const char *addr, const struct irqkit_pci_sim_config *
 	s->count[VFIO_PCI_INTX_IRQ_INDEX] = cfg->intx;
 	s->count[VFIO_PCI_MSI_IRQ_INDEX] = cfg->msi;
 	s->count[VFIO_PCI_MSIX_IRQ_INDEX] = cfg->msix;
+	s->count[VFIO_PCI_ERR_IRQ_INDEX] = cfg->aer;
+	s->count[VFIO_PCI_REQ_IRQ_INDEX] = 1;
+	s->grow = cfg->grow;
+	s->ev_fd[0] = s->ev_fd[1] = -1;
 	s->on = NO_INDEX;
 	s->unmask_fd = -1;
 	memcpy(s->config, &cfg->vendor, 2);
@@ -312,6 +364,22 @@ int irqkit_pci_sim_fire(struct irqkit_pci_dev *pdev, unsigned int nr)
 		ret = 0;
 	if (!ret)
 		signal_fd(s->fds[nr]);
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+int irqkit_pci_sim_event(struct irqkit_pci_dev *pdev, unsigned int which)
+{
+	struct pcisim *s = irqkit__pci_backend_data(pdev, &sim_backend);
+	int ret = 0;
+
+	if (!s || (which != IRQKIT_PCI_EVENT_ERR && which != IRQKIT_PCI_EVENT_REQ))
+		return -IRQKIT_EINVAL;
+	pthread_mutex_lock(&s->lock);
+	if (s->ev_fd[which - IRQKIT_PCI_EVENT_ERR] < 0)
+		ret = -IRQKIT_ENOENT;
+	else
+		signal_fd(s->ev_fd[which - IRQKIT_PCI_EVENT_ERR]);
 	pthread_mutex_unlock(&s->lock);
 	return ret;
 }

@@ -12,5 +12,6 @@
 #define ERESTARTNOINTR		513
 #define ERESTARTNOHAND		514
 #define ENOIOCTLCMD		515
+#define ENOTSUPP		524
 
 #endif

@@ -5,11 +5,12 @@
  * its irq, dev, vendor, device, msi_enabled and msix_enabled;
  * pci_alloc_irq_vectors(_affinity) (4.8), pci_free_irq_vectors,
  * pci_irq_vector, pci_irq_get_affinity, pci_msix_vec_count,
- * pci_msi_vec_count, pci_set_master, pci_iomap (a BAR mapped through
- * VFIO), the configuration-space accessors and the driver data.  The device itself comes from irqkit_pci_open() (a real
+ * pci_msi_vec_count, pci_msix_alloc_irq_at and pci_msix_free_irq (6.2),
+ * pci_set_master, pci_iomap (a BAR mapped through VFIO), the
+ * configuration-space accessors and the driver data.  The device itself comes from irqkit_pci_open() (a real
  * one bound to vfio-pci) or irqkit_pci_sim_create() (a simulated one), where
  * the kernel's PCI core would hand it to a probe.  Not here: I/O-port BARs, DMA,
- * the pci_driver model, pci_request_irq, dynamic MSI-X (pci_msix_alloc_irq_at).
+ * the pci_driver model, pci_request_irq.
  */
 #ifndef IRQKIT_COMPAT_LINUX_PCI_H
 #define IRQKIT_COMPAT_LINUX_PCI_H
@@ -58,6 +59,22 @@
 	IRQKIT_ERA_ERROR(IRQKIT__NEEDS_4_8("pci_alloc_irq_vectors_affinity"))
 #endif
 #define pci_msix_vec_count(pdev)	irqkit_pci_msix_vec_count(pdev)
+
+/* adding MSI-X vectors to a running set (6.2) */
+#define msi_map				irqkit_msi_map
+#define MSI_ANY_INDEX			IRQKIT_MSI_ANY_INDEX
+#if IRQKIT_LINUX_AT_LEAST(6, 2, 0)
+#define pci_msix_can_alloc_dyn(pdev)	irqkit_pci_msix_can_alloc_dyn(pdev)
+#define pci_msix_alloc_irq_at(pdev, index, affdesc)				\
+	irqkit_pci_msix_alloc_irq_at((pdev), (index), (affdesc))
+#define pci_msix_free_irq(pdev, map)	irqkit_pci_msix_free_irq((pdev), (map))
+#else
+#define IRQKIT__NEEDS_6_2(what)	what " needs Linux 6.2; this build is for an older kernel"
+#define pci_msix_can_alloc_dyn(pdev)	IRQKIT_ERA_ERROR(IRQKIT__NEEDS_6_2("pci_msix_can_alloc_dyn"))
+#define pci_msix_alloc_irq_at(pdev, index, affdesc)				\
+	IRQKIT_ERA_ERROR(IRQKIT__NEEDS_6_2("pci_msix_alloc_irq_at"))
+#define pci_msix_free_irq(pdev, map)	IRQKIT_ERA_ERROR(IRQKIT__NEEDS_6_2("pci_msix_free_irq"))
+#endif
 #define pci_msi_vec_count(pdev)		irqkit_pci_msi_vec_count(pdev)
 
 static inline int irqkit__pci_read_config(struct pci_dev *pdev, int where, unsigned int len,
