@@ -193,8 +193,17 @@ static void generate_held(unsigned int k, unsigned int nlines, unsigned int leve
 		printf("disable_nosync %u\n", m);
 		depth[m]++;
 	} else if (what == 3 && may_raise) {
-		printf("enable %u\n", m);
-		depth[m] -= depth[m] > 0;
+		/*
+		 * Not a simulator's line under the plain lock: an interrupt it
+		 * held while disabled is resent by the kernel's resend tasklet
+		 * (irq_sim has no retrigger), which a tick's irq_exit may run
+		 * before the unlock, and its handler with it; irqkit's
+		 * deterministic mode has no tick.  No draw is skipped.
+		 */
+		if (k != 2 || !(sim & (1u << m))) {
+			printf("enable %u\n", m);
+			depth[m] -= depth[m] > 0;
+		}
 	} else if (what == 5) {
 		printf("timer %u %s\n", rnd(2), timer_verbs[rnd(3)]);
 	} else if (what == 6) {
