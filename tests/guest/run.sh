@@ -164,7 +164,7 @@ cmake -S "$top" -B "$dir/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DIRQKIT_WER
 	-DIRQKIT_BUILD_EXAMPLES=OFF -DIRQKIT_BUILD_GUEST=ON >/dev/null
 cmake --build "$dir/build" --target guest_uio_edu guest_vfio_edu guest_vfio_e1000e \
 	guest_affmask_irqkit guest_multiqueue_pci guest_serial_loop \
-	guest_gpio_sim guest_bench_uio test_record seq_irqkit fuzz_api_replay >/dev/null
+	guest_gpio_sim guest_bench_uio guest_bench_msix test_record seq_irqkit fuzz_api_replay >/dev/null
 
 # ---- 2b. generated sequences and irqkit's records of them -------------------------
 ngen=${IRQKIT_DIFF_N:-1000}
