@@ -1030,6 +1030,16 @@ static bool kt_live(const struct irqkit_task *t)
 	return false;
 }
 
+/*
+ * Is slot @i's joined task's memory the other slot's task now?  Then a stop
+ * of it names that kthread, live or joined since (the newer answer), as a
+ * stale task_struct pointer would in Linux: not that either.
+ */
+static bool kt_reused(unsigned int i)
+{
+	return kts[i ^ 1].state != KT_NONE && kts[i ^ 1].task == kts[i].task;
+}
+
 static void op_kthread(struct input *in)
 {
 	unsigned int i = next(in) & 1, f = next(in) % 6;
@@ -1057,7 +1067,7 @@ static void op_kthread(struct input *in)
 	case 2:		/* stop */
 		/* a joined task's memory may be a live kthread's now (a thread's reused): not that */
 		if (kts[i].state == KT_NONE ||
-		    (kts[i].state == KT_STOPPED && kt_live(kts[i].task)))
+		    (kts[i].state == KT_STOPPED && (kt_live(kts[i].task) || kt_reused(i))))
 			break;
 		got = irqkit_kthread_stop(kts[i].task);
 		if (kts[i].state == KT_STOPPED) {
