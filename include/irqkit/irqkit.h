@@ -21,6 +21,7 @@
 #include <irqkit/signal.h>
 #include <irqkit/kernel.h>
 #include <irqkit/workqueue.h>
+#include <irqkit/irq_poll.h>
 #include <irqkit/swchip.h>
 #include <irqkit/proc.h>
 #include <irqkit/hosted.h>

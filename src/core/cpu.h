@@ -139,6 +139,8 @@ struct irqkit_cpu {
 	unsigned int		timer_duty;
 	unsigned int		duty_seq;
 	struct irqkit_tasklet	*tasklet_head[2];	/* [0] TASKLET, [1] HI; lock-free, newest first */
+	struct irqkit_list_head	iopoll;		/* irq_poll instances scheduled, under iopoll_lock */
+	struct irqkit_spinlock	iopoll_lock;
 	uint64_t		softirq_raised[IRQKIT_NR_SOFTIRQS];	/* histograms (observe.c) */
 	/* timers (timer.c, hrtimer.c) */
 	struct irqkit__timer_base timers;

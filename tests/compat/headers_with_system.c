@@ -43,6 +43,7 @@
 #include <linux/spinlock.h>
 #include <linux/local_lock.h>
 #include <linux/pci.h>
+#include <linux/irq_poll.h>
 #include <linux/hardirq.h>
 #include <asm/hardirq.h>
 #include <asm/irq.h>

@@ -107,6 +107,10 @@ IRQKIT_API void irqkit_delayed_work_timer_fn(struct irqkit_timer_list *timer);
 /* softirq.c: an offline CPU's tasklets go to @to */
 HIDDEN void irqkit__softirq_takeover(unsigned int cpu, unsigned int to);
 
+/* irq_poll.c: the per-CPU lists and the vector; an offline CPU's instances go to @to */
+HIDDEN void irqkit__irq_poll_init(void);
+HIDDEN void irqkit__irq_poll_takeover(unsigned int cpu, unsigned int to);
+
 /* irq_work.c */
 HIDDEN int irqkit__irq_work_init(void);
 HIDDEN void irqkit__irq_work_run(struct irqkit_cpu *c);
