@@ -995,6 +995,12 @@ static struct {
 	bool			parked;		/* asked to park (and not unparked) */
 	int			result;		/* once stopped; 1: -EINTR or KT_VALUE */
 	bool			result_known;
+	/*
+	 * Joined, and a kthread created since took its task memory: a stop
+	 * of the pointer names that one (the newest answer the runtime kept
+	 * for it), as a stale task_struct pointer would in Linux.
+	 */
+	bool			reused;
 } kts[2];
 
 /* A kthread: park when asked; sleep interruptibly (signals it does not allow are dropped). */
@@ -1030,15 +1036,6 @@ static bool kt_live(const struct irqkit_task *t)
 	return false;
 }
 
-/*
- * Is slot @i's joined task's memory the other slot's task now?  Then a stop
- * of it names that kthread, live or joined since (the newer answer), as a
- * stale task_struct pointer would in Linux: not that either.
- */
-static bool kt_reused(unsigned int i)
-{
-	return kts[i ^ 1].state != KT_NONE && kts[i ^ 1].task == kts[i].task;
-}
 
 static void op_kthread(struct input *in)
 {
@@ -1055,6 +1052,8 @@ static void op_kthread(struct input *in)
 		kts[i].task = irqkit_kthread_create(kt_fn, NULL, "fz%u", i);
 		if (irqkit_is_err(kts[i].task))
 			fail("kthread_create = %ld in a started run", irqkit_ptr_err(kts[i].task));
+		if (kts[i ^ 1].state == KT_STOPPED && kts[i ^ 1].task == kts[i].task)
+			kts[i ^ 1].reused = true;
 		kts[i].state = KT_CREATED;
 		break;
 	case 1:		/* wake */
@@ -1067,7 +1066,7 @@ static void op_kthread(struct input *in)
 	case 2:		/* stop */
 		/* a joined task's memory may be a live kthread's now (a thread's reused): not that */
 		if (kts[i].state == KT_NONE ||
-		    (kts[i].state == KT_STOPPED && (kt_live(kts[i].task) || kt_reused(i))))
+		    (kts[i].state == KT_STOPPED && (kt_live(kts[i].task) || kts[i].reused)))
 			break;
 		got = irqkit_kthread_stop(kts[i].task);
 		if (kts[i].state == KT_STOPPED) {
