@@ -167,6 +167,19 @@ void irqkit__fd_keep_record(struct fd_line *l, const void *rec, size_t len);
 /* Read an 8-byte counter (eventfd, timerfd, VFIO's trigger eventfd): its value is the arrivals. */
 void irqkit__fd_read_counter(struct fd_line *l, struct fd_arrival *a);
 
+/* ---- VFIO (vfio.c) ---------------------------------------------------------------------- */
+
+/*
+ * VFIO_DEVICE_SET_IRQS through @ioctl_fn (@data its device): @count
+ * eventfds @fds from vector @start with @action, or (@fds NULL, @count 0)
+ * the index off.  Return: 0 or -errno.
+ */
+int irqkit__vfio_irq_set(int (*ioctl_fn)(void *data, unsigned long req, void *arg), void *data,
+			 unsigned int index, uint32_t action, unsigned int start, unsigned int count,
+			 const int *fds);
+/* An ioctl on the VFIO device descriptor *@data: 0 or -errno. */
+int irqkit__vfio_fd_ioctl(void *data, unsigned long req, void *arg);
+
 /* ---- PCI devices (pci.c), over VFIO or the simulated device (pcisim.c) ----------------- */
 
 /*

@@ -96,21 +96,7 @@ static const char *index_name(unsigned int index)
 static int set_irqs_at(struct irqkit__pci *p, unsigned int index, uint32_t action,
 		       unsigned int start, unsigned int count, const int *fds)
 {
-	size_t size = sizeof(struct vfio_irq_set) + sizeof(int32_t) * count;
-	struct vfio_irq_set *set = calloc(1, size);
-	int ret;
-
-	if (!set)
-		return -IRQKIT_ENOMEM;
-	*set = (struct vfio_irq_set){
-		.argsz = (uint32_t)size,
-		.flags = (fds ? VFIO_IRQ_SET_DATA_EVENTFD : VFIO_IRQ_SET_DATA_NONE) | action,
-		.index = index, .start = start, .count = count };
-	if (fds)
-		memcpy(set->data, fds, sizeof(int32_t) * count);
-	ret = p->be->ioctl(p->data, VFIO_DEVICE_SET_IRQS, set);
-	free(set);
-	return ret;
+	return irqkit__vfio_irq_set(p->be->ioctl, p->data, index, action, start, count, fds);
 }
 
 static int set_irqs(struct irqkit__pci *p, unsigned int index, uint32_t action, unsigned int count,
@@ -119,14 +105,9 @@ static int set_irqs(struct irqkit__pci *p, unsigned int index, uint32_t action, 
 	return set_irqs_at(p, index, action, 0, count, fds);
 }
 
-static int vfio_ioctl(void *data, unsigned long req, void *arg)
-{
-	return ioctl(*(int *)data, req, arg) ? -errno : 0;
-}
-
 /* The device's descriptor and where its configuration space is in it. */
 struct vfio_dev {
-	int	fd;		/* first: vfio_ioctl reads it */
+	int	fd;		/* first: irqkit__vfio_fd_ioctl reads it */
 	int	group, container;	/* -1 when the caller opened the device */
 	off_t	cfg;
 };
@@ -175,9 +156,42 @@ static void vfio_unmap(void *data, void *addr, size_t len)
 }
 
 static const struct irqkit__pci_backend vfio_backend = {
-	.ioctl = vfio_ioctl, .config = vfio_config, .map = vfio_map, .unmap = vfio_unmap,
+	.ioctl = irqkit__vfio_fd_ioctl, .config = vfio_config, .map = vfio_map, .unmap = vfio_unmap,
 	.release = vfio_release,
 };
+
+/* ---- lines of their own: INTx and the device events ------------------------------------------ */
+
+/*
+ * A line of its own bound, as a VFIO source, to an eventfd made here
+ * (*@fd), @eoi_fd the unmask eventfd its end of interrupt writes, or -1.
+ * Return: the line, or -errno with nothing left.
+ */
+static int eventfd_line(int *fd, int eoi_fd)
+{
+	int irq = irqkit_irq_alloc_descs(-1, 1, 1, NULL), ret;
+
+	if (irq < 0)
+		return irq;
+	*fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	ret = *fd < 0 ? -IRQKIT_EMFILE :
+			irqkit__fd_bind_kind((unsigned int)irq, *fd, &irqkit__fd_kind_vfio, eoi_fd);
+	if (!ret)
+		return irq;
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+	irqkit_irq_free_descs((unsigned int)irq, 1);
+	return ret;
+}
+
+/* Undo eventfd_line(). */
+static void eventfd_line_free(unsigned int irq, int fd)
+{
+	(void)irqkit_fd_unbind(irq);
+	irqkit_irq_free_descs(irq, 1);
+	close(fd);
+}
 
 /* ---- INTx ----------------------------------------------------------------------------------- */
 
@@ -224,29 +238,16 @@ static int intx_setup(struct irqkit_pci_dev *pdev)
 
 	if (!p->count[VFIO_PCI_INTX_IRQ_INDEX])
 		return 0;
-	irq = irqkit_irq_alloc_descs(-1, 1, 1, NULL);
-	if (irq < 0)
-		return irq;
-	p->intx_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	p->intx_unmask = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (p->intx_fd < 0 || p->intx_unmask < 0) {
-		ret = -IRQKIT_EMFILE;
-	} else {
-		ret = irqkit__fd_bind_kind((unsigned int)irq, p->intx_fd, &irqkit__fd_kind_vfio,
-					   p->intx_unmask);
-		if (!ret) {
-			ret = intx_on(pdev);
-			if (ret)
-				(void)irqkit_fd_unbind((unsigned int)irq);
-		}
-	}
+	if (p->intx_unmask < 0)
+		return -IRQKIT_EMFILE;
+	irq = eventfd_line(&p->intx_fd, p->intx_unmask);
+	ret = irq < 0 ? irq : intx_on(pdev);
 	if (ret) {
-		if (p->intx_fd >= 0)
-			close(p->intx_fd);
-		if (p->intx_unmask >= 0)
-			close(p->intx_unmask);
+		if (irq >= 0)
+			eventfd_line_free((unsigned int)irq, p->intx_fd);
+		close(p->intx_unmask);
 		p->intx_fd = p->intx_unmask = -1;
-		irqkit_irq_free_descs((unsigned int)irq, 1);
 		return ret;
 	}
 	p->intx_line = pdev->irq = (unsigned int)irq;
@@ -260,9 +261,7 @@ static void intx_teardown(struct irqkit_pci_dev *pdev)
 	if (p->intx_fd < 0)
 		return;
 	intx_off(pdev);
-	(void)irqkit_fd_unbind(p->intx_line);
-	irqkit_irq_free_descs(p->intx_line, 1);
-	close(p->intx_fd);
+	eventfd_line_free(p->intx_line, p->intx_fd);
 	close(p->intx_unmask);
 	p->intx_fd = p->intx_unmask = -1;
 	p->intx_line = pdev->irq = 0;
@@ -448,14 +447,20 @@ int irqkit_pci_open(const char *addr, struct irqkit_pci_dev **out)
 
 /* ---- configuration space -------------------------------------------------------------------- */
 
+/* A read or write of 1, 2 or 4 aligned bytes within the 4 KiB of configuration space? */
+static bool config_access_ok(const struct irqkit_pci_dev *pdev, unsigned int where,
+			     unsigned int len)
+{
+	return pdev && (len == 1 || len == 2 || len == 4) && where <= 4096 - len && !(where % len);
+}
+
 int irqkit_pci_read_config(struct irqkit_pci_dev *pdev, unsigned int where, unsigned int len,
 			   uint32_t *val)
 {
 	uint8_t b[4] = { 0 };
 	int ret;
 
-	if (!pdev || !val || (len != 1 && len != 2 && len != 4) || where > 4096 - len ||
-	    where % len)
+	if (!val || !config_access_ok(pdev, where, len))
 		return -IRQKIT_EINVAL;
 	ret = pdev->priv->be->config(pdev->priv->data, b, len, where, false);
 	*val = ret ? ~0u : (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
@@ -469,7 +474,7 @@ int irqkit_pci_write_config(struct irqkit_pci_dev *pdev, unsigned int where, uns
 	uint8_t b[4] = { (uint8_t)val, (uint8_t)(val >> 8), (uint8_t)(val >> 16),
 			 (uint8_t)(val >> 24) };
 
-	if (!pdev || (len != 1 && len != 2 && len != 4) || where > 4096 - len || where % len)
+	if (!config_access_ok(pdev, where, len))
 		return -IRQKIT_EINVAL;
 	return pdev->priv->be->config(pdev->priv->data, b, len, where, true);
 }
@@ -501,25 +506,14 @@ int irqkit_pci_event_irq(struct irqkit_pci_dev *pdev, unsigned int which)
 			      which == IRQKIT_PCI_EVENT_ERR ? "error (no AER)" : "request");
 		return -IRQKIT_ENODEV;
 	}
-	irq = irqkit_irq_alloc_descs(-1, 1, 1, NULL);
+	irq = eventfd_line(&fd, -1);
 	if (irq < 0)
 		return irq;
-	fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	ret = fd < 0 ? -IRQKIT_EMFILE :
-		       irqkit__fd_bind_kind((unsigned int)irq, fd, &irqkit__fd_kind_vfio, -1);
-	if (!ret) {
-		ret = set_irqs(p, which, VFIO_IRQ_SET_ACTION_TRIGGER, 1, &fd);
-		if (ret) {
-			irqkit_printk(IRQKIT_LOG_ERR, "pci %s: VFIO refused the %s event's eventfd (%d)",
-				      pci_name(pdev), which == IRQKIT_PCI_EVENT_ERR ? "error" : "request",
-				      ret);
-			(void)irqkit_fd_unbind((unsigned int)irq);
-		}
-	}
+	ret = set_irqs(p, which, VFIO_IRQ_SET_ACTION_TRIGGER, 1, &fd);
 	if (ret) {
-		if (fd >= 0)
-			close(fd);
-		irqkit_irq_free_descs((unsigned int)irq, 1);
+		irqkit_printk(IRQKIT_LOG_ERR, "pci %s: VFIO refused the %s event's eventfd (%d)",
+			      pci_name(pdev), which == IRQKIT_PCI_EVENT_ERR ? "error" : "request", ret);
+		eventfd_line_free((unsigned int)irq, fd);
 		return ret;
 	}
 	p->ev_line[e] = (unsigned int)irq;
@@ -533,9 +527,7 @@ static void events_teardown(struct irqkit__pci *p)
 		if (!p->ev_line[e])
 			continue;
 		(void)set_irqs(p, IRQKIT_PCI_EVENT_ERR + e, VFIO_IRQ_SET_ACTION_TRIGGER, 0, NULL);
-		(void)irqkit_fd_unbind(p->ev_line[e]);
-		irqkit_irq_free_descs(p->ev_line[e], 1);
-		close(p->ev_fd[e]);
+		eventfd_line_free(p->ev_line[e], p->ev_fd[e]);
 		p->ev_line[e] = 0;
 	}
 }
@@ -609,15 +601,38 @@ static void vec_unmap(struct irqkit_irq_domain *d, unsigned int virq)
 
 static const struct irqkit_irq_domain_ops vec_domain_ops = { .map = vec_map, .unmap = vec_unmap };
 
+/* Entry @i's eventfd and its line in the device's domain, with @aff (NULL: none).  Return: 0 or -errno. */
+static int vector_add(struct irqkit__pci *p, unsigned int i,
+		      const struct irqkit_irq_affinity_desc *aff)
+{
+	p->fds[i] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (p->fds[i] < 0)
+		return -IRQKIT_EMFILE;
+	if (aff) {
+		p->aff[i] = *aff;
+		p->aff_set[i] = 1;
+	}
+	p->virq[i] = irqkit_irq_create_mapping_affinity(p->domain, i, aff);
+	return p->virq[i] ? 0 : -IRQKIT_ENOSPC;
+}
+
+/* Undo vector_add() for entry @i, as far as it got. */
+static void vector_drop(struct irqkit__pci *p, unsigned int i)
+{
+	if (p->virq[i])
+		irqkit_irq_dispose_mapping(p->virq[i]);
+	if (p->fds[i] >= 0)
+		close(p->fds[i]);
+	p->fds[i] = -1;
+	p->virq[i] = 0;
+	p->aff_set[i] = 0;
+}
+
 /* Undo what vectors_setup() did up to where it got: lines, eventfds, domain, masks. */
 static void vectors_release(struct irqkit__pci *p)
 {
-	for (unsigned int i = 0; i < p->size; i++) {
-		if (p->virq && p->virq[i])
-			irqkit_irq_dispose_mapping(p->virq[i]);
-		if (p->fds && p->fds[i] >= 0)
-			close(p->fds[i]);
-	}
+	for (unsigned int i = 0; p->virq && p->fds && p->aff_set && i < p->size; i++)
+		vector_drop(p, i);
 	if (p->domain)
 		irqkit_irq_domain_remove(p->domain);
 	free(p->aff);
@@ -654,34 +669,18 @@ static int vectors_setup(struct irqkit_pci_dev *pdev, unsigned int index, unsign
 	for (unsigned int i = 0; i < p->size; i++)
 		p->fds[i] = -1;
 	masks = affd ? irqkit_irq_create_affinity_masks(nvec, affd) : NULL;
-	for (unsigned int i = 0; masks && i < nvec; i++) {
-		p->aff[i] = masks[i];
-		p->aff_set[i] = 1;
-	}
-	irqkit_kfree(masks);
 	snprintf(p->domain_name, sizeof(p->domain_name), "PCI-%s-%s",
 		 index == VFIO_PCI_MSIX_IRQ_INDEX ? "MSIX" : "MSI", pci_name(pdev));
 	p->fwnode.name = p->domain_name;
 	p->chip = irqkit_fd_chip;
 	p->chip.name = p->domain_name;
 	p->domain = irqkit_irq_domain_create_linear(&p->fwnode, p->size, &vec_domain_ops, p);
-	if (!p->domain) {
-		ret = -IRQKIT_ENOMEM;
+	ret = p->domain ? 0 : -IRQKIT_ENOMEM;
+	for (unsigned int i = 0; !ret && i < nvec; i++)
+		ret = vector_add(p, i, masks ? &masks[i] : NULL);
+	irqkit_kfree(masks);
+	if (ret)
 		goto fail;
-	}
-	for (unsigned int i = 0; i < nvec; i++) {
-		p->fds[i] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-		if (p->fds[i] < 0) {
-			ret = -IRQKIT_EMFILE;
-			goto fail;
-		}
-		p->virq[i] = irqkit_irq_create_mapping_affinity(p->domain, i,
-								p->aff_set[i] ? &p->aff[i] : NULL);
-		if (!p->virq[i]) {
-			ret = -IRQKIT_ENOSPC;
-			goto fail;
-		}
-	}
 	intx_off(pdev);
 	ret = set_irqs(p, index, VFIO_IRQ_SET_ACTION_TRIGGER, nvec, p->fds);
 	if (ret) {
@@ -798,11 +797,17 @@ int irqkit_pci_alloc_irq_vectors(struct irqkit_pci_dev *pdev, unsigned int min, 
 	return irqkit_pci_alloc_irq_vectors_affinity(pdev, min, max, flags, NULL);
 }
 
+/* Does line @irq (0: none) have a handler requested? */
+static bool line_busy(unsigned int irq)
+{
+	return irq && irqkit_irq_has_action(irq);
+}
+
 /* A vector of @p with a handler requested, or -1. */
 static int busy_vector(const struct irqkit__pci *p)
 {
 	for (unsigned int i = 0; i < p->size; i++)
-		if (p->virq[i] && irqkit_irq_has_action(p->virq[i]))
+		if (line_busy(p->virq[i]))
 			return (int)i;
 	return -1;
 }
@@ -933,26 +938,13 @@ struct irqkit_msi_map irqkit_pci_msix_alloc_irq_at(struct irqkit_pci_dev *pdev, 
 		map.index = index >= p->size ? -IRQKIT_ERANGE : -IRQKIT_EBUSY;
 		return map;
 	}
-	p->fds[index] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (p->fds[index] < 0) {
-		map.index = -IRQKIT_EMFILE;
-		return map;
-	}
-	if (affdesc) {
-		p->aff[index] = *affdesc;
-		p->aff_set[index] = 1;
-	}
-	p->virq[index] = irqkit_irq_create_mapping_affinity(p->domain, index, affdesc);
-	ret = p->virq[index] ? msix_add(p, index) : -IRQKIT_ENOSPC;
+	ret = vector_add(p, index, affdesc);
+	if (!ret)
+		ret = msix_add(p, index);
 	if (ret) {
 		irqkit_printk(IRQKIT_LOG_ERR, "pci %s: MSI-X vector %u could not be added (%d)",
 			      pci_name(pdev), index, ret);
-		if (p->virq[index])
-			irqkit_irq_dispose_mapping(p->virq[index]);
-		close(p->fds[index]);
-		p->fds[index] = -1;
-		p->virq[index] = 0;
-		p->aff_set[index] = 0;
+		vector_drop(p, index);
 		map.index = ret;
 		return map;
 	}
@@ -983,11 +975,7 @@ void irqkit_pci_msix_free_irq(struct irqkit_pci_dev *pdev, struct irqkit_msi_map
 	}
 	/* VFIO lets go of the eventfd (-1 for one vector), the rest stays on */
 	(void)set_irqs_at(p, VFIO_PCI_MSIX_IRQ_INDEX, VFIO_IRQ_SET_ACTION_TRIGGER, i, 1, &none);
-	irqkit_irq_dispose_mapping(p->virq[i]);
-	close(p->fds[i]);
-	p->fds[i] = -1;
-	p->virq[i] = 0;
-	p->aff_set[i] = 0;
+	vector_drop(p, i);
 }
 
 int irqkit_pci_msix_vec_count(struct irqkit_pci_dev *pdev)
@@ -1011,9 +999,8 @@ int irqkit_pci_close(struct irqkit_pci_dev *pdev)
 	if (!pdev || !pdev->priv)
 		return -IRQKIT_EINVAL;
 	p = pdev->priv;
-	if (busy_vector(p) >= 0 || (p->intx_line && irqkit_irq_has_action(p->intx_line)) ||
-	    (p->ev_line[0] && irqkit_irq_has_action(p->ev_line[0])) ||
-	    (p->ev_line[1] && irqkit_irq_has_action(p->ev_line[1]))) {
+	if (busy_vector(p) >= 0 || line_busy(p->intx_line) || line_busy(p->ev_line[0]) ||
+	    line_busy(p->ev_line[1])) {
 		irqkit_printk(IRQKIT_LOG_ERR, "pci %s: close with a handler still requested; not closed",
 			      pci_name(pdev));
 		return -IRQKIT_EBUSY;

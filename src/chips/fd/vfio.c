@@ -40,19 +40,40 @@ int irqkit_fd_bind_vfio(unsigned int irq, int trigger_fd, int unmask_fd)
 	return irqkit__fd_bind_kind(irq, trigger_fd, &irqkit__fd_kind_vfio, unmask_fd);
 }
 
+int irqkit__vfio_irq_set(int (*ioctl_fn)(void *data, unsigned long req, void *arg), void *data,
+			 unsigned int index, uint32_t action, unsigned int start, unsigned int count,
+			 const int *fds)
+{
+	size_t size = sizeof(struct vfio_irq_set) + sizeof(int32_t) * count;
+	struct vfio_irq_set *set = calloc(1, size);
+	int ret;
+
+	if (!set)
+		return -IRQKIT_ENOMEM;
+	*set = (struct vfio_irq_set){
+		.argsz = (uint32_t)size,
+		.flags = (fds ? VFIO_IRQ_SET_DATA_EVENTFD : VFIO_IRQ_SET_DATA_NONE) | action,
+		.index = index, .start = start, .count = count };
+	if (fds)
+		memcpy(set->data, fds, sizeof(int32_t) * count);
+	ret = ioctl_fn(data, VFIO_DEVICE_SET_IRQS, set);
+	free(set);
+	return ret;
+}
+
+int irqkit__vfio_fd_ioctl(void *data, unsigned long req, void *arg)
+{
+	return ioctl(*(int *)data, req, arg) ? -errno : 0;
+}
+
 int irqkit_vfio_set_irqs(int device_fd, unsigned int index, unsigned int count, int *trigger_fds,
 			 int *unmask_fd)
 {
-	size_t size = sizeof(struct vfio_irq_set) + sizeof(int32_t) * (count ? count : 1);
-	struct vfio_irq_set *set;
 	int ret = 0;
 
 	if (!count || !trigger_fds || count > 2048 ||
 	    (index == VFIO_PCI_INTX_IRQ_INDEX && (count != 1 || !unmask_fd)))
 		return -IRQKIT_EINVAL;
-	set = calloc(1, size);
-	if (!set)
-		return -IRQKIT_ENOMEM;
 	for (unsigned int i = 0; i < count; i++)
 		trigger_fds[i] = -1;
 	if (unmask_fd)
@@ -64,29 +85,21 @@ int irqkit_vfio_set_irqs(int device_fd, unsigned int index, unsigned int count, 
 			goto fail;
 		}
 	}
-	*set = (struct vfio_irq_set){ .argsz = (uint32_t)size,
-				      .flags = VFIO_IRQ_SET_DATA_EVENTFD | VFIO_IRQ_SET_ACTION_TRIGGER,
-				      .index = index, .start = 0, .count = count };
-	memcpy(set->data, trigger_fds, sizeof(int32_t) * count);
-	if (ioctl(device_fd, VFIO_DEVICE_SET_IRQS, set)) {
-		ret = -errno;
+	ret = irqkit__vfio_irq_set(irqkit__vfio_fd_ioctl, &device_fd, index,
+				   VFIO_IRQ_SET_ACTION_TRIGGER, 0, count, trigger_fds);
+	if (ret)
 		goto fail;
-	}
 	if (index == VFIO_PCI_INTX_IRQ_INDEX) {
 		*unmask_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 		if (*unmask_fd < 0) {
 			ret = -IRQKIT_EMFILE;
 			goto fail;
 		}
-		set->flags = VFIO_IRQ_SET_DATA_EVENTFD | VFIO_IRQ_SET_ACTION_UNMASK;
-		set->count = 1;
-		memcpy(set->data, unmask_fd, sizeof(int32_t));
-		if (ioctl(device_fd, VFIO_DEVICE_SET_IRQS, set)) {
-			ret = -errno;
+		ret = irqkit__vfio_irq_set(irqkit__vfio_fd_ioctl, &device_fd, index,
+					   VFIO_IRQ_SET_ACTION_UNMASK, 0, 1, unmask_fd);
+		if (ret)
 			goto fail;
-		}
 	}
-	free(set);
 	return 0;
 fail:
 	for (unsigned int i = 0; i < count; i++)
@@ -94,6 +107,5 @@ fail:
 			close(trigger_fds[i]);
 	if (unmask_fd && *unmask_fd >= 0)
 		close(*unmask_fd);
-	free(set);
 	return ret;
 }
