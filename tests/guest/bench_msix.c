@@ -20,13 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define E1000_ICR	0x000c0
-#define E1000_ICS	0x000c8
-#define E1000_IMS	0x000d0
-#define E1000_IMC	0x000d8
-#define E1000_EIAC	0x000dc
-#define E1000_IVAR	0x000e4
-#define IVAR_VALID	0x8u
 #define BLOCKS		5
 #define BLOCK_MS	400
 
@@ -38,7 +31,7 @@ struct vec {
 	atomic_ulong	irqs;
 };
 
-static struct vec vecs[2] = { { .cause = 1u << 20 }, { .cause = 1u << 21 } };	/* rx0, rx1 */
+static struct vec vecs[2] = { { .cause = ICR_RXQ0 }, { .cause = ICR_RXQ1 } };
 
 static enum irqkit_irqreturn vec_interrupt(int irq, void *dev_id)
 {

@@ -30,6 +30,27 @@
 #define EDU_ID_VALUE	0x010000edu
 
 /*
+ * QEMU's e1000e (an 82574, 8086:10d3), BAR0: its interrupt registers and
+ * causes.  IVAR routes each queue cause and the "other" causes to an MSI-X
+ * vector (a valid bit and the vector, 4 bits a cause); a write of a cause
+ * to ICS raises it; with MSI-X on, a driver clears a cause by writing it
+ * to ICR.
+ */
+#define E1000_ICR	0x000c0
+#define E1000_ICS	0x000c8
+#define E1000_IMS	0x000d0
+#define E1000_IMC	0x000d8
+#define E1000_EIAC	0x000dc
+#define E1000_IVAR	0x000e4
+#define ICR_RXQ0	(1u << 20)
+#define ICR_RXQ1	(1u << 21)
+#define ICR_TXQ0	(1u << 22)
+#define ICR_TXQ1	(1u << 23)
+#define ICR_OTHER	(1u << 24)
+#define ICR_LSC		(1u << 2)	/* link status change: one of the "other" causes */
+#define IVAR_VALID	0x8u
+
+/*
  * The edu device's BAR0, mapped by the program, and a handler that
  * acknowledges the device and counts in edu_handled (unused by the programs
  * of other devices).

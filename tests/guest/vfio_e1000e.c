@@ -35,21 +35,6 @@
 #include <string.h>
 #include <sys/wait.h>
 
-/* 82574 registers (BAR 0) and interrupt causes */
-#define E1000_ICR	0x000c0
-#define E1000_ICS	0x000c8
-#define E1000_IMS	0x000d0
-#define E1000_IMC	0x000d8
-#define E1000_EIAC	0x000dc
-#define E1000_IVAR	0x000e4
-#define ICR_RXQ0	(1u << 20)
-#define ICR_RXQ1	(1u << 21)
-#define ICR_TXQ0	(1u << 22)
-#define ICR_TXQ1	(1u << 23)
-#define ICR_OTHER	(1u << 24)
-#define ICR_LSC		(1u << 2)	/* link status change: one of the "other" causes */
-#define IVAR_VALID	0x8u
-
 #define NR_VECS		5
 #define ROUNDS		20
 #define IRQKIT_CPUS	4		/* a vector per CPU: the four queues */
