@@ -662,12 +662,12 @@ static int vectors_setup(struct irqkit_pci_dev *pdev, unsigned int index, unsign
 	p->fds = malloc(p->size * sizeof(*p->fds));
 	p->aff = calloc(p->size, sizeof(*p->aff));
 	p->aff_set = calloc(p->size, sizeof(*p->aff_set));
+	for (unsigned int i = 0; p->fds && i < p->size; i++)
+		p->fds[i] = -1;		/* before any failure: the release reads them */
 	if (!p->virq || !p->fds || !p->aff || !p->aff_set) {
 		ret = -IRQKIT_ENOMEM;
 		goto fail;
 	}
-	for (unsigned int i = 0; i < p->size; i++)
-		p->fds[i] = -1;
 	masks = affd ? irqkit_irq_create_affinity_masks(nvec, affd) : NULL;
 	snprintf(p->domain_name, sizeof(p->domain_name), "PCI-%s-%s",
 		 index == VFIO_PCI_MSIX_IRQ_INDEX ? "MSIX" : "MSI", pci_name(pdev));
