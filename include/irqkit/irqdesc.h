@@ -56,6 +56,7 @@ struct irqkit_desc {
 	unsigned int		threads_active;		/* woken threads not yet done, atomic */
 	unsigned int		wait_for_threads;	/* synchronize_irq sleeps on it */
 	unsigned int		threads_handled_last;	/* spurious deferral (3.3) */
+	unsigned int		threads_handled_seen;	/* threads_handled as the hardirq woke them */
 	struct irqkit__fault	*fault;		/* fault injection (fault.c), lock */
 	uint64_t		raised_ns;	/* first raise not yet handled, histograms (observe.c) */
 	uint64_t		flow;		/* that raise's link, recorder (observe.c) */

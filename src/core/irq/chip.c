@@ -522,8 +522,10 @@ void irqkit_handle_nested_irq(unsigned int irq)
 	for (struct irqkit_action *a = a_load_acquire(&desc->action); a;
 	     a = a_load_acquire(&a->next))
 		ret |= a->thread_fn((int)irq, a->dev_id);
-	if (!(READ_ONCE(desc->settings) & IRQ_SETTINGS_NO_DEBUG))
+	if (!(READ_ONCE(desc->settings) & IRQ_SETTINGS_NO_DEBUG)) {
+		WRITE_ONCE(desc->threads_handled_seen, a_load_seq(&desc->threads_handled));
 		irqkit__note_interrupt(desc, (enum irqkit_irqreturn)ret);
+	}
 	if (a_fetch_sub(&desc->threads_active, 1) == 1) {
 		irqkit__seq_wake(&desc->wait_for_threads);
 	}

@@ -64,6 +64,15 @@ handle_actions_as(struct irqkit_desc *desc, const bool observed)
 		if (unlikely(!task_irqs_off(t) || t->preempt_count != pc))
 			irqkit__handler_left_state(irq, pc);
 		if (res == IRQKIT_WAKE_THREAD) {
+			/*
+			 * The spurious verdict of a pure WAKE_THREAD is on what the
+			 * threads did before this interrupt woke them: on a CPU the
+			 * woken thread runs only after the hardirq, here it may run
+			 * at once, and its count would be taken for the last one's.
+			 */
+			if (!(retval & IRQKIT_WAKE_THREAD))
+				WRITE_ONCE(desc->threads_handled_seen,
+					   a_load_seq(&desc->threads_handled));
 			if (unlikely(!action->thread_fn))
 				irqkit__warn_no_thread(irq, action);
 			else

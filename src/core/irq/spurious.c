@@ -136,7 +136,7 @@ void irqkit__note_interrupt(struct irqkit_desc *desc, enum irqkit_irqreturn acti
 		return;
 	}
 
-	/* 3.3: a pure WAKE_THREAD result is judged at the next hardirq */
+	/* 3.3: a pure WAKE_THREAD result is judged at the next hardirq, on the count it saw */
 	if (ret & IRQKIT_WAKE_THREAD) {
 		unsigned int last = READ_ONCE(desc->threads_handled_last);
 
@@ -147,7 +147,7 @@ void irqkit__note_interrupt(struct irqkit_desc *desc, enum irqkit_irqreturn acti
 				WRITE_ONCE(desc->threads_handled_last, last | SPURIOUS_DEFERRED);
 				return;
 			}
-			handled = READ_ONCE(desc->threads_handled) | SPURIOUS_DEFERRED;
+			handled = READ_ONCE(desc->threads_handled_seen) | SPURIOUS_DEFERRED;
 			if (handled != last) {
 				ret = IRQKIT_HANDLED;
 				WRITE_ONCE(desc->threads_handled_last, handled);

@@ -3,6 +3,8 @@
 #include "../../harness.h"
 #include "../../testchip.h"
 
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -82,6 +84,72 @@ static void test_pure_wake_thread_verdict_is_deferred_to_next_interrupt(void **s
 	a.ret = IRQKIT_WAKE_THREAD;
 	irqkit_sw_raise(T_EDGE(1));
 	assert_int_equal(info_of(T_EDGE(1)).irq_count, 2);	/* deferred again */
+}
+
+/*
+ * A thread woken by this interrupt that is done before the interrupt's
+ * accounting (on a CPU it runs only after the hardirq; here it runs at
+ * once on a thread of its own) does not count for the interrupt that woke
+ * it: the verdict is on what the threads did before.  The second action of
+ * the shared line waits in its handler until the first one's thread is
+ * done, which makes that order certain.
+ */
+static atomic_int thread_calls;
+static const enum irqkit_irqreturn thread_script[] = {
+	IRQKIT_HANDLED, IRQKIT_HANDLED, IRQKIT_NONE, IRQKIT_HANDLED,
+};
+
+static enum irqkit_irqreturn wake_primary(int irq, void *dev_id)
+{
+	(void)irq;
+	(void)dev_id;
+	return IRQKIT_WAKE_THREAD;
+}
+
+static enum irqkit_irqreturn scripted_thread(int irq, void *dev_id)
+{
+	int n = atomic_fetch_add(&thread_calls, 1);
+
+	(void)irq;
+	(void)dev_id;
+	return thread_script[n % 4];
+}
+
+static enum irqkit_irqreturn wait_for_thread(int irq, void *dev_id)
+{
+	struct irqkit_desc *desc = irqkit_irq_to_desc((unsigned int)irq);
+
+	(void)dev_id;
+	for (int i = 0; i < 10000000 && __atomic_load_n(&desc->threads_active, __ATOMIC_ACQUIRE); i++)
+		sched_yield();
+	return IRQKIT_NONE;
+}
+
+static void test_thread_done_before_the_accounting_counts_for_the_next(void **state)
+{
+	unsigned int irq = T_EDGE(1);
+	struct irqkit_desc *desc = irqkit_irq_to_desc(irq);
+
+	(void)state;
+	atomic_store(&thread_calls, 0);
+	assert_int_equal(irqkit_request_threaded_irq(irq, wake_primary, scripted_thread,
+						     IRQKIT_F_SHARED, "a", &a), 0);
+	assert_int_equal(irqkit_request_irq(irq, wait_for_thread, IRQKIT_F_SHARED, "b", &b), 0);
+	irqkit_sw_raise(irq);		/* deferred; its thread handles */
+	irqkit_synchronize_irq(irq);
+	assert_int_equal(__atomic_load_n(&desc->threads_handled, __ATOMIC_ACQUIRE), 1);
+	irqkit_sw_raise(irq);		/* the first thread handled: handled; its own handles */
+	irqkit_synchronize_irq(irq);
+	assert_int_equal(info_of(irq).irqs_unhandled, 0);
+	irqkit_sw_raise(irq);		/* the second handled: handled; its own does not */
+	irqkit_synchronize_irq(irq);
+	assert_int_equal(info_of(irq).irqs_unhandled, 0);
+	irqkit_sw_raise(irq);		/* the third did not: unhandled */
+	irqkit_synchronize_irq(irq);
+	assert_int_equal(atomic_load(&thread_calls), 4);
+	assert_int_equal(info_of(irq).irqs_unhandled, 1);
+	irqkit_free_irq(irq, &b);
+	irqkit_free_irq(irq, &a);
 }
 
 /* ---- 3.4 the 100 ms reset ------------------------------------------------------------------ */
@@ -624,6 +692,7 @@ int main(void)
 		T(test_bogus_return_value_is_reported_and_not_counted),
 		T(test_bogus_reports_are_capped_at_100_in_all),
 		T(test_pure_wake_thread_verdict_is_deferred_to_next_interrupt),
+		T(test_thread_done_before_the_accounting_counts_for_the_next),
 		T(test_unhandled_count_restarts_at_1_after_100ms),
 		T(test_99900_unhandled_in_100000_is_not_stuck),
 		T(test_99901_unhandled_in_100000_disables_the_line),
