@@ -5,8 +5,11 @@
  * configured counts, SET_IRQS is checked as vfio-pci checks it (one kind
  * at a time, no more vectors than the device has, a kind turned off with
  * count 0), and the device signals the eventfds it was given.  INTx is
- * masked as it signals and unmasked when its unmask eventfd is written; a
- * helper thread watches that eventfd, as the host kernel's irqfd does.
+ * masked as it signals and unmasked when its unmask eventfd is written.
+ * The host kernel unmasks in the write itself (the eventfd's wake-up calls
+ * vfio-pci's unmask); here a helper thread watches the eventfd, and a
+ * change of the pin first takes any unmask already written, so that no
+ * unmask is seen after a later change of the pin, as none is in Linux.
  */
 #include "fd.h"
 
@@ -57,7 +60,16 @@ static void intx_update(struct pcisim *s)
 	}
 }
 
-/* What the host kernel's irqfd does with the unmask eventfd. */
+/* Unmask writes not yet taken: INTx unmasked.  Caller: the lock. */
+static void take_unmask(struct pcisim *s)
+{
+	uint64_t v;
+
+	if (s->unmask_fd >= 0 && read(s->unmask_fd, &v, sizeof(v)) == sizeof(v))
+		s->masked = false;
+}
+
+/* What the host kernel's irqfd does with the unmask eventfd (its descriptor is non-blocking). */
 static void *unmask_thread(void *arg)
 {
 	struct pcisim *s = arg;
@@ -65,15 +77,14 @@ static void *unmask_thread(void *arg)
 	for (;;) {
 		struct pollfd p[2] = { { .fd = s->stop_fd, .events = POLLIN },
 				       { .fd = s->unmask_fd, .events = POLLIN } };
-		uint64_t v;
 
 		if (poll(p, 2, -1) < 0 && errno != EINTR)
 			break;
 		if (p[0].revents)
 			break;
-		if (p[1].revents && read(s->unmask_fd, &v, sizeof(v)) == sizeof(v)) {
+		if (p[1].revents) {
 			pthread_mutex_lock(&s->lock);
-			s->masked = false;
+			take_unmask(s);
 			intx_update(s);
 			pthread_mutex_unlock(&s->lock);
 		}
@@ -81,16 +92,22 @@ static void *unmask_thread(void *arg)
 	return NULL;
 }
 
+/* Stop the helper.  Caller: not the lock, which the helper takes. */
 static void unmask_stop(struct pcisim *s)
 {
+	int fd;
+
 	if (!s->thread_on)
 		return;
 	signal_fd(s->stop_fd);
 	pthread_join(s->thread, NULL);
 	s->thread_on = false;
 	close(s->stop_fd);
-	close(s->unmask_fd);
+	pthread_mutex_lock(&s->lock);
+	fd = s->unmask_fd;
 	s->unmask_fd = -1;
+	pthread_mutex_unlock(&s->lock);
+	close(fd);
 }
 
 /* Turn the kind on off.  Caller: the lock, not the unmask thread. */
@@ -131,7 +148,9 @@ static int set_unmask(struct pcisim *s, const struct vfio_irq_set *set)
 	    (set->flags & VFIO_IRQ_SET_DATA_TYPE_MASK) != VFIO_IRQ_SET_DATA_EVENTFD)
 		return -EINVAL;
 	memcpy(&fd, set->data, sizeof(fd));
+	pthread_mutex_unlock(&s->lock);
 	unmask_stop(s);
+	pthread_mutex_lock(&s->lock);
 	s->unmask_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	s->stop_fd = eventfd(0, EFD_CLOEXEC);
 	if (s->unmask_fd < 0 || s->stop_fd < 0 ||
@@ -391,6 +410,7 @@ int irqkit_pci_sim_set_intx(struct irqkit_pci_dev *pdev, bool level)
 	if (!s || !s->count[VFIO_PCI_INTX_IRQ_INDEX])
 		return -IRQKIT_EINVAL;
 	pthread_mutex_lock(&s->lock);
+	take_unmask(s);
 	s->level = level;
 	intx_update(s);
 	pthread_mutex_unlock(&s->lock);
