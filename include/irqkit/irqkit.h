@@ -22,6 +22,7 @@
 #include <irqkit/kernel.h>
 #include <irqkit/workqueue.h>
 #include <irqkit/irq_poll.h>
+#include <irqkit/napi.h>
 #include <irqkit/swchip.h>
 #include <irqkit/proc.h>
 #include <irqkit/hosted.h>

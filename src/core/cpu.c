@@ -221,6 +221,7 @@ int irqkit_remove_cpu(unsigned int cpu)
 	irqkit__irq_resignal_off_cpu(cpu);
 	irqkit__softirq_takeover(cpu, to);
 	irqkit__irq_poll_takeover(cpu, to);
+	irqkit__napi_takeover(cpu, to);
 	irqkit__timers_dead_cpu(cpu, to);
 	irqkit__hrtimers_dead_cpu(cpu, to);
 	irqkit__irq_work_dead_cpu(cpu, to);

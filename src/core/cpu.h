@@ -95,6 +95,7 @@ struct irqkit__stall {
 
 #define IRQKIT__FAULT_HELD	8	/* arrivals a CPU holds back at once (fault.c) */
 
+struct irqkit_napi_struct;
 struct irqkit_cpu {
 	unsigned int		slot;		/* SLOT_*, see above */
 	/*
@@ -141,6 +142,12 @@ struct irqkit_cpu {
 	struct irqkit_tasklet	*tasklet_head[2];	/* [0] TASKLET, [1] HI; lock-free, newest first */
 	struct irqkit_list_head	iopoll;		/* irq_poll instances scheduled, under iopoll_lock */
 	struct irqkit_spinlock	iopoll_lock;
+	/* NAPI (napi.c): instances scheduled here, under napi_lock, with the softnet counts */
+	struct irqkit_list_head	napi_poll;
+	struct irqkit_spinlock	napi_lock;
+	bool			in_net_rx_action;	/* napi_lock */
+	struct irqkit_napi_struct *napi_polling;	/* in its poll function now */
+	unsigned int		softnet_processed, softnet_time_squeeze;
 	uint64_t		softirq_raised[IRQKIT_NR_SOFTIRQS];	/* histograms (observe.c) */
 	/* timers (timer.c, hrtimer.c) */
 	struct irqkit__timer_base timers;

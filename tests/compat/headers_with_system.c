@@ -44,6 +44,7 @@
 #include <linux/local_lock.h>
 #include <linux/pci.h>
 #include <linux/irq_poll.h>
+#include <linux/netdevice.h>
 #include <linux/hardirq.h>
 #include <asm/hardirq.h>
 #include <asm/irq.h>

@@ -110,6 +110,9 @@ HIDDEN void irqkit__softirq_takeover(unsigned int cpu, unsigned int to);
 /* irq_poll.c: the per-CPU lists and the vector; an offline CPU's instances go to @to */
 HIDDEN void irqkit__irq_poll_init(void);
 HIDDEN void irqkit__irq_poll_takeover(unsigned int cpu, unsigned int to);
+/* napi.c: the same for NAPI's lists and NET_RX */
+HIDDEN void irqkit__napi_init(void);
+HIDDEN void irqkit__napi_takeover(unsigned int cpu, unsigned int to);
 
 /* irq_work.c */
 HIDDEN int irqkit__irq_work_init(void);

@@ -663,6 +663,7 @@ int irqkit__softirq_init(void)
 	irqkit_open_softirq(IRQKIT_TASKLET_SOFTIRQ, tasklet_action);
 	irqkit_open_softirq(IRQKIT_HI_SOFTIRQ, tasklet_hi_action);
 	irqkit__irq_poll_init();
+	irqkit__napi_init();
 	if (mode_player_delivers())
 		return 0;
 	for (unsigned int i = 0; i < rt->nr_cpus; i++) {

@@ -3,9 +3,11 @@
 #include "../../harness.h"
 #include "../../testchip.h"
 
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#if T_CPUS_ARE_THREADS
+#include <sched.h>
+#endif
 #include <unistd.h>
 
 #define MS	1000000ull
@@ -86,6 +88,7 @@ static void test_pure_wake_thread_verdict_is_deferred_to_next_interrupt(void **s
 	assert_int_equal(info_of(T_EDGE(1)).irq_count, 2);	/* deferred again */
 }
 
+#if T_CPUS_ARE_THREADS
 /*
  * A thread woken by this interrupt that is done before the interrupt's
  * accounting (on a CPU it runs only after the hardirq; here it runs at
@@ -151,6 +154,7 @@ static void test_thread_done_before_the_accounting_counts_for_the_next(void **st
 	irqkit_free_irq(irq, &b);
 	irqkit_free_irq(irq, &a);
 }
+#endif
 
 /* ---- 3.4 the 100 ms reset ------------------------------------------------------------------ */
 
@@ -692,7 +696,9 @@ int main(void)
 		T(test_bogus_return_value_is_reported_and_not_counted),
 		T(test_bogus_reports_are_capped_at_100_in_all),
 		T(test_pure_wake_thread_verdict_is_deferred_to_next_interrupt),
+#if T_CPUS_ARE_THREADS
 		T(test_thread_done_before_the_accounting_counts_for_the_next),
+#endif
 		T(test_unhandled_count_restarts_at_1_after_100ms),
 		T(test_99900_unhandled_in_100000_is_not_stuck),
 		T(test_99901_unhandled_in_100000_disables_the_line),
