@@ -25,6 +25,7 @@
 #define IRQKIT_NAPI_H
 
 #include <irqkit/hrtimer.h>
+#include <irqkit/kthread.h>
 #include <irqkit/wait.h>
 
 #ifdef __cplusplus
@@ -68,6 +69,9 @@ struct irqkit_napi_struct {
 	unsigned long		gro_flush_timeout;	/* ns, from its device */
 	struct irqkit_hrtimer	timer;		/* the deferral's poll */
 	struct irqkit_list_head	dev_list;	/* on dev->napi_list */
+	struct irqkit_task	*thread;	/* napi/DEV-ID, threaded mode */
+	struct irqkit_list_head	hash_node;	/* findable by id (busy polling), lock */
+	unsigned int		busy_users;	/* busy loops holding it, lock */
 };
 
 /* Linux's struct net_device, as far as NAPI needs one (a dummy device's). */
@@ -77,6 +81,7 @@ struct irqkit_net_device {
 	unsigned int		napi_defer_hard_irqs;
 	unsigned long		gro_flush_timeout;	/* ns */
 	bool			dummy;		/* reg_state NETREG_DUMMY */
+	bool			threaded;	/* dev_set_threaded */
 	size_t			alloc_size;	/* from irqkit_alloc_netdev_dummy, else 0 */
 };
 
@@ -96,6 +101,16 @@ IRQKIT_API void irqkit_netdev_set_defer_hard_irqs(struct irqkit_net_device *dev,
 /** irqkit_netdev_set_gro_flush_timeout - /sys/class/net/DEV/gro_flush_timeout (ns), likewise. */
 IRQKIT_API void irqkit_netdev_set_gro_flush_timeout(struct irqkit_net_device *dev,
 						     unsigned long ns);
+
+/**
+ * irqkit_dev_set_threaded - poll @dev's instances in a kthread each
+ * (napi/DEV-ID, polling in process context with bottom halves off) or,
+ * @threaded false, in the NET_RX softirq again; an instance that is being
+ * polled switches at its next schedule.  Instances added later follow.
+ * Return: 0, or the kthread's error (the device stays unthreaded).
+ * Context: process context.
+ */
+IRQKIT_API int irqkit_dev_set_threaded(struct irqkit_net_device *dev, bool threaded);
 
 /**
  * irqkit_netif_napi_add_weight - set @napi up on @dev, disabled, polled by
@@ -159,6 +174,27 @@ static inline bool irqkit_napi_is_scheduled(const struct irqkit_napi_struct *nap
 {
 	return __atomic_load_n(&napi->state, __ATOMIC_RELAXED) & IRQKIT_NAPIF(SCHED);
 }
+
+/* Busy polling (net/core/dev.c's napi_busy_loop, the socket's side left out). */
+#define IRQKIT_BUSY_POLL_BUDGET		8
+/** irqkit_busy_loop_current_time - the clock of a busy loop's @start_time: about microseconds. */
+IRQKIT_API unsigned long irqkit_busy_loop_current_time(void);
+/**
+ * irqkit_napi_busy_loop - poll the instance with id @napi_id from the
+ * calling thread, @budget a poll, until @loop_end(@loop_end_arg,
+ * start_time) says so (one round if @loop_end is NULL).  The loop owns the
+ * instance while it polls: its complete returns false, so the driver leaves
+ * its interrupt off, and a schedule meanwhile only marks it MISSED.  At the
+ * end it polls once more without the claim, which lets the driver complete
+ * and unmask; with @prefer_busy_poll and the instance's deferral set, an
+ * hrtimer polls next instead, and the interrupt stays off.  An instance
+ * the softirq or a thread owns is not polled; with @prefer_busy_poll it is
+ * marked so that its next full poll completes (and stays off) rather than
+ * polling again.  An unknown id: nothing.  Context: process context.
+ */
+IRQKIT_API void irqkit_napi_busy_loop(unsigned int napi_id,
+				      bool (*loop_end)(void *arg, unsigned long start_time),
+				      void *loop_end_arg, bool prefer_busy_poll, uint16_t budget);
 
 /* The NET_RX softirq's limits (sysctl net.core.netdev_budget and netdev_budget_usecs). */
 #define IRQKIT_NETDEV_BUDGET		300

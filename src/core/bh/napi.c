@@ -27,6 +27,9 @@
 #define MIN_NAPI_ID	((unsigned int)IRQKIT_NR_CPUS_MAX + 1)
 
 static unsigned int napi_gen_id;
+/* the instances with an id, for busy polling (Linux's napi_hash) */
+static struct irqkit_list_head napi_hash;
+static struct irqkit_spinlock napi_hash_lock;
 static int netdev_budget = IRQKIT_NETDEV_BUDGET;
 static unsigned int netdev_budget_usecs;	/* two jiffies, set at the start */
 
@@ -127,6 +130,16 @@ static void napi_schedule_on(struct irqkit_napi_struct *n)
 	unsigned long flags;
 	bool raise;
 
+	if (a_load_seq(&n->state) & F(THREADED)) {
+		struct irqkit_task *thread = READ_ONCE(n->thread);
+
+		if (thread) {
+			/* the thread owns the claim it is woken for */
+			a_fetch_or(&n->state, F(SCHED_THREADED));
+			irqkit_wake_up_process(thread);
+			return;
+		}
+	}
 	if (!c) {
 		a_fetch_and(&n->state, ~(F(SCHED) | F(MISSED)));
 		return;
@@ -270,28 +283,41 @@ static enum irqkit_hrtimer_restart napi_watchdog(struct irqkit_hrtimer *timer)
 
 /* ---- the NET_RX softirq ---------------------------------------------------------- */
 
-/* Poll @n once; true in @repoll if it used its weight and stays ours. */
-static int napi_poll_one(struct irqkit_cpu *c, struct irqkit_napi_struct *n, bool *repoll)
+/*
+ * __napi_poll: poll @n once with its weight, if it is still claimed; true
+ * in @repoll if it used its weight and stays the poller's.  @polling, the
+ * CPU's note of the poll that runs (a softirq's, which netif_napi_del
+ * waits for), or NULL.
+ */
+static int napi_poll_weight(struct irqkit_cpu *c, struct irqkit_napi_struct *n, bool *repoll,
+			    bool note)
 {
 	static unsigned int once_over, once_resched;
 	int weight = n->weight, work = 0;
 
-	ilist_del_init(&n->poll_list);
 	if (a_load_seq(&n->state) & F(SCHED)) {
-		a_store_release(&c->napi_polling, n);
+		if (note)
+			a_store_release(&c->napi_polling, n);
 		work = n->poll(n, weight);
-		a_store_release(&c->napi_polling, NULL);
+		if (note)
+			a_store_release(&c->napi_polling, NULL);
 	}
 	if (unlikely(work > weight) && irqkit__once(&once_over))
 		pr_err("%s%s: NAPI poll function %pS returned %d, exceeding its budget of %d.",
 		       dev_name(n->dev), dev_state(n->dev), (const void *)n->poll, work, weight);
-	if (work > 0)
-		WRITE_ONCE(c->softnet_processed, c->softnet_processed + (unsigned int)work);
+	if (work > 0 && c)
+		a_fetch_add(&c->softnet_processed, (unsigned int)work);	/* a kthread acts for the CPU too */
 	if (likely(work < weight))
 		return work;
-	/* the whole weight: the instance is still the softirq's to move or complete */
+	/* the whole weight: the instance is still the poller's to move or complete */
 	if (unlikely(irqkit_napi_disable_pending(n))) {
 		irqkit_napi_complete(n);
+		return work;
+	}
+	/* more to do, but a busy poller is preferred: stop here, rescheduled unless deferred */
+	if (a_load_seq(&n->state) & F(PREFER_BUSY_POLL)) {
+		if (irqkit_napi_complete_done(n, work))
+			irqkit_napi_schedule(n);
 		return work;
 	}
 	if (unlikely(!ilist_empty(&n->poll_list))) {
@@ -339,12 +365,13 @@ start:
 			return;
 		}
 		n = entry_of(list.next);
-		budget -= napi_poll_one(c, n, &again);
+		ilist_del_init(&n->poll_list);
+		budget -= napi_poll_weight(c, n, &again, true);
 		if (again)
 			ilist_add_tail(&n->poll_list, &repoll);
 		/* the window spent: the rest waits for the next run (two jiffies: 1.5 on average) */
 		if (unlikely(budget <= 0 || irqkit_time_after_eq(irqkit_jiffies(), time_limit))) {
-			WRITE_ONCE(c->softnet_time_squeeze, c->softnet_time_squeeze + 1);
+			a_fetch_add(&c->softnet_time_squeeze, 1);
 			break;
 		}
 	}
@@ -357,6 +384,202 @@ start:
 	if (!ilist_empty(&c->napi_poll))
 		irqkit__raise_softirq_on(c, IRQKIT_NET_RX_SOFTIRQ);
 	irqkit_spin_unlock_irqrestore(&c->napi_lock, flags);
+}
+
+/* ---- busy polling ------------------------------------------------------------------ */
+
+unsigned long irqkit_busy_loop_current_time(void)
+{
+	return (unsigned long)(irqkit_ktime_get_ns() >> 10);
+}
+
+/* The instance of @id, held against its del; NULL if there is none. */
+static struct irqkit_napi_struct *napi_get(unsigned int id)
+{
+	struct irqkit_napi_struct *found = NULL;
+	unsigned long flags = irqkit_spin_lock_irqsave(&napi_hash_lock);
+
+	for (struct irqkit_list_head *l = napi_hash.next; l != &napi_hash; l = l->next) {
+		struct irqkit_napi_struct *n = container_of(l, struct irqkit_napi_struct, hash_node);
+
+		if (n->napi_id == id) {
+			n->busy_users++;
+			found = n;
+			break;
+		}
+	}
+	irqkit_spin_unlock_irqrestore(&napi_hash_lock, flags);
+	return found;
+}
+
+static void napi_put(struct irqkit_napi_struct *n)
+{
+	unsigned long flags = irqkit_spin_lock_irqsave(&napi_hash_lock);
+
+	n->busy_users--;
+	irqkit_spin_unlock_irqrestore(&napi_hash_lock, flags);
+}
+
+/*
+ * The loop's end: the claim given back, then one more poll without it, so
+ * that the driver completes and unmasks (or, preferring busy polls with
+ * deferral set, an hrtimer polls next and the interrupt stays off).
+ */
+static void busy_poll_stop(struct irqkit_napi_struct *n, bool prefer_busy_poll, int budget)
+{
+	bool skip_schedule = false;
+	int rc;
+
+	/* a schedule during the loop could only mark MISSED: this poll covers it */
+	a_fetch_and(&n->state, ~(F(MISSED) | F(IN_BUSY_POLL)));
+	irqkit_local_bh_disable();
+	if (prefer_busy_poll) {
+		unsigned long timeout = READ_ONCE(n->gro_flush_timeout);
+
+		n->defer_hard_irqs_count = (int)READ_ONCE(n->defer_hard_irqs);
+		if (n->defer_hard_irqs_count && timeout) {
+			irqkit_hrtimer_start_range_ns(&n->timer, (int64_t)timeout, 0,
+						      IRQKIT_HRTIMER_MODE_REL |
+							      IRQKIT_HRTIMER_MODE_PINNED);
+			skip_schedule = true;
+		}
+	}
+	rc = n->poll(n, budget);
+	if (rc > 0 && irqkit__this_cpu())
+		a_fetch_add(&irqkit__this_cpu()->softnet_processed, (unsigned int)rc);
+	/* the whole budget: not completed, still claimed; the softirq (or the timer) goes on */
+	if (rc == budget) {
+		if (!skip_schedule)
+			irqkit_napi_schedule_prepped(n);
+		else
+			a_fetch_and(&n->state, ~F(SCHED));
+	}
+	irqkit_local_bh_enable();
+}
+
+void irqkit_napi_busy_loop(unsigned int napi_id,
+			   bool (*loop_end)(void *arg, unsigned long start_time),
+			   void *loop_end_arg, bool prefer_busy_poll, uint16_t budget)
+{
+	unsigned long start = loop_end ? irqkit_busy_loop_current_time() : 0;
+	struct irqkit_napi_struct *n = napi_get(napi_id);
+	bool owned = false;
+
+	if (!n)
+		return;
+	for (;;) {
+		int work = 0;
+
+		irqkit_local_bh_disable();
+		if (!owned) {
+			unsigned long val = a_load_seq(&n->state);
+
+			/* claimed by the softirq, a thread, another loop, or disabled: not ours */
+			if ((val & (F(DISABLE) | F(SCHED) | F(IN_BUSY_POLL))) ||
+			    !a_cas(&n->state, &val, val | F(IN_BUSY_POLL) | F(SCHED))) {
+				if (prefer_busy_poll)
+					a_fetch_or(&n->state, F(PREFER_BUSY_POLL));
+				goto count;
+			}
+			owned = true;
+		}
+		work = n->poll(n, budget);
+count:
+		if (work > 0 && irqkit__this_cpu())
+			a_fetch_add(&irqkit__this_cpu()->softnet_processed, (unsigned int)work);
+		irqkit_local_bh_enable();
+		if (!loop_end || loop_end(loop_end_arg, start))
+			break;
+		irqkit_cpu_relax();
+	}
+	if (owned)
+		busy_poll_stop(n, prefer_busy_poll, budget);
+	napi_put(n);
+}
+
+/* ---- threaded NAPI ----------------------------------------------------------------- */
+
+/* Sleep until woken with the claim (SCHED_THREADED).  Return: 0, or -1 to stop. */
+static int napi_thread_wait(struct irqkit_napi_struct *n)
+{
+	irqkit_set_current_state(IRQKIT_TASK_INTERRUPTIBLE);
+	while (!irqkit_kthread_should_stop()) {
+		if (a_load_seq(&n->state) & F(SCHED_THREADED)) {
+			irqkit___set_current_state(IRQKIT_TASK_RUNNING);
+			return 0;
+		}
+		irqkit_schedule();
+		irqkit_set_current_state(IRQKIT_TASK_INTERRUPTIBLE);
+	}
+	irqkit___set_current_state(IRQKIT_TASK_RUNNING);
+	return -1;
+}
+
+/* napi/DEV-ID: the polls in process context, bottom halves off, until one completes. */
+static int napi_threaded_poll(void *data)
+{
+	struct irqkit_napi_struct *n = data;
+
+	while (!napi_thread_wait(n)) {
+		for (;;) {
+			bool repoll = false;
+
+			irqkit_local_bh_disable();
+			(void)napi_poll_weight(irqkit__this_cpu(), n, &repoll, false);
+			irqkit_local_bh_enable();
+			if (!repoll)
+				break;
+		}
+	}
+	return 0;
+}
+
+static int napi_kthread_create(struct irqkit_napi_struct *n)
+{
+	struct irqkit_task *t = irqkit_kthread_create(napi_threaded_poll, n, "napi/%s-%u",
+						      n->dev->name, n->napi_id);
+
+	if (irqkit_is_err(t)) {
+		int err = (int)irqkit_ptr_err(t);
+
+		pr_err("kthread_run failed with err %d", err);
+		return err;
+	}
+	irqkit_wake_up_process(t);	/* to its wait */
+	WRITE_ONCE(n->thread, t);
+	return 0;
+}
+
+int irqkit_dev_set_threaded(struct irqkit_net_device *dev, bool threaded)
+{
+	int err = 0;
+
+	might_sleep();
+	if (dev->threaded == threaded)
+		return 0;
+	if (threaded) {
+		for (struct irqkit_list_head *l = dev->napi_list.next; l != &dev->napi_list;
+		     l = l->next) {
+			struct irqkit_napi_struct *n = container_of(l, struct irqkit_napi_struct,
+								    dev_list);
+
+			if (!n->thread && (err = napi_kthread_create(n)) != 0) {
+				threaded = false;
+				break;
+			}
+		}
+	}
+	dev->threaded = threaded;
+	/* a poll that runs now keeps its mode until the next schedule */
+	for (struct irqkit_list_head *l = dev->napi_list.next; l != &dev->napi_list; l = l->next) {
+		struct irqkit_napi_struct *n = container_of(l, struct irqkit_napi_struct, dev_list);
+
+		if (threaded)
+			a_fetch_or(&n->state, F(THREADED));
+		else
+			a_fetch_and(&n->state, ~F(THREADED));
+	}
+	return err;
 }
 
 /* ---- set-up and teardown --------------------------------------------------------- */
@@ -390,6 +613,18 @@ static void napi_add(struct irqkit_net_device *dev, struct irqkit_napi_struct *n
 		/* the ids wrap past the CPU numbers */
 		n->napi_id = id < MIN_NAPI_ID ? MIN_NAPI_ID : id;
 	}
+	n->thread = NULL;
+	n->busy_users = 0;
+	ilist_init(&n->hash_node);
+	if (!tx) {
+		unsigned long flags = irqkit_spin_lock_irqsave(&napi_hash_lock);
+
+		ilist_add_tail(&n->hash_node, &napi_hash);
+		irqkit_spin_unlock_irqrestore(&napi_hash_lock, flags);
+	}
+	/* a threaded device's instance gets its thread now; without one, the device is not threaded */
+	if (dev->threaded && napi_kthread_create(n))
+		dev->threaded = false;
 }
 
 void irqkit_netif_napi_add_weight(struct irqkit_net_device *dev, struct irqkit_napi_struct *n,
@@ -433,7 +668,23 @@ void irqkit_netif_napi_del(struct irqkit_napi_struct *n)
 	/* disabled, or never enabled: else it may still be on a CPU's list (Linux 6.15) */
 	WARN_ON(!(a_load_seq(&n->state) & F(SCHED)));
 	ilist_del_init(&n->dev_list);
+	/* no busy loop finds it now; one that holds it ends first */
+	for (;;) {
+		unsigned long flags = irqkit_spin_lock_irqsave(&napi_hash_lock);
+		unsigned int users = n->busy_users;
+
+		if (!users)
+			ilist_del_init(&n->hash_node);
+		irqkit_spin_unlock_irqrestore(&napi_hash_lock, flags);
+		if (!users)
+			break;
+		irqkit_usleep_range(20, 200);
+	}
 	napi_sync_polls(n);
+	if (n->thread) {
+		irqkit_kthread_stop(n->thread);
+		n->thread = NULL;
+	}
 }
 
 /* Until @done(@n) is true: the softirqs run meanwhile (deterministic mode runs them here). */
@@ -480,6 +731,8 @@ void irqkit_napi_enable(struct irqkit_napi_struct *n)
 		if (!(val & F(SCHED)))
 			irqkit_bug_at(__FILE__, __LINE__);	/* Linux: BUG_ON, an enable without a disable */
 		new = val & ~(F(SCHED) | F(NPSVC));
+		if (n->dev && n->dev->threaded && n->thread)
+			new |= F(THREADED);
 	} while (!a_cas(&n->state, &val, new));
 }
 
@@ -562,6 +815,8 @@ void irqkit__napi_init(void)
 		c->softnet_processed = c->softnet_time_squeeze = 0;
 	}
 	napi_gen_id = MIN_NAPI_ID - 1;
+	ilist_init(&napi_hash);
+	irqkit_spin_lock_init(&napi_hash_lock);
 	netdev_budget = IRQKIT_NETDEV_BUDGET;
 	netdev_budget_usecs = 2 * 1000000u / irqkit_hz();
 	irqkit_open_softirq(IRQKIT_NET_RX_SOFTIRQ, net_rx_action);

@@ -28,6 +28,8 @@ struct ring {
 	int			advance_ns;	/* each poll moves the virtual clock on */
 	int			arrive_in_poll;	/* events that arrive during the poll, then a schedule */
 	int			extra;		/* added to what the poll returns (a driver's bug) */
+	char			comm[16];	/* the last poll's task */
+	atomic_bool		in_serving_softirq, in_task, bh_off;
 	char			name;
 };
 
@@ -46,6 +48,10 @@ static int ring_poll(struct irqkit_napi_struct *napi, int budget)
 		order[at] = r->name;
 	atomic_fetch_add(&r->polls, 1);
 	atomic_store(&r->cpu, irqkit_smp_processor_id());
+	memcpy(r->comm, irqkit_current()->comm, sizeof(r->comm));
+	atomic_store(&r->in_serving_softirq, irqkit_in_serving_softirq());
+	atomic_store(&r->in_task, irqkit_in_task());
+	atomic_store(&r->bh_off, irqkit_in_softirq());
 	if (r->advance_ns)
 		(void)irqkit_clock_advance((uint64_t)r->advance_ns);
 	if (r->slow) {
@@ -404,6 +410,96 @@ static void test_softnet_stat_rows(void **state)
 	ring_fini(&a);
 }
 
+/* Busy polling: the loop's rounds, and a schedule from outside in its second round. */
+static int loop_rounds, loop_sched_at;
+static bool loop_sched_ret;
+
+static bool loop_end_after(void *arg, unsigned long start_time)
+{
+	struct ring *r = arg;
+
+	(void)start_time;
+	if (++loop_rounds == loop_sched_at) {
+		atomic_fetch_add(&r->backlog, 2);	/* the device's interrupt, a schedule */
+		loop_sched_ret = irqkit_napi_schedule(&r->napi);
+	}
+	return loop_rounds >= 3;
+}
+
+static void test_busy_loop_polls_in_the_caller(void **state)
+{
+	unsigned int runs;
+	char me[16];
+
+	(void)state;
+	memcpy(me, irqkit_current()->comm, sizeof(me));
+	ring_init(&a, 'a', 64, 20);
+	runs = irqkit_kstat_softirqs_cpu(IRQKIT_NET_RX_SOFTIRQ, 0);
+	loop_rounds = 0;
+	loop_sched_at = 2;
+	irqkit_napi_busy_loop(a.napi.napi_id, loop_end_after, &a, false, IRQKIT_BUSY_POLL_BUDGET);
+	/* three rounds of 8 and the stop's poll; the loop owned it: completes said no */
+	assert_int_equal(atomic_load(&a.polls), 4);
+	assert_int_equal(atomic_load(&a.reaped), 22);
+	assert_int_equal(atomic_load(&a.completes_false), 1);	/* round 3: 6 left, under the budget */
+	/* the schedule during the loop found it claimed; the stop's poll covered it, no softirq poll */
+	assert_false(loop_sched_ret);
+	assert_int_equal(atomic_load(&a.completes_true), 1);
+	assert_false(irqkit_napi_is_scheduled(&a.napi));
+	assert_false(a.napi.state & IRQKIT_NAPIF(MISSED));
+	assert_int_equal(irqkit_kstat_softirqs_cpu(IRQKIT_NET_RX_SOFTIRQ, 0), runs);
+	assert_string_equal(a.comm, me);
+	assert_false(atomic_load(&a.in_serving_softirq));
+	assert_int_equal(stat0().processed, 22);
+	/* no loop_end: one round and the stop */
+	atomic_store(&a.backlog, 3);
+	irqkit_napi_busy_loop(a.napi.napi_id, NULL, NULL, false, IRQKIT_BUSY_POLL_BUDGET);
+	assert_int_equal(atomic_load(&a.polls), 6);
+	/* unknown ids, and a transmit instance's 0: nothing */
+	irqkit_napi_busy_loop(a.napi.napi_id + 100, NULL, NULL, false, 8);
+	irqkit_napi_busy_loop(0, NULL, NULL, false, 8);
+	assert_int_equal(atomic_load(&a.polls), 6);
+	ring_fini(&a);
+}
+
+static void test_busy_loop_with_prefer_and_deferral_keeps_the_interrupt_off(void **state)
+{
+	uint64_t timeout = 500000;
+
+	(void)state;
+	irqkit_netdev_set_defer_hard_irqs(ndev, 1);
+	irqkit_netdev_set_gro_flush_timeout(ndev, (unsigned long)timeout);
+	ring_init(&a, 'a', 64, 5);
+	irqkit_napi_busy_loop(a.napi.napi_id, NULL, NULL, true, IRQKIT_BUSY_POLL_BUDGET);
+	/* round: 5 (complete: no, the loop owns it); the stop's poll: 0, complete: no, the timer polls next */
+	assert_int_equal(atomic_load(&a.polls), 2);
+	assert_int_equal(atomic_load(&a.completes_true), 0);
+	(void)irqkit_clock_advance(timeout + 1);
+	irqkit_deliver_pending();
+	assert_int_equal(atomic_load(&a.polls), 3);
+	assert_int_equal(atomic_load(&a.completes_true), 1);	/* empty, no deferral left */
+	/*
+	 * Owned by the softirq: the loop does not poll, it marks the instance
+	 * preferring busy polls, and its next full poll completes into the
+	 * deferral instead of polling again.
+	 */
+	atomic_store(&a.backlog, 1000);
+	irqkit_local_bh_disable();
+	assert_true(irqkit_napi_schedule(&a.napi));
+	irqkit_napi_busy_loop(a.napi.napi_id, NULL, NULL, true, IRQKIT_BUSY_POLL_BUDGET);
+	assert_int_equal(atomic_load(&a.polls), 3);
+	assert_true(a.napi.state & IRQKIT_NAPIF(PREFER_BUSY_POLL));
+	irqkit_local_bh_enable();
+	assert_int_equal(atomic_load(&a.polls), 4);		/* 64, then off: the timer's */
+	assert_false(irqkit_napi_is_scheduled(&a.napi));
+	assert_false(a.napi.state & IRQKIT_NAPIF(PREFER_BUSY_POLL));
+	(void)irqkit_clock_advance(timeout + 1);
+	irqkit_deliver_pending();
+	assert_true(atomic_load(&a.polls) > 4);
+	irqkit_netdev_set_defer_hard_irqs(ndev, 0);
+	ring_fini(&a);
+}
+
 #if T_CPUS_ARE_THREADS
 static int thr_setup_2(void **state)
 {
@@ -487,6 +583,53 @@ static void test_no_event_waits_after_its_schedule(void **state)
 	ring_fini(&a);
 }
 
+/*
+ * Threaded NAPI: each instance polls in its napi/DEV-ID kthread, in process
+ * context with bottom halves off, until a poll completes (no budget, no
+ * squeeze); off again, the next schedule goes to NET_RX.
+ */
+static void test_threaded_polls_in_its_kthread(void **state)
+{
+	char name[16];
+
+	(void)state;
+	ring_init(&a, 'a', 8, 0);
+	assert_int_equal(irqkit_dev_set_threaded(ndev, true), 0);
+	assert_non_null(a.napi.thread);
+	assert_true(a.napi.state & IRQKIT_NAPIF(THREADED));
+	snprintf(name, sizeof(name), "napi/dummy#-%u", a.napi.napi_id);
+	for (int round = 0; round < stress_scale(100); round++) {
+		atomic_store(&a.backlog, 8 * 40 + 3);	/* 40 full polls and one of 3 */
+		assert_true(irqkit_napi_schedule(&a.napi));
+		assert_true(wait_until(!irqkit_napi_is_scheduled(&a.napi), 5000));
+		assert_int_equal(atomic_load(&a.backlog), 0);
+	}
+	assert_int_equal(atomic_load(&a.polls), stress_scale(100) * 41);
+	assert_int_equal(atomic_load(&a.completes_true), stress_scale(100));
+	assert_string_equal(a.comm, name);
+	assert_false(atomic_load(&a.in_serving_softirq));
+	assert_true(atomic_load(&a.in_task));
+	assert_true(atomic_load(&a.bh_off));
+	assert_int_equal(stat0().time_squeeze, 0);
+	/* an instance added to a threaded device gets its thread at once */
+	ring_init(&b, 'b', 8, 5);
+	assert_non_null(b.napi.thread);
+	assert_true(irqkit_napi_schedule(&b.napi));
+	assert_true(wait_until(atomic_load(&b.reaped) == 5, 5000));
+	/* back to the softirq at the next schedule; the threads stay until the del */
+	assert_int_equal(irqkit_dev_set_threaded(ndev, false), 0);
+	assert_false(a.napi.state & IRQKIT_NAPIF(THREADED));
+	atomic_store(&a.backlog, 3);
+	assert_true(irqkit_napi_schedule(&a.napi));
+	assert_true(wait_until(atomic_load(&a.backlog) == 0, 5000));
+	assert_true(wait_until(!irqkit_napi_is_scheduled(&a.napi), 5000));
+	assert_true(atomic_load(&a.in_serving_softirq));
+	assert_non_null(a.napi.thread);
+	ring_fini(&a);
+	assert_null(a.napi.thread);		/* stopped by the del */
+	ring_fini(&b);
+}
+
 static atomic_int holder_state;
 
 static void *hold_cpu1(void *arg)
@@ -546,12 +689,17 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_calls_are_reported_as_linux, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_softnet_stat_rows, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_busy_loop_polls_in_the_caller, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_busy_loop_with_prefer_and_deferral_keeps_the_interrupt_off,
+						setup, teardown),
 #if T_CPUS_ARE_THREADS
 		cmocka_unit_test_setup_teardown(test_disable_waits_for_a_running_poll, thr_setup_2,
 						thr_teardown_2),
 		cmocka_unit_test_setup_teardown(test_no_event_waits_after_its_schedule, thr_setup_2,
 						thr_teardown_2),
 		cmocka_unit_test_setup_teardown(test_offline_cpus_instances_move, thr_setup_2,
+						thr_teardown_2),
+		cmocka_unit_test_setup_teardown(test_threaded_polls_in_its_kthread, thr_setup_2,
 						thr_teardown_2),
 #endif
 	};
