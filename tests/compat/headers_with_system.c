@@ -45,6 +45,7 @@
 #include <linux/pci.h>
 #include <linux/irq_poll.h>
 #include <linux/netdevice.h>
+#include <net/busy_poll.h>
 #include <linux/hardirq.h>
 #include <asm/hardirq.h>
 #include <asm/irq.h>

@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "seq.h"
 
@@ -112,18 +113,37 @@ static void side_settle(void *ctx)
 	}
 }
 
-/* A jiffy of the virtual clock: the timers it makes due run in it. */
+/*
+ * A jiffy of the virtual clock: the timers it makes due run in it.  And a
+ * little real time, for what runs in a thread of its own whatever the
+ * mode (a threaded NAPI instance's kthread).
+ */
 static void side_tick(void *ctx)
 {
 	(void)ctx;
 	(void)irqkit_clock_advance(1000000000ull / irqkit_hz());
 	irqkit_deliver_pending();
+	usleep(100);
 }
 
 static int side_spurious(void *ctx, unsigned int irq, char *buf, unsigned int size)
 {
 	(void)ctx;
 	return irqkit_show_spurious_buf(irq, buf, size);
+}
+
+static unsigned long side_time_squeeze(void *ctx)
+{
+	unsigned long sum = 0;
+
+	(void)ctx;
+	for (unsigned int cpu = 0; cpu < irqkit_num_online_cpus(); cpu++) {
+		struct irqkit_softnet_stat st;
+
+		if (!irqkit_softnet_stat(cpu, &st))
+			sum += st.time_squeeze;
+	}
+	return sum;
 }
 
 static void side_out(void *ctx, const char *text)
@@ -381,6 +401,7 @@ int main(int argc, char **argv)
 	struct seq_side side = { .line = side_line, .raise = side_raise,
 				 .set_level = side_set_level, .settle = side_settle,
 				 .tick = side_tick, .spurious = side_spurious, .out = side_out,
+				 .time_squeeze = side_time_squeeze,
 				 .nochip = side_nochip, .nochip_free = side_nochip_free };
 	char *text;
 	int bad;

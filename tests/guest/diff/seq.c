@@ -13,14 +13,17 @@
 #include <linux/irq.h>
 #include <linux/irq_sim.h>
 #include <linux/irqdomain.h>
+#include <linux/irq_poll.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/netdevice.h>
 #include <linux/preempt.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
+#include <net/busy_poll.h>
 
 #include "seq.h"
 
@@ -29,11 +32,14 @@
 #define SEQ_RUNS	32
 #define SEQ_BH		2	/* tasklets, timers, works: each 0-1 */
 #define SEQ_HOLDS	8
+#define SEQ_POLLS	6	/* NAPI instances, irq_poll instances: each 0-5 */
+#define SEQ_POLL_NOTES	48
 
 enum seq_op {
 	OP_LINE, OP_HANDLER, OP_REQUEST, OP_FREE, OP_RAISE, OP_LEVEL, OP_DISABLE,
 	OP_DISABLE_NOSYNC, OP_ENABLE, OP_SYNC, OP_IRQS, OP_BH, OP_LOCK, OP_UNLOCK,
-	OP_TASKLET, OP_TIMER, OP_WORK, OP_DEFER, OP_SPURIOUS, OP_DWORK,
+	OP_TASKLET, OP_TIMER, OP_WORK, OP_DEFER, OP_SPURIOUS, OP_DWORK, OP_NAPI, OP_IOPOLL,
+	OP_SOFTNET,
 };
 
 #define F_SHARED	1u
@@ -52,10 +58,13 @@ enum { TL_SCHEDULE, TL_HI_SCHEDULE, TL_DISABLE, TL_ENABLE, TL_KILL };
 enum { TM_SHORT, TM_LONG, TM_DEL, TM_DEL_SYNC };
 enum { WK_QUEUE, WK_FLUSH, WK_CANCEL_SYNC };
 enum { LK_PLAIN, LK_BH, LK_IRQ, LK_IRQSAVE };
-enum { D_NONE, D_TASKLET, D_HI, D_TIMER, D_WORK };
+enum { D_NONE, D_TASKLET, D_HI, D_TIMER, D_WORK, D_NAPI, D_IOPOLL };
 /* the side's chip (edge, level), no descriptor, the simulator's, no chip */
 enum { LINE_EDGE, LINE_LEVEL, LINE_ABSENT, LINE_SIM, LINE_NOCHIP };
 enum { DW_SHORT, DW_LONG, DW_MOD_SHORT, DW_CANCEL, DW_CANCEL_SYNC, DW_FLUSH };
+enum { NP_ADD, NP_ENABLE, NP_DISABLE, NP_SCHEDULE, NP_DEL, NP_SYNC, NP_MISSED, NP_BACKLOG,
+       NP_STATE, NP_THREADED, NP_BUSY };
+enum { IO_INIT, IO_SCHED, IO_DISABLE, IO_ENABLE, IO_BACKLOG };
 enum { BH_TASKLET, BH_TIMER, BH_WORK, BH_DWORK, BH_KINDS };	/* bottom halves, as counted */
 
 struct seq_step {
@@ -114,6 +123,19 @@ static bool had_thread[SEQ_LINES + 1];		/* an action with a thread was requested
 static long last_unhandled_ms[SEQ_LINES + 1];	/* as the spurious file said last */
 static bool unhandled_timed[SEQ_LINES + 1];	/* its unhandled count may have restarted */
 
+/* NAPI on dummy devices, irq_poll; their polls reap a backlog the steps set */
+static struct net_device seq_netdevs[SEQ_POLLS];
+static struct napi_struct napis[SEQ_POLLS];
+static struct { unsigned int backlog; bool added, on, threaded; } napi_st[SEQ_POLLS];
+static struct irq_poll iops[SEQ_POLLS];
+static struct { unsigned int backlog; bool inited, off; } iop_st[SEQ_POLLS];
+/* each poll since the last record: 'n' or 'i', which, its work, how its complete went */
+static struct { char kind, mark; unsigned char idx; unsigned short work; } poll_notes[SEQ_POLL_NOTES];
+static unsigned int nr_poll_notes;
+static bool poll_notes_cut;
+static unsigned long squeeze_base;		/* time_squeeze at the run's start */
+static unsigned long side_squeeze_base;
+
 /* ---- parsing ------------------------------------------------------------------------ */
 
 /* The next word of *@p (spaces and tabs between), copied into @w; false at the line's end. */
@@ -160,8 +182,12 @@ static const char *const op_names[] = {
 	[OP_ENABLE] = "enable", [OP_SYNC] = "sync", [OP_IRQS] = "irqs", [OP_BH] = "bh",
 	[OP_LOCK] = "lock", [OP_UNLOCK] = "unlock", [OP_TASKLET] = "tasklet",
 	[OP_TIMER] = "timer", [OP_WORK] = "work", [OP_DEFER] = "defer", [OP_DWORK] = "dwork",
-	[OP_SPURIOUS] = "spurious",
+	[OP_SPURIOUS] = "spurious", [OP_NAPI] = "napi", [OP_IOPOLL] = "iopoll",
+	[OP_SOFTNET] = "softnet",
 };
+static const char *const napi_verbs[] = { "add", "enable", "disable", "schedule", "del", "sync",
+					  "missed", "backlog", "state", "threaded", "busy" };
+static const char *const iopoll_verbs[] = { "init", "sched", "disable", "enable", "backlog" };
 static const char *const tasklet_verbs[] = { "schedule", "hi_schedule", "disable", "enable",
 					     "kill" };
 static const char *const timer_verbs[] = { "short", "long", "del", "del_sync" };
@@ -169,7 +195,8 @@ static const char *const work_verbs[] = { "queue", "flush", "cancel_sync" };
 static const char *const dwork_verbs[] = { "short", "long", "mod_short", "cancel", "cancel_sync",
 					   "flush" };
 static const char *const lock_kinds[] = { "plain", "bh", "irq", "irqsave" };
-static const char *const defer_kinds[] = { "none", "tasklet", "hi", "timer", "work" };
+static const char *const defer_kinds[] = { "none", "tasklet", "hi", "timer", "work", "napi",
+					   "iopoll" };
 
 /* @w's index in @names, or -1. */
 static int choose(const char *w, const char *const *names, unsigned int n)
@@ -205,7 +232,7 @@ static bool names_line(enum seq_op op)
 {
 	return op != OP_HANDLER && op != OP_IRQS && op != OP_BH && op != OP_LOCK &&
 	       op != OP_UNLOCK && op != OP_TASKLET && op != OP_TIMER && op != OP_WORK &&
-	       op != OP_DWORK &&
+	       op != OP_DWORK && op != OP_NAPI && op != OP_IOPOLL && op != OP_SOFTNET &&
 	       op != OP_DEFER;
 }
 
@@ -244,7 +271,36 @@ static bool parse_step(const char *p, struct seq_step *s)
 			return false;
 		break;
 	case OP_UNLOCK:
+	case OP_SOFTNET:
 		break;
+	case OP_NAPI:
+	case OP_IOPOLL: {
+		/* which one, what to do, and its number (a weight, a count, rounds) */
+		bool napi = s->op == OP_NAPI;
+
+		if (!index_of(&p, SEQ_POLLS - 1, &s->h) ||
+		    !verb(&p, napi ? napi_verbs : iopoll_verbs,
+			  napi ? ARRAY_SIZE(napi_verbs) : ARRAY_SIZE(iopoll_verbs), &s->arg))
+			return false;
+		if ((napi && (s->arg == NP_ADD || s->arg == NP_BACKLOG || s->arg == NP_THREADED ||
+			      s->arg == NP_BUSY)) ||
+		    (!napi && (s->arg == IO_INIT || s->arg == IO_BACKLOG))) {
+			if (!index_of(&p, 100000, &s->idx))
+				return false;
+		}
+		/* add W [defer N]: N completions deferred by 1 ms each; busy R [prefer] */
+		if (napi && (s->arg == NP_ADD || s->arg == NP_BUSY) && word(&p, w, sizeof(w))) {
+			if (s->arg == NP_ADD && !strcmp(w, "defer")) {
+				if (!index_of(&p, 16, &s->n))
+					return false;
+			} else if (s->arg == NP_BUSY && !strcmp(w, "prefer")) {
+				s->flags |= F_SHARED;	/* (the flag's bit reused: prefer busy poll) */
+			} else {
+				return false;
+			}
+		}
+		break;
+	}
 	case OP_TASKLET:
 	case OP_TIMER:
 	case OP_WORK:
@@ -266,7 +322,8 @@ static bool parse_step(const char *p, struct seq_step *s)
 		if (!index_of(&p, SEQ_HANDLERS - 1, &s->h) ||
 		    !verb(&p, defer_kinds, ARRAY_SIZE(defer_kinds), &s->arg))
 			return false;
-		if (s->arg != D_NONE && !index_of(&p, SEQ_BH - 1, &s->idx))
+		if (s->arg != D_NONE &&
+		    !index_of(&p, (s->arg >= D_NAPI ? SEQ_POLLS : SEQ_BH) - 1, &s->idx))
 			return false;
 		break;
 	case OP_HANDLER:
@@ -382,6 +439,8 @@ static void notes_clear(void)
 	memset(thread_runs, 0, sizeof(thread_runs));
 	memset(bh_runs, 0, sizeof(bh_runs));
 	nr_logs = 0;
+	nr_poll_notes = 0;
+	poll_notes_cut = false;
 }
 
 static void note_run(unsigned int h)
@@ -455,6 +514,56 @@ static void seq_dwork(struct work_struct *w)
 	note_bh_run(BH_DWORK, (unsigned int)(to_delayed_work(w) - dworks), false);
 }
 
+static void note_poll(char kind, unsigned int i, int work, char mark)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&note_lock, flags);
+	if (nr_poll_notes < SEQ_POLL_NOTES)
+		poll_notes[nr_poll_notes++] = (typeof(poll_notes[0])){ kind, mark, (unsigned char)i,
+								      (unsigned short)work };
+	else
+		poll_notes_cut = true;
+	spin_unlock_irqrestore(&note_lock, flags);
+}
+
+/*
+ * A NAPI poll: reap the backlog up to the budget; under it, complete, and
+ * note whether the complete let the interrupt back ('.') or not ('!').
+ * In the NET_RX softirq, or in task context when threaded or busy polled.
+ */
+static int seq_napi_poll(struct napi_struct *napi, int budget)
+{
+	unsigned int i = (unsigned int)(napi - napis);
+	unsigned int n = READ_ONCE(napi_st[i].backlog);
+	int done = n < (unsigned int)budget ? (int)n : budget;
+	char mark = ' ';
+
+	if (!in_serving_softirq() && !in_task())
+		note_text("ctx not in softirq or task context:", "napi n", i);
+	WRITE_ONCE(napi_st[i].backlog, n - (unsigned int)done);
+	if (done < budget)
+		mark = napi_complete_done(napi, done) ? '.' : '!';
+	note_poll('n', i, done, mark);
+	return done;
+}
+
+/* An irq_poll poll: the same, in the IRQ_POLL softirq; its complete says nothing. */
+static int seq_iop_poll(struct irq_poll *iop, int budget)
+{
+	unsigned int i = (unsigned int)(iop - iops);
+	unsigned int n = READ_ONCE(iop_st[i].backlog);
+	int done = n < (unsigned int)budget ? (int)n : budget;
+
+	if (!in_serving_softirq())
+		note_text("ctx not in softirq context:", "iopoll i", i);
+	WRITE_ONCE(iop_st[i].backlog, n - (unsigned int)done);
+	if (done < budget)
+		irq_poll_complete(iop);
+	note_poll('i', i, done, done < budget ? '.' : ' ');
+	return done;
+}
+
 static void tasklet_go(unsigned int i, bool hi)
 {
 	WRITE_ONCE(tl_state[i].pending, true);
@@ -503,6 +612,12 @@ static irqreturn_t seq_primary(int irq, void *dev_id)
 		break;
 	case D_WORK:
 		(void)queue_work(system_wq, &works[h->defer_idx]);
+		break;
+	case D_NAPI:
+		(void)napi_schedule(&napis[h->defer_idx]);
+		break;
+	case D_IOPOLL:
+		irq_poll_sched(&iops[h->defer_idx]);
 		break;
 	default:
 		break;
@@ -657,6 +772,14 @@ static void record(const struct seq_side *side, unsigned int i, const char *ret,
 	}
 	for (k = 0; k < BH_KINDS; k++)
 		put_bh_runs(&o, k);
+	if (nr_poll_notes) {
+		PUT(o, " | polls");
+		for (k = 0; k < nr_poll_notes; k++)
+			PUT(o, " %c%u:%u%s", poll_notes[k].kind, poll_notes[k].idx, poll_notes[k].work,
+			    poll_notes[k].mark == '.' ? "" : poll_notes[k].mark == '!' ? "!" : "+");
+		if (poll_notes_cut)
+			PUT(o, " ...");
+	}
 	for (k = 0; k < nr_logs; k++) {
 		if (logs[k][0] == 'l') {
 			put_lines(fixed, sizeof(fixed), logs[k]);
@@ -801,6 +924,18 @@ static bool settle(const struct seq_side *side)
 			flush_work(&works[i]);
 			flush_work(&dworks[i].work);	/* queued already; its timer's not waited */
 		}
+		for (unsigned int i = 0; i < SEQ_POLLS; i++) {
+			/* a scheduled instance's NET_RX or IRQ_POLL run, its thread, a deferral */
+			wait |= napi_st[i].on && (test_bit(NAPI_STATE_SCHED, &napis[i].state) ||
+						  hrtimer_active(&napis[i].timer));
+			wait |= iop_st[i].inited && !iop_st[i].off &&
+				test_bit(IRQ_POLL_F_SCHED, &iops[i].state);
+		}
+		if (wait) {
+			/* softirqs raised in process context run at a bottom-half enable */
+			local_bh_disable();
+			local_bh_enable();
+		}
 		for (unsigned int i = 0; i < SEQ_BH; i++) {
 			wait |= READ_ONCE(tl_state[i].pending) && !tl_state[i].off;
 			wait |= READ_ONCE(timer_short[i]) && timer_pending(&timers[i]);
@@ -911,8 +1046,151 @@ static bool sleeps(const struct seq_step *s)
 		return s->arg != WK_QUEUE;
 	case OP_DWORK:
 		return s->arg == DW_CANCEL_SYNC || s->arg == DW_FLUSH;
+	case OP_NAPI:
+		/* add and threaded may start a kthread; busy polls in process context */
+		return s->arg == NP_ADD || s->arg == NP_DISABLE || s->arg == NP_DEL ||
+		       s->arg == NP_SYNC || s->arg == NP_THREADED || s->arg == NP_BUSY;
+	case OP_IOPOLL:
+		return s->arg == IO_DISABLE;
 	default:
 		return false;
+	}
+}
+
+static unsigned int busy_rounds, busy_want;
+
+static bool busy_end(void *arg, unsigned long start_time)
+{
+	return ++busy_rounds >= busy_want;
+}
+
+/* The NAPI state bits both sides have, by name. */
+static const char *napi_state(unsigned int i, char *buf, size_t size)
+{
+	static const char *const bits[] = { "sched", "missed", "disable", "npsvc", "listed" };
+	size_t o = 0;
+
+	o += (size_t)snprintf(buf + o, size - o, "state");
+	for (unsigned int b = 0; b < ARRAY_SIZE(bits); b++)
+		if (test_bit((long)b, &napis[i].state))
+			o += (size_t)snprintf(buf + o, size - o, " %s", bits[b]);
+	if (o == strlen("state"))
+		snprintf(buf + o, size - o, " none");
+	return buf;
+}
+
+/* A NAPI step.  Return: what its record says after "=>", or NULL. */
+static const char *napi_step(const struct seq_side *side, const struct seq_step *s, char *buf,
+			     size_t size)
+{
+	unsigned int i = s->h;
+	struct napi_struct *n = &napis[i];
+
+	if (s->arg != NP_ADD && s->arg != NP_BACKLOG && !napi_st[i].added)
+		return "refused: not added";
+	switch (s->arg) {
+	case NP_ADD:
+		if (napi_st[i].added)
+			return "refused: added already";
+		if (!s->idx || s->idx > 64)
+			return "refused: a weight of 1 to 64";
+		init_dummy_netdev(&seq_netdevs[i]);
+		seq_netdevs[i].napi_defer_hard_irqs = (int)s->n;
+		seq_netdevs[i].gro_flush_timeout = s->n ? 1000000 : 0;
+		netif_napi_add_weight(&seq_netdevs[i], n, seq_napi_poll, (int)s->idx);
+		napi_st[i].added = true;
+		return NULL;
+	case NP_ENABLE:
+		if (napi_st[i].on)
+			return "refused: enabled already";
+		napi_enable(n);
+		napi_st[i].on = true;
+		return NULL;
+	case NP_DISABLE:
+		if (!napi_st[i].on)
+			return "refused: disabled already";
+		napi_disable(n);
+		napi_st[i].on = false;
+		return NULL;
+	case NP_SCHEDULE:
+		return napi_schedule_prep(n) ? (__napi_schedule(n), "ret 1") : "ret 0";
+	case NP_DEL:
+		if (napi_st[i].on)
+			return "refused: enabled";
+		netif_napi_del(n);
+		napi_st[i].added = false;
+		return NULL;
+	case NP_SYNC:
+		if (!napi_st[i].on)
+			return "refused: disabled";
+		napi_synchronize(n);
+		return NULL;
+	case NP_MISSED:
+		return napi_if_scheduled_mark_missed(n) ? "ret 1" : "ret 0";
+	case NP_BACKLOG:
+		WRITE_ONCE(napi_st[i].backlog, s->idx);
+		return NULL;
+	case NP_STATE:
+		return napi_state(i, buf, size);
+	case NP_THREADED: {
+		int ret = dev_set_threaded(&seq_netdevs[i], s->idx != 0);
+
+		napi_st[i].threaded = !ret && s->idx;
+		snprintf(buf, size, "ret %d", ret);
+		return buf;
+	}
+	default:
+		if (!s->idx)
+			return "refused: no rounds";
+		/* Linux builds busy polling only without PREEMPT_RT (NET_RX_BUSY_POLL) */
+		if (side->rt)
+			return "refused: no busy polling on PREEMPT_RT";
+#if defined(CONFIG_NET_RX_BUSY_POLL) || !defined(__KERNEL__)
+		busy_rounds = 0;
+		busy_want = s->idx;
+		napi_busy_loop(n->napi_id, busy_end, NULL, s->flags & F_SHARED, 8);
+		return NULL;
+#else
+		return "refused: no busy polling in this kernel";
+#endif
+	}
+}
+
+/* An irq_poll step. */
+static const char *iopoll_step(const struct seq_step *s)
+{
+	unsigned int i = s->h;
+
+	if (s->arg != IO_INIT && s->arg != IO_BACKLOG && !iop_st[i].inited)
+		return "refused: not set up";
+	switch (s->arg) {
+	case IO_INIT:
+		if (!s->idx || s->idx > 256)
+			return "refused: a weight of 1 to 256";
+		if (iop_st[i].inited && (iop_st[i].off || test_bit(IRQ_POLL_F_SCHED, &iops[i].state)))
+			return "refused: in use";
+		irq_poll_init(&iops[i], (int)s->idx, seq_iop_poll);
+		iop_st[i].inited = true;
+		iop_st[i].off = false;
+		return NULL;
+	case IO_SCHED:
+		irq_poll_sched(&iops[i]);
+		return NULL;
+	case IO_DISABLE:
+		if (iop_st[i].off)
+			return "refused: disabled already";
+		irq_poll_disable(&iops[i]);
+		iop_st[i].off = true;
+		return NULL;
+	case IO_ENABLE:
+		if (!iop_st[i].off)
+			return "refused: not disabled";	/* Linux: BUG_ON */
+		irq_poll_enable(&iops[i]);
+		iop_st[i].off = false;
+		return NULL;
+	default:
+		WRITE_ONCE(iop_st[i].backlog, s->idx);
+		return NULL;
 	}
 }
 
@@ -1169,6 +1447,13 @@ static const char *step(const struct seq_side *side, const struct seq_step *s, c
 		}
 		return ret ? "ret 1" : "ret 0";
 	}
+	case OP_NAPI:
+		return napi_step(side, s, buf, size);
+	case OP_IOPOLL:
+		return iopoll_step(s);
+	case OP_SOFTNET:
+		snprintf(buf, size, "time_squeeze %lu", side->time_squeeze(side->ctx) - squeeze_base);
+		return buf;
 	case OP_SPURIOUS: {
 		size_t o = 0;
 
@@ -1206,6 +1491,9 @@ static void run_start(void)
 	memset(had_thread, 0, sizeof(had_thread));
 	memset(last_unhandled_ms, 0, sizeof(last_unhandled_ms));
 	memset(unhandled_timed, 0, sizeof(unhandled_timed));
+	memset(napi_st, 0, sizeof(napi_st));
+	memset(iop_st, 0, sizeof(iop_st));
+	squeeze_base = side_squeeze_base;
 	notes_clear();		/* no handler of the sequence's runs yet */
 }
 
@@ -1241,6 +1529,14 @@ static void run_end(const struct seq_side *side)
 		side->out(side->ctx, rec);
 	}
 	/* what the sequence left goes, unrecorded: the side stops clean */
+	for (unsigned int i = 0; i < SEQ_POLLS; i++) {
+		if (napi_st[i].on)
+			napi_disable(&napis[i]);
+		if (napi_st[i].added)
+			netif_napi_del(&napis[i]);
+		if (iop_st[i].inited && !iop_st[i].off)
+			irq_poll_disable(&iops[i]);
+	}
 	for (unsigned int l = 1; l <= SEQ_LINES; l++)
 		for (unsigned int h = 0; h < SEQ_HANDLERS; h++)
 			if (requested[l] & (1u << h))
@@ -1267,6 +1563,7 @@ int seq_run(const struct seq_side *side, const char *text)
 	if (n < 0)
 		return -n;
 	cur_side = side;
+	side_squeeze_base = side->time_squeeze(side->ctx);
 	run_start();
 	for (unsigned int i = 0; i < (unsigned int)n; i++) {
 		const struct seq_step *s = &steps[i];

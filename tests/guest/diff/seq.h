@@ -55,11 +55,33 @@
  *                            cancels, flush_delayed_work (its value not
  *                            recorded: whether the work had run before it
  *                            looked is the scheduler's)
- *   defer H tasklet T|hi T|timer T|work W|none
+ *   defer H tasklet T|hi T|timer T|work W|napi P|iopoll P|none
  *                            each call of H's primary also schedules that
  *                            tasklet (tasklet_hi_schedule for hi), arms
  *                            that timer to the next jiffy or queues that
- *                            work, as a driver hands on its work
+ *                            work, or schedules that NAPI (napi_schedule)
+ *                            or irq_poll instance, as a driver hands on
+ *                            its work
+ *   napi P add W [defer N] | enable | disable | schedule | del | sync | missed |
+ *          backlog K | state | threaded 0|1 | busy R [prefer]
+ *                            NAPI instance P (0-5) on a dummy device of its
+ *                            own: netif_napi_add_weight (a weight of 1-64;
+ *                            with defer, napi_defer_hard_irqs N and a
+ *                            gro_flush_timeout of 1 ms), napi_enable,
+ *                            napi_disable, napi_schedule_prep then
+ *                            __napi_schedule (its value: the prep's),
+ *                            netif_napi_del, napi_synchronize,
+ *                            napi_if_scheduled_mark_missed, the events its
+ *                            device holds (its poll reaps them up to the
+ *                            budget, and completes below it), the state
+ *                            bits, dev_set_threaded, napi_busy_loop for R
+ *                            rounds of 8 (prefer: prefer_busy_poll)
+ *   iopoll P init W | sched | disable | enable | backlog K
+ *                            irq_poll instance P (0-5): irq_poll_init,
+ *                            irq_poll_sched, irq_poll_disable,
+ *                            irq_poll_enable, its backlog, as for NAPI
+ *   softnet                  the NET_RX runs cut short since the run began
+ *                            (time_squeeze, every CPU's)
  *   spurious N               line N's /proc/irq/N/spurious
  *   repeat K STEP            STEP K times (one record, the runs counted)
  *
@@ -73,7 +95,9 @@
  * primary handlers that ran since the record before, in order, a run of
  * the same one written hH*N), "threads" (each handler's thread runs,
  * counted, since their order is the scheduler's), "tasklets", "timers",
- * "works", "dworks" (the runs of each, counted), "ctx" (a run in the
+ * "works", "dworks" (the runs of each, counted), "polls" (each NAPI (nP)
+ * or irq_poll (iP) poll in order with the work it did, "+" when it used
+ * its whole budget, "!" when its napi_complete_done said no), "ctx" (a run in the
  * wrong context: a primary outside hardirq context or on the runner's CPU
  * while it has interrupts off, a tasklet or timer outside softirq context
  * or on that CPU while bottom halves are off there, a thread or work
@@ -124,6 +148,8 @@ struct seq_side {
 	int	(*spurious)(void *ctx, unsigned int irq, char *buf, unsigned int size);
 	/* one record line, without its newline */
 	void	(*out)(void *ctx, const char *text);
+	/* NET_RX runs cut short by the budget or the time so far, every CPU's (softnet_stat) */
+	unsigned long	(*time_squeeze)(void *ctx);
 	/* optional: hand what the log holds to seq_log() now (before a settled record) */
 	void	(*log_flush)(void *ctx);
 	/*

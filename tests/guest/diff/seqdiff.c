@@ -23,6 +23,7 @@
 #include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/interrupt.h>
+#include <linux/netdevice.h>
 #include <linux/irq.h>
 #include <linux/irq_work.h>
 #include <linux/irqdomain.h>
@@ -231,6 +232,17 @@ static void side_tick(void *ctx)
 	usleep_range(500, 1000);
 }
 
+/* Linux's softnet_data, as /proc/net/softnet_stat sums it: the NET_RX runs cut short. */
+static unsigned long side_time_squeeze(void *ctx)
+{
+	unsigned long sum = 0;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(softnet_data, cpu).time_squeeze;
+	return sum;
+}
+
 /* /proc/irq/N/spurious, read as user space would: the counters are not exported otherwise. */
 static int side_spurious(void *ctx, unsigned int irq, char *buf, unsigned int size)
 {
@@ -295,6 +307,7 @@ static ssize_t run_write(struct file *f, const char __user *buf, size_t len, lof
 	struct seq_side side = { .line = side_line, .raise = side_raise,
 				 .set_level = side_set_level, .settle = side_settle,
 				 .tick = side_tick, .spurious = side_spurious, .out = side_out,
+				 .time_squeeze = side_time_squeeze,
 				 .nochip = side_nochip, .nochip_free = side_nochip_free,
 				 .log_flush = side_log_flush, .rt = IS_ENABLED(CONFIG_PREEMPT_RT) };
 	char *text;

@@ -10,6 +10,7 @@
 #define IRQKIT_COMPAT_LINUX_NETDEVICE_H
 
 #include <irqkit/napi.h>
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 
 #define net_device			irqkit_net_device
@@ -46,6 +47,7 @@
 #define netif_napi_add_tx(dev, napi, poll) \
 	irqkit_netif_napi_add_tx_weight((dev), (napi), (poll), NAPI_POLL_WEIGHT)
 #define netif_napi_del(napi)			irqkit_netif_napi_del(napi)
+#define dev_set_threaded(dev, threaded)		irqkit_dev_set_threaded((dev), (threaded))
 #define __netif_napi_del(napi)			irqkit_netif_napi_del(napi)
 
 #define napi_enable(napi)			irqkit_napi_enable(napi)
