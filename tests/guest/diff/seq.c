@@ -9,6 +9,7 @@
 #include <linux/bottom_half.h>
 #include <linux/errno.h>
 #include <linux/err.h>
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
 #include <linux/irq_sim.h>

@@ -10,7 +10,6 @@
 #define IRQKIT_COMPAT_LINUX_NETDEVICE_H
 
 #include <irqkit/napi.h>
-#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 
 #define net_device			irqkit_net_device
