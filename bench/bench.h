@@ -39,6 +39,7 @@ extern const struct bench_set bench_core_set;
 extern const struct bench_set bench_deferred_set;
 extern const struct bench_set bench_fd_set;
 extern const struct bench_set bench_lockdep_set;
+extern const struct bench_set bench_poll_set;
 
 /* n spin_lock_irqsave/unlock_irqrestore pairs on one lock, compiled without the validator. */
 void bench_spin_lock_irqsave_pairs(long n);

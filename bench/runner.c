@@ -26,7 +26,7 @@
 #include "bench.h"
 
 static const struct bench_set *const sets[] = { &bench_core_set, &bench_deferred_set, &bench_fd_set,
-						  &bench_lockdep_set };
+						  &bench_lockdep_set, &bench_poll_set };
 
 
 static double time_per_op(bench_fn fn, long n, struct sample_pool *pool)

@@ -633,6 +633,24 @@ static void test_threaded_polls_in_its_kthread(void **state)
 	ring_fini(&b);
 }
 
+/* An instance that completed is on no list: nothing polls it, NET_RX does not run, idle. */
+static void test_an_idle_instance_costs_nothing(void **state)
+{
+	unsigned int runs[2];
+
+	(void)state;
+	ring_init(&a, 'a', 8, 5);
+	assert_true(irqkit_napi_schedule(&a.napi));
+	assert_true(wait_until(atomic_load(&a.completes_true) == 1, 5000));
+	for (unsigned int c = 0; c < 2; c++)
+		runs[c] = irqkit_kstat_softirqs_cpu(IRQKIT_NET_RX_SOFTIRQ, c);
+	usleep(50000);
+	for (unsigned int c = 0; c < 2; c++)
+		assert_int_equal(irqkit_kstat_softirqs_cpu(IRQKIT_NET_RX_SOFTIRQ, c), runs[c]);
+	assert_int_equal(atomic_load(&a.polls), 1);
+	ring_fini(&a);
+}
+
 static atomic_int holder_state;
 
 static void *hold_cpu1(void *arg)
@@ -703,6 +721,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_offline_cpus_instances_move, thr_setup_2,
 						thr_teardown_2),
 		cmocka_unit_test_setup_teardown(test_threaded_polls_in_its_kthread, thr_setup_2,
+						thr_teardown_2),
+		cmocka_unit_test_setup_teardown(test_an_idle_instance_costs_nothing, thr_setup_2,
 						thr_teardown_2),
 #endif
 	};
