@@ -167,6 +167,22 @@ void usleep_100(void);
 /* Host only: threads of this process whose name starts with @prefix and lacks @without (NULL: any). */
 int nr_threads_named(const char *prefix, const char *without);
 
+/*
+ * Host only: a thread bound to CPU @cpu calls @fn(@arg) (if set) with its
+ * interrupts off and keeps them off, so that nothing of that CPU runs (its
+ * hardirqs, softirqs) until cpu_hold_release(), which lets go and joins.
+ * cpu_hold_start() returns once the CPU is held.
+ */
+struct cpu_hold {
+	pthread_t	th;
+	atomic_int	state;		/* 1: held; 2: let go */
+	unsigned int	cpu;
+	void		(*fn)(void *arg);
+	void		*arg;
+};
+void cpu_hold_start(struct cpu_hold *h, unsigned int cpu, void (*fn)(void *arg), void *arg);
+void cpu_hold_release(struct cpu_hold *h);
+
 /* Stress tests: @n times IRQKIT_STRESS_SCALE (default 1); a busy loop of @n steps. */
 int stress_scale(int n);
 void stress_burn(int n);

@@ -148,3 +148,36 @@ int in_child(void (*fn)(void), char *out, size_t len)
 	waitpid(pid, &status, 0);
 	return status;
 }
+
+static void *cpu_hold_main(void *arg)
+{
+	struct cpu_hold *h = arg;
+	unsigned long flags;
+
+	assert_int_equal(irqkit_thread_bind(h->cpu), 0);
+	flags = irqkit_local_irq_save();	/* the CPU's interrupts and softirqs cannot run now */
+	if (h->fn)
+		h->fn(h->arg);
+	atomic_store(&h->state, 1);
+	while (atomic_load(&h->state) != 2)
+		usleep(1000);
+	irqkit_local_irq_restore(flags);
+	irqkit_thread_unbind();
+	return NULL;
+}
+
+void cpu_hold_start(struct cpu_hold *h, unsigned int cpu, void (*fn)(void *arg), void *arg)
+{
+	h->cpu = cpu;
+	h->fn = fn;
+	h->arg = arg;
+	atomic_store(&h->state, 0);
+	assert_int_equal(pthread_create(&h->th, NULL, cpu_hold_main, h), 0);
+	assert_true(wait_until(atomic_load(&h->state) == 1, 5000));
+}
+
+void cpu_hold_release(struct cpu_hold *h)
+{
+	atomic_store(&h->state, 2);
+	pthread_join(h->th, NULL);
+}

@@ -106,33 +106,14 @@ static void test_broken_affinity_is_told_at_debug_level(void **state)
  * would call it scheduling while atomic), and they take the arrival.
  */
 #if T_CPUS_ARE_THREADS
-static atomic_int holder_state;	/* 1: interrupts off on CPU 1; 2: let go */
-
-static void *hold_cpu1_irqs_off(void *arg)
-{
-	unsigned long flags;
-
-	(void)arg;
-	assert_int_equal(irqkit_thread_bind(1), 0);
-	flags = irqkit_local_irq_save();
-	atomic_store(&holder_state, 1);
-	while (atomic_load(&holder_state) != 2)
-		usleep(1000);
-	irqkit_local_irq_restore(flags);
-	irqkit_thread_unbind();
-	return NULL;
-}
-
 static void test_pending_arrival_moves_with_its_line(void **state)
 {
-	pthread_t th;
+	struct cpu_hold hold;
 
 	(void)state;
-	atomic_store(&holder_state, 0);
 	assert_int_equal(irqkit_request_irq(T_EDGE(3), tdev_handler, 0, "a", &a), 0);
 	assert_int_equal(irqkit_irq_set_affinity(T_EDGE(3), 1ull << 1), 0);
-	assert_int_equal(pthread_create(&th, NULL, hold_cpu1_irqs_off, NULL), 0);
-	assert_true(wait_until(atomic_load(&holder_state) == 1, 5000));
+	cpu_hold_start(&hold, 1, NULL, NULL);
 	atomic_store(&a.status, 1);
 	assert_int_equal(irqkit_sw_raise(T_EDGE(3)), 0);
 	usleep(20000);
@@ -141,8 +122,7 @@ static void test_pending_arrival_moves_with_its_line(void **state)
 	assert_int_equal(irqkit_wait_delivered(T_EDGE(3), 5000), 0);
 	assert_int_equal(atomic_load(&a.calls), 1);
 	assert_int_equal(atomic_load(&a.cpu), 0);
-	atomic_store(&holder_state, 2);
-	pthread_join(th, NULL);
+	cpu_hold_release(&hold);
 	usleep(10000);
 	assert_int_equal(atomic_load(&a.calls), 1);	/* not again on CPU 1 */
 }

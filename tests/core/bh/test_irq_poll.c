@@ -198,41 +198,25 @@ static void test_disable_waits_for_a_running_poll(void **state)
 	}
 }
 
-static atomic_int holder_state;
-
-static void *hold_cpu1(void *arg)
+static void sched_iop(void *arg)
 {
-	struct dev *d = arg;
-	unsigned long flags;
-
-	assert_int_equal(irqkit_thread_bind(1), 0);
-	flags = irqkit_local_irq_save();	/* CPU 1's softirqs cannot run now */
-	irqkit_irq_poll_sched(&d->iop);
-	atomic_store(&holder_state, 1);
-	while (atomic_load(&holder_state) != 2)
-		usleep(1000);
-	irqkit_local_irq_restore(flags);
-	irqkit_thread_unbind();
-	return NULL;
+	irqkit_irq_poll_sched(&((struct dev *)arg)->iop);
 }
 
 /* CPU 1 goes with an instance on its list: the instance is polled on CPU 0, once. */
 static void test_offline_cpus_instances_move(void **state)
 {
-	pthread_t th;
+	struct cpu_hold hold;
 
 	(void)state;
 	dev_init(&a, 'a', 8, 5);
-	atomic_store(&holder_state, 0);
-	assert_int_equal(pthread_create(&th, NULL, hold_cpu1, &a), 0);
-	assert_true(wait_until(atomic_load(&holder_state) == 1, 5000));
+	cpu_hold_start(&hold, 1, sched_iop, &a);
 	usleep(10000);
 	assert_int_equal(atomic_load(&a.polls), 0);
 	assert_int_equal(irqkit_remove_cpu(1), 0);
 	assert_true(wait_until(atomic_load(&a.reaped) == 5, 5000));
 	assert_int_equal(atomic_load(&a.cpu), 0);
-	atomic_store(&holder_state, 2);
-	pthread_join(th, NULL);
+	cpu_hold_release(&hold);
 	usleep(10000);
 	assert_int_equal(atomic_load(&a.polls), 1);
 }

@@ -651,41 +651,25 @@ static void test_an_idle_instance_costs_nothing(void **state)
 	ring_fini(&a);
 }
 
-static atomic_int holder_state;
-
-static void *hold_cpu1(void *arg)
+static void sched_napi(void *arg)
 {
-	struct ring *r = arg;
-	unsigned long flags;
-
-	assert_int_equal(irqkit_thread_bind(1), 0);
-	flags = irqkit_local_irq_save();	/* CPU 1's softirqs cannot run now */
-	assert_true(irqkit_napi_schedule(&r->napi));
-	atomic_store(&holder_state, 1);
-	while (atomic_load(&holder_state) != 2)
-		usleep(1000);
-	irqkit_local_irq_restore(flags);
-	irqkit_thread_unbind();
-	return NULL;
+	assert_true(irqkit_napi_schedule(&((struct ring *)arg)->napi));
 }
 
 /* CPU 1 goes with an instance on its list: it is polled on CPU 0, once. */
 static void test_offline_cpus_instances_move(void **state)
 {
-	pthread_t th;
+	struct cpu_hold hold;
 
 	(void)state;
 	ring_init(&a, 'a', 8, 5);
-	atomic_store(&holder_state, 0);
-	assert_int_equal(pthread_create(&th, NULL, hold_cpu1, &a), 0);
-	assert_true(wait_until(atomic_load(&holder_state) == 1, 5000));
+	cpu_hold_start(&hold, 1, sched_napi, &a);
 	usleep(10000);
 	assert_int_equal(atomic_load(&a.polls), 0);
 	assert_int_equal(irqkit_remove_cpu(1), 0);
 	assert_true(wait_until(atomic_load(&a.reaped) == 5, 5000));
 	assert_int_equal(atomic_load(&a.cpu), 0);
-	atomic_store(&holder_state, 2);
-	pthread_join(th, NULL);
+	cpu_hold_release(&hold);
 	usleep(10000);
 	assert_int_equal(atomic_load(&a.polls), 1);
 	ring_fini(&a);
