@@ -23,6 +23,7 @@
 #include <irqkit/workqueue.h>
 #include <irqkit/irq_poll.h>
 #include <irqkit/napi.h>
+#include <irqkit/smp.h>
 #include <irqkit/swchip.h>
 #include <irqkit/proc.h>
 #include <irqkit/hosted.h>

@@ -225,6 +225,7 @@ int irqkit_remove_cpu(unsigned int cpu)
 	irqkit__timers_dead_cpu(cpu, to);
 	irqkit__hrtimers_dead_cpu(cpu, to);
 	irqkit__irq_work_dead_cpu(cpu, to);
+	irqkit__smp_call_dead_cpu(cpu, to);
 out:
 	irqkit_mutex_unlock(&hp_lock);
 	return ret;

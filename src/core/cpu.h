@@ -11,6 +11,8 @@
 
 #include "core.h"
 
+#include <irqkit/smp.h>
+
 /* ---- per-CPU state --------------------------------------------------------- */
 
 /*
@@ -147,6 +149,10 @@ struct irqkit_cpu {
 	struct irqkit_spinlock	napi_lock;
 	bool			in_net_rx_action;	/* napi_lock */
 	struct irqkit_napi_struct *napi_polling;	/* in its poll function now */
+	/* cross-CPU calls (smp.c): queued to this CPU; this CPU's own descriptors */
+	struct irqkit_call_single_data *call_list;
+	struct irqkit_call_single_data csd_single;
+	struct irqkit_call_single_data csd_many[IRQKIT_NR_CPUS_MAX];
 	unsigned int		softnet_processed, softnet_time_squeeze;
 	uint64_t		softirq_raised[IRQKIT_NR_SOFTIRQS];	/* histograms (observe.c) */
 	/* timers (timer.c, hrtimer.c) */
@@ -159,7 +165,7 @@ struct irqkit_cpu {
 	 * /proc/interrupts), written by the hardirq holder.
 	 */
 	unsigned int		sysvec;
-	unsigned int		sysvec_count[2];
+	unsigned int		sysvec_count[3];
 	/* irq_work (irq_work.c): queued items, newest first; the one running */
 	struct irqkit_irq_work	*irq_work;
 	struct irqkit_irq_work	*irq_work_running;
@@ -251,7 +257,12 @@ static inline void task_set_irqs_off(struct irqkit_task *t, bool off)
 enum {
 	SYSVEC_LOC,		/* the local timer: hrtimers due ("LOC") */
 	SYSVEC_IWI,		/* irq_work ("IWI") */
+	SYSVEC_CAL,		/* cross-CPU function calls ("CAL") */
 };
+/* smp.c: SYSVEC_CAL's handler; an offline CPU's calls; the stop */
+HIDDEN void irqkit__smp_call_run(struct irqkit_cpu *c);
+HIDDEN void irqkit__smp_call_dead_cpu(unsigned int cpu, unsigned int to);
+HIDDEN void irqkit__smp_call_exit(void);
 /* dispatch.c: raise system vector @vec on @c, as a line is signalled */
 HIDDEN void irqkit__cpu_sysvec(struct irqkit_cpu *c, unsigned int vec);
 

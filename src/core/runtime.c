@@ -227,6 +227,7 @@ void irqkit__core_exit(void)
 	irqkit__watchdog_exit();
 	irqkit__hrtimers_exit();
 	irqkit__irq_work_exit();
+	irqkit__smp_call_exit();
 	irqkit__timers_exit();
 	irqkit__tasklets_exit();
 	irqkit__workqueue_exit();	/* the BH pools' tasklets are off the CPUs' lists now */

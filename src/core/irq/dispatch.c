@@ -273,6 +273,10 @@ static void deliver_batch(struct irqkit_cpu *c)
 			WRITE_ONCE(c->sysvec_count[SYSVEC_IWI], c->sysvec_count[SYSVEC_IWI] + 1);
 			irqkit__irq_work_run(c);
 		}
+		if (v & (1u << SYSVEC_CAL)) {
+			WRITE_ONCE(c->sysvec_count[SYSVEC_CAL], c->sysvec_count[SYSVEC_CAL] + 1);
+			irqkit__smp_call_run(c);
+		}
 	}
 	while (w2) {
 		unsigned int i = ctz64(w2);

@@ -90,6 +90,7 @@ static const struct {
 } sysvec_rows[] = {
 	[SYSVEC_LOC] = { "LOC", "Local timer interrupts" },
 	[SYSVEC_IWI] = { "IWI", "IRQ work interrupts" },
+	[SYSVEC_CAL] = { "CAL", "Function call interrupts" },
 };
 
 /* @m of @nr CPUs as Linux's %*pb prints it: 32-bit hex chunks, the first only as wide as it needs. */

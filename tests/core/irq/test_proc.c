@@ -45,6 +45,7 @@ static void test_table_rows_in_linux_format(void **state)
 		" 17:          0          0    SW-IRQ  17 Level     disk\n"
 		"LOC:          0          0   Local timer interrupts\n"
 		"IWI:          0          0   IRQ work interrupts\n"
+		"CAL:          0          0   Function call interrupts\n"
 		"ERR:          0\n");
 }
 
@@ -60,6 +61,7 @@ static void test_table_skips_unused_lines_and_keeps_counted_ones(void **state)
 		"  2:          1          0    SW-IRQ   2 Edge    \n"
 		"LOC:          0          0   Local timer interrupts\n"
 		"IWI:          0          0   IRQ work interrupts\n"
+		"CAL:          0          0   Function call interrupts\n"
 		"ERR:          0\n");
 	/* hidden lines never are */
 	irqkit_irq_modify_status(T_EDGE(2), 0, IRQKIT_IRQ_HIDDEN);
@@ -67,6 +69,7 @@ static void test_table_skips_unused_lines_and_keeps_counted_ones(void **state)
 		"           CPU0       CPU1       \n"
 		"LOC:          0          0   Local timer interrupts\n"
 		"IWI:          0          0   IRQ work interrupts\n"
+		"CAL:          0          0   Function call interrupts\n"
 		"ERR:          0\n");
 }
 
@@ -89,6 +92,7 @@ static void test_table_shows_flow_name_unnamed_chip_and_err_row(void **state)
 		" 41:          0          0         -     Edge      x\n"
 		"LOC:          0          0   Local timer interrupts\n"
 		"IWI:          0          0   IRQ work interrupts\n"
+		"CAL:          0          0   Function call interrupts\n"
 		"ERR:          1\n");
 }
 
@@ -203,6 +207,7 @@ static void test_irq_column_width_grows_with_nr_irqs(void **state)
 			" 999:          0    SW-IRQ  999 Edge      x\n"
 			" LOC:          0   Local timer interrupts\n"
 			" IWI:          0   IRQ work interrupts\n"
+			" CAL:          0   Function call interrupts\n"
 			" ERR:          0\n");
 		irqkit_stop();
 	}
@@ -218,6 +223,7 @@ static void test_irq_column_width_grows_with_nr_irqs(void **state)
 			"65535:          0    SW-IRQ 65535 Edge      x\n"
 			"  LOC:          0   Local timer interrupts\n"
 			"  IWI:          0   IRQ work interrupts\n"
+			"  CAL:          0   Function call interrupts\n"
 			"  ERR:          0\n");
 	}
 	/* det_teardown stops this one */
