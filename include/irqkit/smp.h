@@ -71,6 +71,13 @@ IRQKIT_API void irqkit_on_each_cpu_mask(irqkit_cpumask mask, irqkit_smp_call_fun
 					void *info, bool wait);
 /** irqkit_on_each_cpu - @func on every online CPU, this one included. */
 IRQKIT_API void irqkit_on_each_cpu(irqkit_smp_call_func_t func, void *info, int wait);
+/**
+ * irqkit_set_csd_lock_timeout - Linux's smp.csd_lock_timeout= (ms, 5000 by
+ * default, 0 off): a caller waiting that long for another CPU to take its
+ * call says "csd: Detected non-responsive CSD lock ... for CPU#NN", again
+ * at each further timeout, and "got unstuck" when it ends.
+ */
+IRQKIT_API void irqkit_set_csd_lock_timeout(unsigned int ms);
 
 #ifdef __cplusplus
 }

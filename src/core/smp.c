@@ -16,6 +16,7 @@
 #include "cpu.h"
 #include "bh/bh.h"
 #include "sched/sched.h"
+#include "time/time.h"
 
 #include <irqkit/smp.h>
 #include <irqkit/cpu.h>
@@ -33,13 +34,30 @@ static void check_context(void)
 	WARN_ONCE(!irqkit_in_task(), "smp_call_function outside task context");
 }
 
-/*
- * Until @csd is unlocked: its call has run (or, not waiting, been taken).
- * Deterministic mode's player runs the CPUs meanwhile.
- */
-static void csd_lock_wait(struct irqkit_call_single_data *csd)
+/* CSD_LOCK_WAIT_DEBUG's timeout (smp.csd_lock_timeout=, 5000 ms), 0: no report */
+static unsigned int csd_lock_timeout_ms = 5000;
+static unsigned int csd_bug_id;
+
+void irqkit_set_csd_lock_timeout(unsigned int ms)
 {
+	WRITE_ONCE(csd_lock_timeout_ms, ms);
+}
+
+/*
+ * Until @csd is unlocked: its call has run (or, not waiting, been taken)
+ * on CPU @cpu.  Deterministic mode's player runs the CPUs meanwhile.  A
+ * wait past the timeout is reported as Linux's CSD lock debugging does,
+ * naming the CPU that does not take its call (its interrupts off, most
+ * likely), again at each further timeout, and once more when it ends.
+ */
+static void csd_lock_wait(struct irqkit_call_single_data *csd, int cpu)
+{
+	uint64_t start = 0, next = 0;
+	unsigned int id = 0;
+
 	while (a_load_acquire(&csd->flags) & LOCK) {
+		uint64_t timeout, now;
+
 		if (irqkit__det_run_softirqs())
 			continue;
 		if (irqkit__det_player()) {
@@ -48,18 +66,37 @@ static void csd_lock_wait(struct irqkit_call_single_data *csd)
 			return;
 		}
 		irqkit_cpu_relax();
+		timeout = (uint64_t)READ_ONCE(csd_lock_timeout_ms) * 1000000u;
+		if (!timeout || cpu < 0)
+			continue;
+		now = irqkit__now_ns();
+		if (!start) {
+			start = now;
+			next = now + timeout;
+		} else if ((int64_t)(now - next) >= 0) {
+			if (!id)
+				id = a_fetch_add(&csd_bug_id, 1) + 1;
+			irqkit_printk(IRQKIT_LOG_ALERT, "csd: %s non-responsive CSD lock (#%u) on CPU#%d, waiting %llu ns for CPU#%02d %pS(%p).",
+				 next == start + timeout ? "Detected" : "Continued", id,
+				 irqkit_smp_processor_id(), (unsigned long long)(now - start), cpu,
+				 (const void *)csd->func, csd->info);
+			next += timeout;
+		}
 	}
+	if (id)
+		irqkit_printk(IRQKIT_LOG_ALERT, "csd: CSD lock (#%u) got unstuck on CPU#%02d, CPU#%02d released the lock.", id,
+			 irqkit_smp_processor_id(), cpu);
 }
 
 /* Claim @csd for a call: wait for its last one to end. */
-static void csd_lock(struct irqkit_call_single_data *csd, unsigned int flags)
+static void csd_lock(struct irqkit_call_single_data *csd, unsigned int flags, int cpu)
 {
 	for (;;) {
 		unsigned int old = 0;
 
 		if (a_cas(&csd->flags, &old, LOCK | flags))
 			return;
-		csd_lock_wait(csd);
+		csd_lock_wait(csd, cpu);
 	}
 }
 
@@ -171,13 +208,13 @@ int irqkit_smp_call_function_single(int cpu, irqkit_smp_call_func_t func, void *
 		csd->flags = LOCK | SYNC;
 	} else {
 		csd = &me->csd_single;
-		csd_lock(csd, 0);
+		csd_lock(csd, 0, -1);	/* its last target is not known here */
 	}
 	csd->func = func;
 	csd->info = info;
 	send(&irqkit__rt.cpus[cpu], csd);
 	if (wait)
-		csd_lock_wait(csd);
+		csd_lock_wait(csd, cpu);
 	return 0;
 }
 
@@ -223,7 +260,7 @@ static void call_many(irqkit_smp_cond_func_t cond, irqkit_smp_call_func_t func, 
 
 		if (cond && !cond((int)cpu, info))
 			continue;
-		csd_lock(csd, wait ? SYNC : 0);
+		csd_lock(csd, wait ? SYNC : 0, (int)cpu);
 		csd->func = func;
 		csd->info = info;
 		send(&irqkit__rt.cpus[cpu], csd);
@@ -233,7 +270,7 @@ static void call_many(irqkit_smp_cond_func_t cond, irqkit_smp_call_func_t func, 
 		call_local(func, info);
 	if (wait)
 		for (; sent; sent &= sent - 1)
-			csd_lock_wait(&me->csd_many[__builtin_ctzll(sent)]);
+			csd_lock_wait(&me->csd_many[__builtin_ctzll(sent)], __builtin_ctzll(sent));
 }
 
 void irqkit_smp_call_function_many(irqkit_cpumask mask, irqkit_smp_call_func_t func, void *info,

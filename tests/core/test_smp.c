@@ -252,6 +252,35 @@ static void test_calls_both_ways_lose_nothing(void **state)
 	assert_int_equal(atomic_load(&wrong_cpu), 0);
 }
 
+/* CSD lock debugging: a CPU that holds its interrupts off past the timeout is named. */
+static struct cpu_hold csd_hold;
+
+static void *release_later(void *arg)
+{
+	(void)arg;
+	usleep(200000);
+	cpu_hold_release(&csd_hold);
+	return NULL;
+}
+
+static void test_a_cpu_that_does_not_take_its_call_is_named(void **state)
+{
+	pthread_t th;
+
+	(void)state;
+	irqkit_set_csd_lock_timeout(50);
+	cpu_hold_start(&csd_hold, 1, NULL, NULL);
+	assert_int_equal(pthread_create(&th, NULL, release_later, NULL), 0);
+	assert_int_equal(irqkit_smp_call_function_single(1, note, &w, 1), 0);
+	pthread_join(th, NULL);
+	assert_int_equal(atomic_load(&w.calls), 1);
+	assert_log_contains("csd: Detected non-responsive CSD lock (#");
+	assert_log_contains(" ns for CPU#01 ");
+	assert_log_contains("csd: Continued non-responsive CSD lock");
+	assert_log_contains("got unstuck on CPU#00, CPU#01 released the lock.");
+	irqkit_set_csd_lock_timeout(5000);
+}
+
 /* A call queued to a CPU that goes offline before it can take it still runs, once. */
 static void test_an_offline_cpus_calls_still_run(void **state)
 {
@@ -288,6 +317,8 @@ int main(void)
 						thr_teardown),
 		cmocka_unit_test_setup_teardown(test_an_offline_cpus_calls_still_run, thr_setup_2,
 						thr_teardown),
+		cmocka_unit_test_setup_teardown(test_a_cpu_that_does_not_take_its_call_is_named,
+						thr_setup_2, thr_teardown),
 #endif
 	};
 
