@@ -182,6 +182,8 @@ struct cpu_hold {
 };
 void cpu_hold_start(struct cpu_hold *h, unsigned int cpu, void (*fn)(void *arg), void *arg);
 void cpu_hold_release(struct cpu_hold *h);
+/* Host only: @fn(@arg) in a thread bound to CPU @cpu (process context there), joined. */
+void run_on_cpu(unsigned int cpu, void (*fn)(void *arg), void *arg);
 
 /* Stress tests: @n times IRQKIT_STRESS_SCALE (default 1); a busy loop of @n steps. */
 int stress_scale(int n);

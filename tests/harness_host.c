@@ -181,3 +181,28 @@ void cpu_hold_release(struct cpu_hold *h)
 	atomic_store(&h->state, 2);
 	pthread_join(h->th, NULL);
 }
+
+struct on_cpu {
+	unsigned int	cpu;
+	void		(*fn)(void *arg);
+	void		*arg;
+};
+
+static void *on_cpu_main(void *arg)
+{
+	struct on_cpu *o = arg;
+
+	assert_int_equal(irqkit_thread_bind(o->cpu), 0);
+	o->fn(o->arg);
+	irqkit_thread_unbind();
+	return NULL;
+}
+
+void run_on_cpu(unsigned int cpu, void (*fn)(void *arg), void *arg)
+{
+	struct on_cpu o = { cpu, fn, arg };
+	pthread_t th;
+
+	assert_int_equal(pthread_create(&th, NULL, on_cpu_main, &o), 0);
+	pthread_join(th, NULL);
+}

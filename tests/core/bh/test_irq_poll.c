@@ -162,14 +162,10 @@ static int thr_setup_2(void **state)
 	return thr_setup_cpus(2, T_NR_IRQS);
 }
 
-static void *sched_on_cpu1(void *arg)
+/* From process context on CPU 1: ksoftirqd/1 runs it. */
+static void sched_iop(void *arg)
 {
-	struct dev *d = arg;
-
-	assert_int_equal(irqkit_thread_bind(1), 0);
-	irqkit_irq_poll_sched(&d->iop);		/* from process context: ksoftirqd/1 runs it */
-	irqkit_thread_unbind();
-	return NULL;
+	irqkit_irq_poll_sched(&((struct dev *)arg)->iop);
 }
 
 /* irq_poll_disable waits for the poll that runs; stress, many rounds. */
@@ -177,12 +173,9 @@ static void test_disable_waits_for_a_running_poll(void **state)
 {
 	(void)state;
 	for (int round = 0; round < stress_scale(200); round++) {
-		pthread_t th;
-
 		dev_init(&a, 'a', 8, 3);
 		a.slow = true;
-		assert_int_equal(pthread_create(&th, NULL, sched_on_cpu1, &a), 0);
-		pthread_join(th, NULL);
+		run_on_cpu(1, sched_iop, &a);
 		assert_true(wait_until(atomic_load(&a.in_poll), 5000));
 		atomic_store(&a.go, true);
 		irqkit_irq_poll_disable(&a.iop);
@@ -196,11 +189,6 @@ static void test_disable_waits_for_a_running_poll(void **state)
 		assert_int_equal(atomic_load(&a.polls), 1);
 		irqkit_irq_poll_enable(&a.iop);
 	}
-}
-
-static void sched_iop(void *arg)
-{
-	irqkit_irq_poll_sched(&((struct dev *)arg)->iop);
 }
 
 /* CPU 1 goes with an instance on its list: the instance is polled on CPU 0, once. */

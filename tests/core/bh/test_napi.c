@@ -515,14 +515,10 @@ static int thr_teardown_2(void **state)
 	return thr_teardown(state);
 }
 
-static void *sched_on_cpu1(void *arg)
+/* From process context on CPU 1: ksoftirqd/1 runs it. */
+static void sched_napi(void *arg)
 {
-	struct ring *r = arg;
-
-	assert_int_equal(irqkit_thread_bind(1), 0);
-	assert_true(irqkit_napi_schedule(&r->napi));	/* process context: ksoftirqd/1 runs it */
-	irqkit_thread_unbind();
-	return NULL;
+	assert_true(irqkit_napi_schedule(&((struct ring *)arg)->napi));
 }
 
 /* napi_disable and napi_synchronize wait for the poll that runs; many rounds. */
@@ -530,12 +526,9 @@ static void test_disable_waits_for_a_running_poll(void **state)
 {
 	(void)state;
 	for (int round = 0; round < stress_scale(200); round++) {
-		pthread_t th;
-
 		ring_init(&a, 'a', 8, 3);
 		a.slow = true;
-		assert_int_equal(pthread_create(&th, NULL, sched_on_cpu1, &a), 0);
-		pthread_join(th, NULL);
+		run_on_cpu(1, sched_napi, &a);
 		assert_true(wait_until(atomic_load(&a.in_poll), 5000));
 		atomic_store(&a.go, true);
 		if (round % 2)
@@ -649,11 +642,6 @@ static void test_an_idle_instance_costs_nothing(void **state)
 		assert_int_equal(irqkit_kstat_softirqs_cpu(IRQKIT_NET_RX_SOFTIRQ, c), runs[c]);
 	assert_int_equal(atomic_load(&a.polls), 1);
 	ring_fini(&a);
-}
-
-static void sched_napi(void *arg)
-{
-	assert_true(irqkit_napi_schedule(&((struct ring *)arg)->napi));
 }
 
 /* CPU 1 goes with an instance on its list: it is polled on CPU 0, once. */
