@@ -145,22 +145,12 @@ void irqkit__irq_poll_takeover(unsigned int cpu, unsigned int to)
 
 	ilist_init(&moved);
 	flags = irqkit_spin_lock_irqsave(&from->iopoll_lock);
-	while (!ilist_empty(&from->iopoll)) {
-		struct irqkit_list_head *l = from->iopoll.next;
-
-		ilist_del_init(l);
-		ilist_add_tail(l, &moved);
-	}
+	ilist_splice_tail_init(&from->iopoll, &moved);
 	irqkit_spin_unlock_irqrestore(&from->iopoll_lock, flags);
 	if (ilist_empty(&moved))
 		return;
 	flags = irqkit_spin_lock_irqsave(&c->iopoll_lock);
-	while (!ilist_empty(&moved)) {
-		struct irqkit_list_head *l = moved.next;
-
-		ilist_del_init(l);
-		ilist_add_tail(l, &c->iopoll);
-	}
+	ilist_splice_tail_init(&moved, &c->iopoll);
 	irqkit__raise_softirq_on(c, IRQKIT_IRQ_POLL_SOFTIRQ);
 	irqkit_spin_unlock_irqrestore(&c->iopoll_lock, flags);
 	irqkit__wakeup_softirqd(c);

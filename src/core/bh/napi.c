@@ -38,18 +38,6 @@ static struct irqkit_napi_struct *entry_of(struct irqkit_list_head *l)
 	return container_of(l, struct irqkit_napi_struct, poll_list);
 }
 
-/* Move @from's entries to the end of @to, in order; @from left empty. */
-static void splice_tail_init(struct irqkit_list_head *from, struct irqkit_list_head *to)
-{
-	if (ilist_empty(from))
-		return;
-	from->next->prev = to->prev;
-	to->prev->next = from->next;
-	from->prev->next = to;
-	to->prev = from->prev;
-	ilist_init(from);
-}
-
 /* Linux's netdev_name() and netdev_reg_state(), for its messages. */
 static const char *dev_name(const struct irqkit_net_device *dev)
 {
@@ -74,10 +62,12 @@ void irqkit_init_dummy_netdev(struct irqkit_net_device *dev)
 	ilist_init(&dev->napi_list);
 }
 
+/* Where the driver's area of an allocated dummy device starts: 64-aligned after it. */
+#define NETDEV_PRIV_OFFSET	((sizeof(struct irqkit_net_device) + 63) & ~(size_t)63)
+
 struct irqkit_net_device *irqkit_alloc_netdev_dummy(int sizeof_priv)
 {
-	size_t head = (sizeof(struct irqkit_net_device) + 63) & ~(size_t)63;
-	size_t size = head + (sizeof_priv > 0 ? (size_t)sizeof_priv : 0);
+	size_t size = NETDEV_PRIV_OFFSET + (sizeof_priv > 0 ? (size_t)sizeof_priv : 0);
 	struct irqkit_net_device *dev;
 
 	if (sizeof_priv < 0)
@@ -93,7 +83,7 @@ struct irqkit_net_device *irqkit_alloc_netdev_dummy(int sizeof_priv)
 
 void *irqkit_netdev_priv(const struct irqkit_net_device *dev)
 {
-	return (char *)dev + ((sizeof(struct irqkit_net_device) + 63) & ~(size_t)63);
+	return (char *)dev + NETDEV_PRIV_OFFSET;
 }
 
 void irqkit_free_netdev(struct irqkit_net_device *dev)
@@ -345,7 +335,7 @@ static void net_rx_action(void)
 start:
 	flags = irqkit_spin_lock_irqsave(&c->napi_lock);
 	c->in_net_rx_action = true;
-	splice_tail_init(&c->napi_poll, &list);
+	ilist_splice_tail_init(&c->napi_poll, &list);
 	irqkit_spin_unlock_irqrestore(&c->napi_lock, flags);
 	for (;;) {
 		struct irqkit_napi_struct *n;
@@ -378,9 +368,9 @@ start:
 	/* what is left, then what used its weight, then what came meanwhile */
 	flags = irqkit_spin_lock_irqsave(&c->napi_lock);
 	c->in_net_rx_action = false;
-	splice_tail_init(&c->napi_poll, &list);
-	splice_tail_init(&repoll, &list);
-	splice_tail_init(&list, &c->napi_poll);
+	ilist_splice_tail_init(&c->napi_poll, &list);
+	ilist_splice_tail_init(&repoll, &list);
+	ilist_splice_tail_init(&list, &c->napi_poll);
 	if (!ilist_empty(&c->napi_poll))
 		irqkit__raise_softirq_on(c, IRQKIT_NET_RX_SOFTIRQ);
 	irqkit_spin_unlock_irqrestore(&c->napi_lock, flags);
@@ -791,14 +781,14 @@ void irqkit__napi_takeover(unsigned int cpu, unsigned int to)
 
 	ilist_init(&moved);
 	flags = irqkit_spin_lock_irqsave(&from->napi_lock);
-	splice_tail_init(&from->napi_poll, &moved);
+	ilist_splice_tail_init(&from->napi_poll, &moved);
 	irqkit_spin_unlock_irqrestore(&from->napi_lock, flags);
 	if (ilist_empty(&moved))
 		return;
 	flags = irqkit_spin_lock_irqsave(&c->napi_lock);
 	for (struct irqkit_list_head *l = moved.next; l != &moved; l = l->next)
 		WRITE_ONCE(entry_of(l)->list_owner, (int)to);
-	splice_tail_init(&moved, &c->napi_poll);
+	ilist_splice_tail_init(&moved, &c->napi_poll);
 	irqkit__raise_softirq_on(c, IRQKIT_NET_RX_SOFTIRQ);
 	irqkit_spin_unlock_irqrestore(&c->napi_lock, flags);
 	irqkit__wakeup_softirqd(c);

@@ -47,6 +47,18 @@ static inline void ilist_del_init(struct irqkit_list_head *n)
 	WRITE_ONCE(n->prev->next, n->next);
 	ilist_init(n);
 }
+/* Move @from's entries to the end of @to, in their order; @from left empty. */
+static inline void ilist_splice_tail_init(struct irqkit_list_head *from,
+					  struct irqkit_list_head *to)
+{
+	if (ilist_empty(from))
+		return;
+	WRITE_ONCE(from->next->prev, to->prev);
+	WRITE_ONCE(to->prev->next, from->next);
+	WRITE_ONCE(from->prev->next, to);
+	WRITE_ONCE(to->prev, from->prev);
+	ilist_init(from);
+}
 
 HIDDEN int irqkit__kthread_bind(int cpu);
 /* signal.c: the task list, signals */
