@@ -113,8 +113,8 @@ static void send(struct irqkit_cpu *c, struct irqkit_call_single_data *csd)
 		irqkit__cpu_sysvec(c, SYSVEC_CAL);
 }
 
-/* Run @list (newest first) in the order its calls came.  Hardirq context, or a dead CPU's taker. */
-static void run_list(struct irqkit_call_single_data *list)
+/* A list taken whole (newest first) in the order its calls came. */
+static struct irqkit_call_single_data *oldest_first(struct irqkit_call_single_data *list)
 {
 	struct irqkit_call_single_data *fifo = NULL;
 
@@ -125,6 +125,14 @@ static void run_list(struct irqkit_call_single_data *list)
 		fifo = list;
 		list = next;
 	}
+	return fifo;
+}
+
+/* Run @list (newest first) in the order its calls came.  Hardirq context. */
+static void run_list(struct irqkit_call_single_data *list)
+{
+	struct irqkit_call_single_data *fifo = oldest_first(list);
+
 	while (fifo) {
 		struct irqkit_call_single_data *next = fifo->next;
 		irqkit_smp_call_func_t func = fifo->func;
@@ -147,10 +155,14 @@ void irqkit__smp_call_run(struct irqkit_cpu *c)
 	run_list(a_xchg_acquire(&c->call_list, NULL));
 }
 
-/* CPU @cpu went offline: its queued calls go to @to (Linux runs them on the dying CPU). */
+/*
+ * CPU @cpu went offline: its queued calls go to @to, in the order they
+ * came (Linux runs them on the dying CPU).
+ */
 void irqkit__smp_call_dead_cpu(unsigned int cpu, unsigned int to)
 {
-	struct irqkit_call_single_data *list = a_xchg_acquire(&irqkit__rt.cpus[cpu].call_list, NULL);
+	struct irqkit_call_single_data *list =
+		oldest_first(a_xchg_acquire(&irqkit__rt.cpus[cpu].call_list, NULL));
 
 	while (list) {
 		struct irqkit_call_single_data *next = list->next;

@@ -281,20 +281,43 @@ static void test_a_cpu_that_does_not_take_its_call_is_named(void **state)
 	irqkit_set_csd_lock_timeout(5000);
 }
 
-/* A call queued to a CPU that goes offline before it can take it still runs, once. */
+/* The calls' order: each appends its letter. */
+static char order[8];
+static atomic_int order_n, order_done;	/* slots taken; letters written (a release) */
+
+static void append(void *info)
+{
+	int at = atomic_fetch_add(&order_n, 1);
+
+	if (at < (int)sizeof(order) - 1)
+		order[at] = *(const char *)info;
+	atomic_fetch_add(&order_done, 1);
+}
+
+/* Calls queued to a CPU that goes offline before it can take them still run, once, in order. */
 static void test_an_offline_cpus_calls_still_run(void **state)
 {
 	struct cpu_hold hold;
 	struct irqkit_call_single_data csd = { .func = note, .info = &w };
+	struct irqkit_call_single_data abc[3] = {
+		{ .func = append, .info = "a" }, { .func = append, .info = "b" },
+		{ .func = append, .info = "c" },
+	};
 
 	(void)state;
+	memset(order, 0, sizeof(order));
+	atomic_store(&order_n, 0);
+	atomic_store(&order_done, 0);
 	cpu_hold_start(&hold, 1, NULL, NULL);
 	assert_int_equal(irqkit_smp_call_function_single_async(1, &csd), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(irqkit_smp_call_function_single_async(1, &abc[i]), 0);
 	usleep(10000);
 	assert_int_equal(atomic_load(&w.calls), 0);	/* CPU 1 holds its interrupts off */
 	assert_int_equal(irqkit_remove_cpu(1), 0);
-	assert_true(wait_until(atomic_load(&w.calls) == 1, 5000));
+	assert_true(wait_until(atomic_load(&w.calls) == 1 && atomic_load(&order_done) == 3, 5000));
 	assert_int_equal(atomic_load(&w.cpu), 0);
+	assert_string_equal(order, "abc");		/* the order they were sent in */
 	cpu_hold_release(&hold);
 	usleep(10000);
 	assert_int_equal(atomic_load(&w.calls), 1);
