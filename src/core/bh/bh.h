@@ -46,6 +46,16 @@ HIDDEN void irqkit__tasklet_schedule_quiet(struct irqkit_tasklet *t, bool hi);
 /* softirq.c: deterministic mode's player, waiting for a bottom half, runs the softirqs itself */
 HIDDEN bool irqkit__det_player(void);
 HIDDEN bool irqkit__det_run_softirqs(void);
+/*
+ * One turn of a wait for what only a CPU's softirqs finish (a tasklet, a
+ * poll).  Return: 1 when the deterministic player ran the CPUs (look
+ * again at once); 0 when threads run them (wait the caller's own way);
+ * -1 when the player can run nothing (a section that keeps softirqs out):
+ * "@what() in deterministic mode ...: nothing would run @whom; not
+ * waiting" reported at the caller's place, and the wait is to end.
+ */
+HIDDEN int irqkit__det_wait_turn(const char *file, int line, const char *what, const char *whom);
+#define det_wait_turn(what, whom)	irqkit__det_wait_turn(__FILE__, __LINE__, (what), (whom))
 
 /* Let go of the softirq hold (a full barrier), waking whoever waits for the CPU. */
 static inline void irqkit__release_softirq(struct irqkit_task *t, struct irqkit_cpu *c)

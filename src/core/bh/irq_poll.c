@@ -117,14 +117,12 @@ void irqkit_irq_poll_disable(struct irqkit_irq_poll *iop)
 {
 	a_fetch_or(&iop->state, DISABLE);
 	while (a_fetch_or(&iop->state, SCHED) & SCHED) {
-		if (irqkit__det_run_softirqs())
-			continue;
-		if (irqkit__det_player()) {
-			irqkit__warn(__FILE__, __LINE__,
-				     "irq_poll_disable() in deterministic mode from a section that keeps softirqs out: nothing would run the poll; not waiting");
+		int turn = det_wait_turn("irq_poll_disable", "the poll");
+
+		if (turn < 0)
 			break;
-		}
-		irqkit_msleep(1);
+		if (!turn)
+			irqkit_msleep(1);
 	}
 	a_fetch_and(&iop->state, ~DISABLE);
 }

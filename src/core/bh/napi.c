@@ -681,15 +681,12 @@ void irqkit_netif_napi_del(struct irqkit_napi_struct *n)
 static void napi_wait(const struct irqkit_napi_struct *n, unsigned long busy, const char *what)
 {
 	while (a_load_seq(&n->state) & busy) {
-		if (irqkit__det_run_softirqs())
-			continue;
-		if (irqkit__det_player()) {
-			irqkit__warn(__FILE__, __LINE__,
-				     "%s() in deterministic mode from a section that keeps softirqs out: nothing would run the poll; not waiting",
-				     what);
+		int turn = det_wait_turn(what, "the poll");
+
+		if (turn < 0)
 			return;
-		}
-		irqkit_usleep_range(20, 200);
+		if (!turn)
+			irqkit_usleep_range(20, 200);
 	}
 }
 

@@ -564,6 +564,18 @@ bool irqkit__det_run_softirqs(void)
 	return softirq_runs() != before;
 }
 
+int irqkit__det_wait_turn(const char *file, int line, const char *what, const char *whom)
+{
+	if (irqkit__det_run_softirqs())
+		return 1;
+	if (!irqkit__det_player())
+		return 0;
+	irqkit__warn(file, line,
+		     "%s() in deterministic mode from a section that keeps softirqs out: nothing would run %s; not waiting",
+		     what, whom);
+	return -1;
+}
+
 void irqkit_tasklet_kill(struct irqkit_tasklet *t)
 {
 	struct irqkit__wait w;
@@ -579,17 +591,18 @@ void irqkit_tasklet_kill(struct irqkit_tasklet *t)
 	}
 	might_sleep();
 	while (a_fetch_or(&t->state, SCHED) & SCHED) {
+		int turn;
+
 		if (tasklet_state_disabled(a_load_seq(&t->state))) {
 			irqkit__warn(__FILE__, __LINE__,
 				     "tasklet_kill() of a tasklet that is disabled and scheduled never returns; not waiting");
 			irqkit__wait_end(&w);
 			return;
 		}
-		if (irqkit__det_run_softirqs())
+		turn = det_wait_turn("tasklet_kill", "the tasklet");
+		if (turn > 0)
 			continue;
-		if (irqkit__det_player()) {
-			irqkit__warn(__FILE__, __LINE__,
-				     "tasklet_kill() in deterministic mode from a section that keeps softirqs out: nothing would run the tasklet; not waiting");
+		if (turn < 0) {
 			irqkit__wait_end(&w);
 			return;
 		}
